@@ -1,0 +1,34 @@
+# Quick start: `make play` (install and play a game) and `make test` (install and run every test).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint install-test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.play-installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[cli]"
+	touch $@
+
+$(VENV)/.test-installed: $(BIN)/python pyproject.toml scripts/install-test-deps.sh
+	bash scripts/install-test-deps.sh $(BIN)/python
+	touch $@
+
+play: $(VENV)/.play-installed
+	$(BIN)/sorry play $(ARGS)
+
+install-test: $(VENV)/.test-installed
+
+test: $(VENV)/.test-installed
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info

@@ -1,0 +1,659 @@
+"""The game: turn flow, chance (card draws), hands, scoring, push/pop, copy and JSON.
+
+A game alternates between two kinds of node, as in OpenSpiel:
+
+* a **chance node** (:meth:`Game.is_chance`): a card must be drawn. :meth:`Game.chance_outcomes`
+  gives every possible card with its exact probability given the draw pile; :meth:`Game.draw`
+  draws the top card of the seeded deck, or a chosen card (for search);
+* a **decision node**: the player :attr:`Game.to_move` picks one of :attr:`Game.legal_moves`
+  and :meth:`Game.push` plays it.
+
+:meth:`Game.pop` takes back the last step, whichever kind, exactly.
+
+>>> g = Game(seed=7)
+>>> g.is_chance(), len(g.chance_outcomes())
+(True, 11)
+>>> while not g.is_over():
+...     if g.is_chance():
+...         _ = g.draw()
+...     else:
+...         g.push(g.legal_moves[0])
+>>> g.winner is not None and g.winner_name in ("Red", "Blue", "Yellow", "Green")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any, Final
+
+from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, START_EXIT, TRACK_LEN
+from .cards import CARDS, Card, card_name, deck_cards, parse_card
+from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
+from .movegen import card_moves
+from .movegen import legal_moves as standard_moves
+from .moves import DISCARD, FORWARD, PASS, Move
+from .position import Position, field_text
+from .rng import Rng
+from .rules import Rules
+from .state import Change, PawnState
+
+CHANCE: Final = 0
+DECISION: Final = 1
+OVER: Final = 2
+
+HAND_SIZE: Final = 5
+DEFAULT_COLOURS: Final = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+# An undo record: (kind, payload, scalars, pawn changes, deck operations).
+_Undo = tuple[str, Any, tuple[Any, ...], list[Change], list[tuple[Any, ...]]]
+
+
+class Game:
+    """A game of Sorry! in any variant. See the module doc for the chance/decision loop."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int | Sequence[int] | None = None,
+        seed: int | None = None,
+        first: int | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        colours = _colours(players, self.rules)
+        self.seed = int.from_bytes(os.urandom(8), "big") if seed is None else seed
+        rng = Rng(self.seed)
+        if first is None:
+            first = colours[rng.below(len(colours))]
+        elif first not in colours:
+            raise RulesError(f"{COLOUR_NAMES[first]} is not playing and cannot start")
+        pawns: list[tuple[int, ...] | None] = [None] * 4
+        out = 1 if self.rules.starting_pawns_out else 0
+        for c in colours:
+            pawns[c] = (START,) * (4 - out) + (START_EXIT[c],) * out
+        deck = deck_cards(self.rules.deck)
+        rng.shuffle(deck)
+        self._setup(Position(tuple(pawns), first), deck, [], rng)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_position(
+        cls,
+        position: Position | str,
+        rules: Rules | None = None,
+        card: Card | None = None,
+        hands: dict[int, Sequence[Card]] | None = None,
+        seed: int = 0,
+    ) -> Game:
+        """A game in a given position: to move with ``card`` drawn (or at a chance node), or
+        in the points variant with the given hands (the other hands are dealt from the deck).
+        The remaining cards form the draw pile, shuffled with ``seed``."""
+        pos = Position.parse(position) if isinstance(position, str) else position
+        rules = rules or Rules()
+        _check_colours(pos.colours, rules)
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = seed
+        rng = Rng(seed)
+        deck = deck_cards(rules.deck)
+        rng.shuffle(deck)
+        taken: list[Card] = []
+        if card is not None:
+            if rules.points:
+                raise GameStateError("in the points variant give the hands, not a drawn card")
+            taken.append(card)
+        for hand in (hands or {}).values():
+            taken.extend(hand)
+        for c in taken:
+            if c not in deck:
+                raise GameStateError(f"the deck has no {card_name(c)} left to give")
+            deck.reverse()
+            deck.remove(c)
+            deck.reverse()
+        game._setup(pos, deck, [], rng, dealt=hands, card=card)
+        return game
+
+    def _setup(
+        self,
+        pos: Position,
+        draw_pile: list[Card],
+        discard: list[Card],
+        rng: Rng,
+        dealt: dict[int, Sequence[Card]] | None = None,
+        card: Card | None = None,
+    ) -> None:
+        rules = self.rules
+        self.colours: tuple[int, ...] = pos.colours
+        self.state = PawnState(pos.pawns, rules.slide_on, rules.swap_slides)
+        self.to_move: int = pos.to_move
+        self.first: int = pos.to_move
+        self.draw_pile: list[Card] = draw_pile  # the top card is the last one
+        self.discard_pile: list[Card] = discard
+        self.rng = rng
+        self.card: Card | None = card
+        self.hands: list[list[Card]] = [[] for _ in range(4)]
+        self.turn = 0
+        self.winners: tuple[int, ...] = ()
+        self.scores: dict[int, int] | None = None
+        self.phase = DECISION if card is not None else CHANCE
+        self._deal_to: int | None = None  # points: who receives the next chance card
+        self._stack: list[_Undo] = []
+        self._moves_cache: list[Move] | None = None
+        self._initial = self._snapshot()
+        if rules.points:
+            for c, hand in (dealt or {}).items():
+                if c not in self.colours:
+                    raise GameStateError(f"{COLOUR_NAMES[c]} is not playing")
+                if len(hand) != HAND_SIZE:
+                    raise GameStateError("a hand holds five cards")
+                self.hands[c] = list(hand)
+            self._next_deal()
+            self._initial = self._snapshot()
+
+    def _next_deal(self) -> None:
+        """Points: the next seat short of five cards (dealing round the table), or none."""
+        n = len(self.colours)
+        start = self.colours.index(self.to_move)
+        best = None
+        for k in range(n):
+            c = self.colours[(start + k) % n]
+            if len(self.hands[c]) < HAND_SIZE and (
+                best is None or len(self.hands[c]) < len(self.hands[best])
+            ):
+                best = c
+        self._deal_to = best
+        self.phase = CHANCE if best is not None else DECISION
+
+    # -- queries ------------------------------------------------------------------------------
+    def is_chance(self) -> bool:
+        return self.phase == CHANCE
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The winning colour (in teams: the player whose move completed the team)."""
+        return self.winners[0] if self.winners else None
+
+    @property
+    def winner_name(self) -> str | None:
+        return COLOUR_NAMES[self.winners[0]] if self.winners else None
+
+    @property
+    def unfinished(self) -> bool:
+        """Over without a winner (the turn limit was reached)."""
+        return self.phase == OVER and not self.winners
+
+    @property
+    def pawns(self) -> list[list[int]]:
+        return self.state.pawns
+
+    @property
+    def deal_to(self) -> int | None:
+        """At a chance node: the colour the card goes to (the mover in the standard game)."""
+        if self.phase != CHANCE:
+            return None
+        return self._deal_to if self.rules.points else self.to_move
+
+    def position(self) -> Position:
+        return Position(self.state.sorted_pawns(), self.to_move)
+
+    def position_string(self) -> str:
+        return str(self.position())
+
+    def board_text(self) -> str:
+        return " ".join(field_text(c, self.state.pawns[c]) for c in self.colours)
+
+    def team_of(self, colour: int) -> tuple[int, ...]:
+        return (colour, (colour + 2) % 4) if self.rules.teams else (colour,)
+
+    def next_colour(self, colour: int) -> int:
+        cols = self.colours
+        return cols[(cols.index(colour) + 1) % len(cols)]
+
+    def chance_outcomes(self) -> list[tuple[Card, float]]:
+        """Each card that can be drawn next with its probability (the discard pile's cards if
+        the draw pile is empty and will be reshuffled)."""
+        return [(c, float(p)) for c, p in self.chance_fractions()]
+
+    def chance_fractions(self) -> list[tuple[Card, Fraction]]:
+        if self.phase != CHANCE:
+            raise GameStateError("not a chance node: no card is to be drawn")
+        pile = self.draw_pile or self.discard_pile
+        counts = Counter(pile)
+        total = len(pile)
+        return [(c, Fraction(counts[c], total)) for c in CARDS if counts[c]]
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the player to move (a fresh list; empty at chance nodes)."""
+        if self.phase != DECISION:
+            return []
+        if self._moves_cache is None:
+            self._moves_cache = self._generate()
+        return list(self._moves_cache)
+
+    def _generate(self) -> list[Move]:
+        if not self.rules.points:
+            assert self.card is not None
+            return standard_moves(self.state, self.rules, self.to_move, self.card)
+        return self._points_moves()
+
+    def _points_moves(self) -> list[Move]:
+        hand = self.hands[self.to_move]
+        plays: list[Move] = []
+        must_play = False
+        for card in CARDS:
+            if card not in hand:
+                continue
+            moves = card_moves(self.state, self.rules, self.to_move, card)
+            if moves and not (card == 11 and not any(m.kind == FORWARD for m in moves)):
+                must_play = True
+            plays.extend(m._replace(card=card) for m in moves)
+        if not must_play:
+            plays.extend(Move(DISCARD, card=c) for c in CARDS if c in hand)
+        return plays
+
+    def is_legal(self, move: Move) -> bool:
+        if self.phase != DECISION:
+            return False
+        if move in self.legal_moves:
+            return True
+        return self._equivalent(move) is not None
+
+    def _equivalent(self, move: Move) -> Move | None:
+        """A listed move with the same card and result as ``move`` (e.g. a 7's halves in the
+        other order), or None. Lets people type any order of a split."""
+        if move.kind != 5 or self.phase != DECISION:
+            return None
+        before = self.state.copy()
+        try:
+            changes: list[Change] = []
+            trial = self.state.copy()
+            if not _split_playable(trial, self.rules, self.to_move, move):
+                return None
+            trial.apply(move, changes)
+            key = trial.key()
+        except ValueError:
+            return None
+        for m in self.legal_moves:
+            if m.kind == 5 and m.card == move.card:
+                s = before.copy()
+                s.apply(m, [])
+                if s.key() == key:
+                    return m
+        return None
+
+    # -- actions ------------------------------------------------------------------------------
+    def draw(self, card: Card | None = None) -> Card:
+        """At a chance node, draw the top card of the seeded deck, or ``card`` (for search)."""
+        if self.phase != CHANCE:
+            raise GameStateError("no card is to be drawn now (a move is expected)")
+        ops: list[tuple[Any, ...]] = []
+        scalars = self._scalars()
+        if not self.draw_pile:
+            ops.append(("reshuffle", self.discard_pile, self.rng.state))
+            self.draw_pile = self.discard_pile
+            self.discard_pile = []
+            self.rng.shuffle(self.draw_pile)
+        pile = self.draw_pile
+        if card is None:
+            idx = len(pile) - 1
+        else:
+            try:
+                idx = len(pile) - 1 - pile[::-1].index(card)
+            except ValueError:
+                raise GameStateError(f"no {card_name(card)} is left in the draw pile") from None
+        drawn = pile.pop(idx)
+        ops.append(("draw", idx, drawn))
+        if self.rules.points:
+            target = self._deal_to
+            assert target is not None
+            self.hands[target].append(drawn)
+            ops.append(("hand_add", target))
+            self._next_deal()
+        else:
+            self.card = drawn
+            self.phase = DECISION
+        self._stack.append(("draw", drawn, scalars, [], ops))
+        self._moves_cache = None
+        return drawn
+
+    def push(self, move: Move | str) -> None:
+        """Play a legal move (a :class:`Move` or its notation); :class:`IllegalMoveError` else."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.phase != DECISION:
+            raise GameStateError(
+                "the game is over" if self.phase == OVER else "a card must be drawn first"
+            )
+        if self.rules.points and move.card is None and move.kind != PASS:
+            candidates = [m for m in self.legal_moves if m._replace(card=None) == move]
+            if len(candidates) == 1:
+                move = candidates[0]
+        if move not in self.legal_moves:
+            equivalent = self._equivalent(move)
+            if equivalent is None:
+                raise IllegalMoveError(self._illegal_reason(move))
+            move = equivalent
+        self._play(move)
+
+    def _illegal_reason(self, move: Move) -> str:
+        where = self.position_string()
+        if self.rules.points:
+            hand = ",".join(card_name(c) for c in self.hands[self.to_move])
+            if move.card is None and move.kind not in (PASS, DISCARD):
+                return f"in the points variant say which card is played (e.g. 5:R12+5): {move}"
+            return f"illegal move {move} with hand {hand} in {where}"
+        card = card_name(self.card) if self.card is not None else "?"
+        return f"illegal move {move} with card {card} in {where}"
+
+    def _play(self, move: Move) -> None:
+        rules = self.rules
+        scalars = self._scalars()
+        changes: list[Change] = []
+        ops: list[tuple[Any, ...]] = []
+        mover = self.to_move
+        self.state.apply(move, changes)
+        if rules.points:
+            played = move.card
+            assert played is not None
+            hand = self.hands[mover]
+            idx = hand.index(played)
+            hand.pop(idx)
+            ops.append(("hand_remove", mover, idx, played))
+        else:
+            played = self.card
+            assert played is not None
+            self.card = None
+        self.discard_pile.append(played)
+        ops.append(("discard",))
+        self.turn += 1
+        self._stack.append(("move", move, scalars, changes, ops))
+        self._moves_cache = None
+        # Who won? Only the team of the mover can have completed its pawns.
+        team = self.team_of(mover)
+        if all(self.state.all_home(c) for c in team):
+            self.winners = team
+            self.phase = OVER
+            if rules.points:
+                self.scores = self._score()
+            return
+        if rules.turn_limit is not None and self.turn >= rules.turn_limit:
+            self.phase = OVER
+            return
+        again = played == 2 and rules.two_draws_again and move.kind != DISCARD
+        if not again:
+            self.to_move = self.next_colour(mover)
+        if rules.points:
+            self._deal_to = mover
+            self.phase = CHANCE
+        else:
+            self.phase = CHANCE
+
+    def pop(self) -> Move | Card:
+        """Take back the last step (a move or a draw) exactly; returns what was undone."""
+        if not self._stack:
+            raise GameStateError("nothing to take back")
+        _kind, payload, scalars, changes, ops = self._stack.pop()
+        self.state.undo(changes)
+        for op in reversed(ops):
+            name = op[0]
+            if name == "discard":
+                self.discard_pile.pop()
+            elif name == "hand_remove":
+                self.hands[op[1]].insert(op[2], op[3])
+            elif name == "hand_add":
+                self.hands[op[1]].pop()
+            elif name == "draw":
+                self.draw_pile.insert(op[1], op[2])
+            elif name == "reshuffle":
+                self.discard_pile = op[1]
+                self.draw_pile = []
+                self.rng.state = op[2]
+        self._restore_scalars(scalars)
+        self._moves_cache = None
+        return payload  # type: ignore[no-any-return]
+
+    def step(self, move: Move | str | None = None) -> None:
+        """Convenience: draw at a chance node, else push ``move``."""
+        if self.phase == CHANCE:
+            self.draw()
+        elif move is None:
+            raise GameStateError("a move is expected")
+        else:
+            self.push(move)
+
+    def _scalars(self) -> tuple[Any, ...]:
+        return (
+            self.to_move,
+            self.phase,
+            self.card,
+            self.turn,
+            self.winners,
+            self.scores,
+            self._deal_to,
+        )
+
+    def _restore_scalars(self, s: tuple[Any, ...]) -> None:
+        (
+            self.to_move,
+            self.phase,
+            self.card,
+            self.turn,
+            self.winners,
+            self.scores,
+            self._deal_to,
+        ) = s
+
+    @property
+    def history(self) -> list[Move | Card]:
+        """Every step since the game (or position) began: moves and drawn cards."""
+        return [entry[1] for entry in self._stack]
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [entry[1] for entry in self._stack if entry[0] == "move"]
+
+    # -- scoring ------------------------------------------------------------------------------
+    def _score(self) -> dict[int, int]:
+        """RULES.md section 7: 5 per own pawn HOME; the winner 5 per opponent pawn not HOME
+        and the bonus (highest only, or all that apply with ``points_bonus=cumulative``)."""
+        homes = {c: self.state.pawns[c].count(HOME) for c in self.colours}
+        scores = {c: 5 * homes[c] for c in self.colours}
+        if not self.winners:
+            return scores
+        w = self.winners[0]
+        opponents = [c for c in self.colours if c not in self.winners]
+        scores[w] += 5 * sum(4 - homes[c] for c in opponents)
+        most = max((homes[c] for c in opponents), default=0)
+        bonuses = [b for b, limit in ((100, 0), (50, 1), (25, 2)) if most <= limit]
+        if bonuses:
+            scores[w] += sum(bonuses) if self.rules.points_bonus == "cumulative" else bonuses[0]
+        return scores
+
+    def returns(self) -> list[float]:
+        """Per colour R B Y G (0 for colours not playing): zero-sum, as OpenSpiel. The winner
+        gets n-1 and each other player -1; in teams each winner +1 and each loser -1."""
+        out = [0.0] * 4
+        if not self.winners:
+            return out
+        n = len(self.colours)
+        for c in self.colours:
+            if c in self.winners:
+                out[c] = 1.0 if self.rules.teams else float(n - 1)
+            else:
+                out[c] = -1.0
+        return out
+
+    # -- copies and serialisation -------------------------------------------------------------
+    def copy(self, stack: bool = True) -> Game:
+        """An independent copy (with the undo history unless ``stack=False``)."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.copy()
+        new.draw_pile = self.draw_pile[:]
+        new.discard_pile = self.discard_pile[:]
+        new.hands = [h[:] for h in self.hands]
+        new.rng = Rng(self.rng.state)
+        new._stack = self._stack[:] if stack else []
+        new.scores = dict(self.scores) if self.scores is not None else None
+        new._moves_cache = self._moves_cache
+        return new
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {
+            "position": self.position_string(),
+            "phase": ("chance", "decision", "over")[self.phase],
+            "card": card_name(self.card) if self.card is not None else None,
+            "hands": {
+                COLOUR_LETTERS[c]: [card_name(x) for x in self.hands[c]] for c in self.colours
+            }
+            if self.rules.points
+            else None,
+            "deal_to": COLOUR_LETTERS[self._deal_to] if self._deal_to is not None else None,
+            "draw_pile": [card_name(x) for x in self.draw_pile],
+            "discard_pile": [card_name(x) for x in self.discard_pile],
+            "rng": self.rng.state,
+            "turn": self.turn,
+            "first": COLOUR_LETTERS[self.first],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able description: rules, the starting snapshot, every step, the current
+        snapshot. :meth:`from_dict` replays the steps, so undo works after loading too."""
+        return {
+            "format": "sorry-game",
+            "version": 1,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "initial": self._initial,
+            "steps": [
+                ("draw:" + card_name(p)) if k == "draw" else str(p) for k, p, *_ in self._stack
+            ],
+            "current": self._snapshot(),
+            "winners": [COLOUR_LETTERS[c] for c in self.winners],
+            "scores": {COLOUR_LETTERS[c]: s for c, s in self.scores.items()}
+            if self.scores is not None
+            else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        if data.get("format") != "sorry-game":
+            raise NotationError("not a serialised sorry game (format must be 'sorry-game')")
+        rules = Rules.from_dict(data["rules"])
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = int(data.get("seed", 0))
+        init = data["initial"]
+        game._restore_snapshot(init)
+        for step in data["steps"]:
+            if step.startswith("draw:"):
+                game.draw(parse_card(step[5:]))
+            else:
+                game.push(Move.parse(step))
+        if game._snapshot() != data["current"]:
+            raise NotationError("the serialised steps do not lead to the serialised state")
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"bad JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    def _restore_snapshot(self, snap: dict[str, Any]) -> None:
+        pos = Position.parse(snap["position"])
+        draw = [parse_card(x) for x in snap["draw_pile"]]
+        discard = [parse_card(x) for x in snap["discard_pile"]]
+        card = parse_card(snap["card"]) if snap.get("card") else None
+        hands = None
+        if snap.get("hands"):
+            hands = {
+                COLOUR_LETTERS.index(k): [parse_card(x) for x in v]
+                for k, v in snap["hands"].items()
+            }
+        self._setup(pos, draw, discard, Rng(int(snap["rng"])), card=card)
+        if hands:
+            for c, h in hands.items():
+                self.hands[c] = h
+        self.first = COLOUR_LETTERS.index(snap.get("first", COLOUR_LETTERS[pos.to_move]))
+        self.turn = int(snap.get("turn", 0))
+        phase = snap.get("phase", "chance")
+        self.phase = {"chance": CHANCE, "decision": DECISION, "over": OVER}[phase]
+        deal = snap.get("deal_to")
+        self._deal_to = COLOUR_LETTERS.index(deal) if deal else None
+        self._initial = self._snapshot()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.rules == other.rules and self._snapshot() == other._snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        extra = f" card={card_name(self.card)}" if self.card is not None else ""
+        return f"<Game {self.rules.variant} {self.position_string()!r}{extra}>"
+
+
+def _split_playable(state: PawnState, rules: Rules, colour: int, move: Move) -> bool:
+    """Whether each half of a split, played in order, is a legal forward move on the board
+    left by the halves before it (used to accept any order of a split)."""
+    from .board import FORWARD as FWD
+    from .movegen import movers
+
+    cols = movers(rules, colour)
+    if len(move.parts) < 2 or sum(p.steps for p in move.parts) != 7:
+        return False
+    if len(move.parts) > 2 and not (rules.teams and rules.team_seven_split == "any"):
+        return False
+    used = set()
+    for part in move.parts:
+        c = part.colour
+        if c not in cols or part.src not in state.pawns[c] or part.src in (START, HOME):
+            return False
+        if (c, part.src) in used:
+            return False
+        used.add((c, part.src))
+        dest = FWD[c][part.src][part.steps]
+        if dest < 0 or not state.can_land(c, dest):
+            return False
+        state.apply(part, [])
+    return True
+
+
+def _colours(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ...]:
+    if players is None:
+        players = 4
+    if isinstance(players, int):
+        if players not in DEFAULT_COLOURS:
+            raise RulesError(f"{players} players: Sorry! is for 2, 3 or 4 players")
+        colours = DEFAULT_COLOURS[players]
+    else:
+        colours = tuple(sorted(set(players)))
+        if len(colours) != len(players) or not all(0 <= c < 4 for c in colours):
+            raise RulesError("players must be distinct colours")
+        if len(colours) < 2:
+            raise RulesError("a game needs at least two colours")
+    _check_colours(colours, rules)
+    return colours
+
+
+def _check_colours(colours: Iterable[int], rules: Rules) -> None:
+    if rules.teams and tuple(colours) != (0, 1, 2, 3):
+        raise RulesError("the teams variant needs all four colours (Red+Yellow vs Blue+Green)")
+
+
+__all__ = ["CHANCE", "DECISION", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]

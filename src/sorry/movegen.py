@@ -1,0 +1,234 @@
+"""Legal moves of one card (RULES.md sections 4-6): pure functions over a :class:`PawnState`.
+
+The moves are listed in a canonical order (the pawns of the mover's colour, then its partner's,
+by location) and moves that lead to the same result are listed once (only the 7 and a swap with
+a partner can produce such duplicates; both are checked by result).
+"""
+
+from __future__ import annotations
+
+from .board import BACKWARD as BWD
+from .board import FORWARD as FWD
+from .board import HOME, START, START_EXIT, TRACK_LEN, loc_sort_key
+from .cards import SORRY
+from .moves import BACKWARD, ENTER, FORWARD, PASS_MOVE, SPLIT, SWAP, Move
+from .moves import SORRY as SORRY_KIND
+from .rules import Rules
+from .state import Change, PawnState
+
+#: forward steps of each card (0: none).
+FORWARD_STEPS = {1: 1, 2: 2, 3: 3, 4: 0, 5: 5, 7: 7, 8: 8, 10: 10, 11: 11, 12: 12, SORRY: 0}
+#: backward steps of each card (0: none).
+BACKWARD_STEPS = {1: 0, 2: 0, 3: 0, 4: 4, 5: 0, 7: 0, 8: 0, 10: 1, 11: 0, 12: 0, SORRY: 0}
+
+
+def movers(rules: Rules, colour: int) -> tuple[int, ...]:
+    """Colours whose pawns ``colour`` may move: its own, and its partner's in teams."""
+    return (colour, (colour + 2) % 4) if rules.variant == "teams" else (colour,)
+
+
+def _pawn_order(state: PawnState, cols: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """(colour, index, location) of each movable pawn, one per distinct location, in order."""
+    out = []
+    for c in cols:
+        locs = state.pawns[c]
+        seen = []
+        for i in sorted(range(len(locs)), key=lambda k: loc_sort_key(locs[k])):
+            loc = locs[i]
+            if loc < HOME and loc not in seen:
+                seen.append(loc)
+                out.append((c, i, loc))
+    return out
+
+
+def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
+    """Every distinct legal move of ``card`` for the player ``colour`` (no pass)."""
+    cols = movers(rules, colour)
+    out: list[Move] = []
+    pawns = state.pawns
+    can_land = state.can_land
+    if card == 1 or card == 2:
+        for c in cols:
+            if START in pawns[c] and can_land(c, START_EXIT[c]):
+                out.append(Move(ENTER, c, START, 0, -1, START_EXIT[c]))
+    order = _pawn_order(state, cols)
+    if card == SORRY:
+        out.extend(_sorry_moves(state, rules, colour, cols))
+        extra = rules.sorry_forward_4
+        if extra == "always" or (extra == "fallback" and not out):
+            for c, _i, loc in order:
+                dest = FWD[c][loc][4]
+                if dest >= 0 and can_land(c, dest):
+                    out.append(Move(FORWARD, c, loc, 4))
+        return out
+    if card == 7:
+        return _seven_moves(state, rules, order)
+    fwd = FORWARD_STEPS[card]
+    back = BACKWARD_STEPS[card]
+    for c, _i, loc in order:
+        if fwd:
+            dest = FWD[c][loc][fwd]
+            if dest >= 0 and can_land(c, dest):
+                out.append(Move(FORWARD, c, loc, fwd))
+        if back:
+            dest = BWD[c][loc][back]
+            if dest >= 0 and can_land(c, dest):
+                out.append(Move(BACKWARD, c, loc, back))
+    if card == 11:
+        out.extend(_swap_moves(state, rules, colour, order))
+    return out
+
+
+def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
+    """The moves of the standard turn: :func:`card_moves`, plus ``pass`` when it is allowed
+    (no move at all, or an 11 with no pawn able to go 11 forward)."""
+    moves = card_moves(state, rules, colour, card)
+    if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
+        moves.append(PASS_MOVE)
+    return moves
+
+
+def may_decline(moves: list[Move], card: int) -> bool:
+    """Whether an 11 with these moves may be declined (no pawn can go 11 forward)."""
+    return card == 11 and not any(m.kind == FORWARD for m in moves)
+
+
+def _sorry_moves(state: PawnState, rules: Rules, colour: int, cols: tuple[int, ...]) -> list[Move]:
+    out = []
+    teams = rules.variant == "teams"
+    pawns = state.pawns
+    for c in cols:
+        if START not in pawns[c]:
+            continue
+        for t, victims in enumerate(pawns):
+            # Standard: opponents only. Teams: any colour other than the placed pawn's.
+            if t == c or (not teams and t == colour):
+                continue
+            for loc in sorted(v for v in victims if v < TRACK_LEN):
+                out.append(Move(SORRY_KIND, c, START, 0, t, loc))
+    return out
+
+
+def _swap_moves(
+    state: PawnState, rules: Rules, colour: int, order: list[tuple[int, int, int]]
+) -> list[Move]:
+    out = []
+    pawns = state.pawns
+    team = set(movers(rules, colour))
+    partner_ok = rules.team_swap_partner
+    for c, _i, loc in order:
+        if loc >= TRACK_LEN:
+            continue
+        for t, others in enumerate(pawns):
+            if t == c or (t in team and not partner_ok):
+                continue
+            for tloc in sorted(v for v in others if v < TRACK_LEN):
+                out.append(Move(SWAP, c, loc, 0, t, tloc))
+    if partner_ok and len(team) > 1:
+        out = _dedupe(state, out)
+    return out
+
+
+def _dedupe(state: PawnState, moves: list[Move]) -> list[Move]:
+    seen = set()
+    out = []
+    for m in moves:
+        changes: list[Change] = []
+        state.apply(m, changes)
+        key = state.key()
+        state.undo(changes)
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
+
+
+def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int]]) -> list[Move]:
+    """Forward 7 with one pawn, or split between pawns; duplicates by result removed."""
+    out: list[Move] = []
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    can_land = state.can_land
+    pawns = state.pawns
+    for c, _i, loc in order:
+        dest = FWD[c][loc][7]
+        if dest >= 0 and can_land(c, dest):
+            m = Move(FORWARD, c, loc, 7)
+            changes: list[Change] = []
+            state.apply(m, changes)
+            seen.add(state.key())
+            state.undo(changes)
+            out.append(m)
+    movable = [(c, i) for c, i, loc in order if loc != START]
+    if len(movable) < 2:
+        return out
+    if rules.variant == "teams" and rules.team_seven_split == "any":
+        _split_any(state, movable, (), 7, 0, set(), seen, out)
+        return out
+    for a, (ca, ia) in enumerate(movable):
+        la = pawns[ca][ia]
+        for k in range(1, 7):
+            da = FWD[ca][la][k]
+            if da < 0 or not can_land(ca, da):
+                continue
+            first = Move(FORWARD, ca, la, k)
+            ch: list[Change] = []
+            state.place(ca, ia, da, ch)
+            rest = 7 - k
+            for b, (cb, ib) in enumerate(movable):
+                if b == a:
+                    continue
+                lb = pawns[cb][ib]
+                if lb >= HOME:  # bumped back to START by the first half
+                    continue
+                db = FWD[cb][lb][rest]
+                if db < 0 or not can_land(cb, db):
+                    continue
+                ch2: list[Change] = []
+                state.place(cb, ib, db, ch2)
+                key = state.key()
+                state.undo(ch2)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Move(SPLIT, parts=(first, Move(FORWARD, cb, lb, rest))))
+            state.undo(ch)
+    return out
+
+
+def _split_any(
+    state: PawnState,
+    movable: list[tuple[int, int]],
+    parts: tuple[Move, ...],
+    remaining: int,
+    used: int,
+    memo: set[tuple[object, ...]],
+    seen: set[tuple[tuple[int, ...], ...]],
+    out: list[Move],
+) -> None:
+    """Team option ``team_seven_split=any``: every split of 7 among any number of pawns."""
+    pawns = state.pawns
+    for n, (c, i) in enumerate(movable):
+        if used >> n & 1:
+            continue
+        loc = pawns[c][i]
+        if loc >= HOME:
+            continue
+        for s in range(1, remaining + 1):
+            if not parts and s == 7:
+                continue  # a plain forward 7 is listed already
+            dest = FWD[c][loc][s]
+            if dest < 0 or not state.can_land(c, dest):
+                continue
+            ch: list[Change] = []
+            state.place(c, i, dest, ch)
+            now = (*parts, Move(FORWARD, c, loc, s))
+            if s == remaining:
+                key = state.key()
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Move(SPLIT, parts=now))
+            else:
+                memo_key = (tuple(tuple(p) for p in pawns), used | 1 << n, remaining - s)
+                if memo_key not in memo:
+                    memo.add(memo_key)
+                    _split_any(state, movable, now, remaining - s, used | 1 << n, memo, seen, out)
+            state.undo(ch)

@@ -1,0 +1,167 @@
+"""The rule set: a variant plus the named rule options of RULES.md section 9, validated.
+
+>>> r = Rules.from_options("standard", ["deck=44", "slide_on=own"])
+>>> r.deck, r.slide_on, r.options_text()
+(44, 'own', 'deck=44 slide_on=own')
+>>> Rules.from_options("standard", ["team_swap_partner=yes"])
+Traceback (most recent call last):
+...
+sorry.errors.RulesError: option team_swap_partner only applies to the teams variant
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .errors import RulesError
+
+VARIANTS: Final = ("standard", "teams", "points")
+
+#: option name -> allowed values as text (the first is the default).
+OPTION_VALUES: Final[dict[str, tuple[str, ...]]] = {
+    "deck": ("45", "44"),
+    "two_draws_again": ("yes", "no"),
+    "sorry_forward_4": ("no", "always", "fallback"),
+    "slide_on": ("other", "own", "all"),
+    "swap_slides": ("mover", "both"),
+    "starting_pawns_out": ("0", "1"),
+    "team_seven_split": ("two", "any"),
+    "team_swap_partner": ("no", "yes"),
+    "points_bonus": ("highest", "cumulative"),
+    "turn_limit": ("none",),  # or a positive integer
+}
+#: Options that only make sense in one variant.
+_VARIANT_ONLY: Final = {
+    "team_seven_split": "teams",
+    "team_swap_partner": "teams",
+    "points_bonus": "points",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A variant and its options. Every field has the default of RULES.md section 9."""
+
+    variant: str = "standard"
+    deck: int = 45
+    two_draws_again: bool = True
+    sorry_forward_4: str = "no"
+    slide_on: str = "other"
+    swap_slides: str = "mover"
+    starting_pawns_out: int = 0
+    team_seven_split: str = "two"
+    team_swap_partner: bool = False
+    points_bonus: str = "highest"
+    turn_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise RulesError(
+                f"unknown variant {self.variant!r} (expected standard, teams or points)"
+            )
+        for name, values in OPTION_VALUES.items():
+            if name == "turn_limit":
+                continue
+            if _text(getattr(self, name)) not in values:
+                raise RulesError(f"bad value {getattr(self, name)!r} for option {name}")
+        if self.turn_limit is not None and (
+            not isinstance(self.turn_limit, int) or self.turn_limit < 1
+        ):
+            raise RulesError("turn_limit must be a positive integer or none")
+        if self.variant == "points" and self.starting_pawns_out != 1:
+            object.__setattr__(self, "starting_pawns_out", 1)
+
+    @property
+    def teams(self) -> bool:
+        return self.variant == "teams"
+
+    @property
+    def points(self) -> bool:
+        return self.variant == "points"
+
+    @classmethod
+    def from_options(
+        cls, variant: str = "standard", options: Iterable[str] | Mapping[str, Any] = ()
+    ) -> Rules:
+        """Rules from ``key=value`` strings (or a mapping), refusing what makes no sense."""
+        if variant not in VARIANTS:
+            raise RulesError(f"unknown variant {variant!r} (expected standard, teams or points)")
+        pairs: list[tuple[str, str]] = []
+        if isinstance(options, Mapping):
+            pairs = [(str(k), _text(v)) for k, v in options.items()]
+        else:
+            for item in options:
+                key, sep, value = item.partition("=")
+                if not sep:
+                    raise RulesError(f"option {item!r} is not of the form key=value")
+                pairs.append((key.strip(), value.strip()))
+        kwargs: dict[str, Any] = {}
+        for key, value in pairs:
+            if key not in OPTION_VALUES:
+                known = ", ".join(OPTION_VALUES)
+                raise RulesError(f"unknown rule option {key!r} (known: {known})")
+            if key in kwargs:
+                raise RulesError(f"option {key} given twice")
+            only = _VARIANT_ONLY.get(key)
+            if only is not None and only != variant:
+                raise RulesError(f"option {key} only applies to the {only} variant")
+            kwargs[key] = _convert(key, value)
+        if variant == "points" and kwargs.get("starting_pawns_out") == 0:
+            raise RulesError(
+                "the points variant always starts one pawn on its START exit "
+                "(starting_pawns_out=0 makes no sense there)"
+            )
+        return cls(variant=variant, **kwargs)
+
+    def options(self) -> dict[str, str]:
+        """Every option (defaults included) as text, in RULES.md order."""
+        return {name: _text(getattr(self, name)) for name in OPTION_VALUES}
+
+    def options_text(self) -> str:
+        """The options that differ from the defaults, as ``key=value`` words."""
+        default = Rules(variant=self.variant).options()
+        return " ".join(f"{k}={v}" for k, v in self.options().items() if default[k] != v)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "options": self.options()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        variant = data.get("variant", "standard")
+        opts = dict(data.get("options", {}))
+        default = Rules(variant=variant if variant in VARIANTS else "standard").options()
+        explicit = {k: v for k, v in opts.items() if default.get(k) != v}
+        return cls.from_options(variant, explicit)
+
+    def replace(self, **changes: Any) -> Rules:
+        return dataclasses.replace(self, **changes)
+
+
+def _text(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _convert(key: str, value: str) -> Any:
+    if key == "turn_limit":
+        if value == "none":
+            return None
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+        raise RulesError(f"bad value {value!r} for option turn_limit (a positive integer or none)")
+    allowed = OPTION_VALUES[key]
+    if value not in allowed:
+        raise RulesError(f"bad value {value!r} for option {key} (expected {' or '.join(allowed)})")
+    if key in ("deck", "starting_pawns_out"):
+        return int(value)
+    if key in ("two_draws_again", "team_swap_partner"):
+        return value == "yes"
+    return value

@@ -1,0 +1,161 @@
+"""The pawns on the board: locations, square occupancy, and moving pawns with undo.
+
+:class:`PawnState` is the mutable core that move generation and the game share. It applies
+moves (bumps and slides included, RULES.md section 5) and records every pawn it changes, so a
+move can be taken back exactly by :meth:`PawnState.undo`.
+"""
+
+from __future__ import annotations
+
+from .board import BACKWARD as BWD
+from .board import FORWARD as FWD
+from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
+from .moves import BACKWARD, ENTER, FORWARD, SORRY, SPLIT, SWAP, Move
+from .position import Pawns, sorted_locs
+
+#: One undo record: (colour, pawn index, location before the change).
+Change = tuple[int, int, int]
+
+
+class PawnState:
+    """Pawn locations per colour (``[]`` for a colour not in play) and track occupancy.
+
+    ``occ[square]`` is ``-1`` or the code ``colour * 4 + index`` of the pawn on it.
+    """
+
+    __slots__ = ("occ", "pawns", "slide", "swap_both")
+
+    def __init__(self, pawns: Pawns, slide_on: str = "other", swap_slides: str = "mover") -> None:
+        self.pawns: list[list[int]] = [list(p) if p is not None else [] for p in pawns]
+        self.occ: list[int] = [-1] * TRACK_LEN
+        for c, locs in enumerate(self.pawns):
+            for i, loc in enumerate(locs):
+                if loc < TRACK_LEN:
+                    self.occ[loc] = c * 4 + i
+        self.slide = slide_table(slide_on)
+        self.swap_both = swap_slides == "both"
+
+    def copy(self) -> PawnState:
+        new = PawnState.__new__(PawnState)
+        new.pawns = [p[:] for p in self.pawns]
+        new.occ = self.occ[:]
+        new.slide = self.slide
+        new.swap_both = self.swap_both
+        return new
+
+    # -- queries ------------------------------------------------------------------------------
+    def key(self) -> tuple[tuple[int, ...], ...]:
+        """A hashable value equal for equal positions (pawns of a colour are interchangeable)."""
+        return tuple(tuple(sorted(p)) for p in self.pawns)
+
+    def sorted_pawns(self) -> Pawns:
+        return tuple(sorted_locs(p) if p else None for p in self.pawns)
+
+    def can_land(self, colour: int, dest: int) -> bool:
+        """Whether a ``colour`` pawn may end a move on ``dest`` (never on its own colour)."""
+        if dest < TRACK_LEN:
+            o = self.occ[dest]
+            return o < 0 or (o >> 2) != colour
+        return dest == HOME or dest not in self.pawns[colour]
+
+    def all_home(self, colour: int) -> bool:
+        p = self.pawns[colour]
+        return bool(p) and p.count(HOME) == len(p)
+
+    # -- changes ------------------------------------------------------------------------------
+    def _bump(self, code: int, changes: list[Change]) -> None:
+        c = code >> 2
+        i = code & 3
+        loc = self.pawns[c][i]
+        changes.append((c, i, loc))
+        self.pawns[c][i] = START
+        self.occ[loc] = -1
+
+    def place(self, c: int, i: int, dest: int, changes: list[Change]) -> None:
+        """Move pawn ``i`` of colour ``c`` to ``dest``: bump what is there, then slide."""
+        occ = self.occ
+        pawns_c = self.pawns[c]
+        old = pawns_c[i]
+        if dest < TRACK_LEN:
+            o = occ[dest]
+            if o >= 0:
+                self._bump(o, changes)
+        changes.append((c, i, old))
+        if old < TRACK_LEN:
+            occ[old] = -1
+        pawns_c[i] = dest
+        if dest < TRACK_LEN:
+            code = c * 4 + i
+            occ[dest] = code
+            end = self.slide[c][dest]
+            if end >= 0:
+                self._slide(c, i, dest, end, changes)
+
+    def _slide(self, c: int, i: int, dest: int, end: int, changes: list[Change]) -> None:
+        occ = self.occ
+        for sq in range(dest + 1, end + 1):
+            o = occ[sq]
+            if o >= 0:
+                self._bump(o, changes)
+        changes.append((c, i, dest))
+        occ[dest] = -1
+        self.pawns[c][i] = end
+        occ[end] = c * 4 + i
+
+    def swap(self, c: int, i: int, c2: int, j: int, changes: list[Change]) -> None:
+        """Exchange two track pawns; the mover (c, i) slides, the other too if ``swap_both``."""
+        occ = self.occ
+        x = self.pawns[c][i]
+        t = self.pawns[c2][j]
+        changes.append((c, i, x))
+        changes.append((c2, j, t))
+        self.pawns[c][i] = t
+        self.pawns[c2][j] = x
+        occ[t] = c * 4 + i
+        occ[x] = c2 * 4 + j
+        end = self.slide[c][t]
+        if end >= 0:
+            self._slide(c, i, t, end, changes)
+        if self.swap_both and self.pawns[c2][j] == x:
+            end = self.slide[c2][x]
+            if end >= 0:
+                self._slide(c2, j, x, end, changes)
+
+    def undo(self, changes: list[Change]) -> None:
+        pawns = self.pawns
+        occ = self.occ
+        for c, i, old in reversed(changes):
+            code = c * 4 + i
+            cur = pawns[c][i]
+            if cur < TRACK_LEN and occ[cur] == code:
+                occ[cur] = -1
+            pawns[c][i] = old
+            if old < TRACK_LEN:
+                occ[old] = code
+
+    def apply(self, move: Move, changes: list[Change]) -> None:
+        """Apply a move already known to be legal (``ValueError`` if its pawns are missing)."""
+        kind = move.kind
+        if kind == FORWARD:
+            c = move.colour
+            i = self.pawns[c].index(move.src)
+            self.place(c, i, FWD[c][move.src][move.steps], changes)
+        elif kind == BACKWARD:
+            c = move.colour
+            i = self.pawns[c].index(move.src)
+            self.place(c, i, BWD[c][move.src][move.steps], changes)
+        elif kind == ENTER:
+            c = move.colour
+            self.place(c, self.pawns[c].index(START), START_EXIT[c], changes)
+        elif kind == SORRY:
+            c = move.colour
+            self.place(c, self.pawns[c].index(START), move.target, changes)
+        elif kind == SWAP:
+            c = move.colour
+            c2 = move.target_colour
+            self.swap(
+                c, self.pawns[c].index(move.src), c2, self.pawns[c2].index(move.target), changes
+            )
+        elif kind == SPLIT:
+            for part in move.parts:
+                self.apply(part, changes)
