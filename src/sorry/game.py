@@ -41,6 +41,7 @@ from .position import Position, field_text
 from .rng import Rng
 from .rules import Rules
 from .state import Change, PawnState
+from .view import PlayerView
 
 CHANCE: Final = 0
 DECISION: Final = 1
@@ -199,6 +200,10 @@ class Game:
         if self.phase != CHANCE:
             return None
         return self._deal_to if self.rules.points else self.to_move
+
+    def view(self, colour: int) -> PlayerView:
+        """What ``colour`` may know now (see :mod:`sorry.view`)."""
+        return PlayerView.of(self, colour)
 
     def position(self) -> Position:
         return Position(self.state.sorted_pawns(), self.to_move)

@@ -52,11 +52,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--rules standard|teams|points`` and repeatable ``--option key=value``."""
     parser.add_argument(
-        "--rules", default="standard", choices=("standard", "teams", "points"),
+        "--rules",
+        default="standard",
+        choices=("standard", "teams", "points"),
         help="variant (default: standard)",
     )
     parser.add_argument(
-        "--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="rule option, e.g. --option deck=44 (repeatable)",
     )
 

@@ -1,0 +1,138 @@
+"""A player's view of a game: what that player may know, and nothing else (RULES.md 7).
+
+Everything that acts for a player (bots, interfaces, the network server) sees only views. A view
+holds every pawn, the public card of the turn (standard game), the viewer's own hand, how many
+cards the others hold, the discard pile and the number of cards left to draw. It never holds the
+order of the draw pile, the seed or the others' hands.
+
+>>> from sorry import Game, Rules
+>>> g = Game(Rules(variant="points"), players=2, seed=3)
+>>> while g.is_chance():
+...     _ = g.draw()
+>>> v = g.view(g.to_move)
+>>> len(v.hand), v.hand_sizes[v.viewer], v.draw_count
+(5, 5, 35)
+>>> d = v.determinise(seed=1)
+>>> d.view(v.viewer) == v
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .board import COLOUR_LETTERS
+from .cards import CARDS, Card, deck_counts
+from .moves import Move
+from .position import Pawns, Position
+from .rng import Rng
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What ``viewer`` may know of a game at one moment."""
+
+    rules: Rules
+    viewer: int
+    colours: tuple[int, ...]
+    to_move: int
+    phase: int  # CHANCE, DECISION or OVER (see sorry.game)
+    pawns: Pawns  # sorted locations per colour, None for colours not playing
+    card: Card | None  # the card drawn this turn (standard and teams; public)
+    hand: tuple[Card, ...]  # the viewer's own hand (points)
+    hand_sizes: tuple[int, ...]  # cards held by each colour R B Y G
+    discard_pile: tuple[Card, ...]  # bottom first
+    draw_count: int  # cards left in the draw pile
+    turn: int
+    first: int
+    winners: tuple[int, ...]
+    scores: tuple[tuple[int, int], ...] | None
+    legal_moves: tuple[Move, ...]  # the viewer's legal moves when it is to move, else ()
+    deal_to: int | None = None  # at a chance node, who receives the card
+
+    @classmethod
+    def of(cls, game: Game, viewer: int) -> PlayerView:
+        if viewer not in game.colours:
+            raise ValueError(f"{COLOUR_LETTERS[viewer]} is not playing")
+        moves = tuple(game.legal_moves) if game.to_move == viewer else ()
+        return cls(
+            rules=game.rules,
+            viewer=viewer,
+            colours=game.colours,
+            to_move=game.to_move,
+            phase=game.phase,
+            pawns=game.state.sorted_pawns(),
+            card=game.card,
+            hand=tuple(game.hands[viewer]),
+            hand_sizes=tuple(len(h) for h in game.hands),
+            discard_pile=tuple(game.discard_pile),
+            draw_count=len(game.draw_pile),
+            turn=game.turn,
+            first=game.first,
+            winners=game.winners,
+            scores=tuple(sorted(game.scores.items())) if game.scores is not None else None,
+            legal_moves=moves,
+            deal_to=game.deal_to,
+        )
+
+    def position(self) -> Position:
+        return Position(self.pawns, self.to_move)
+
+    def position_string(self) -> str:
+        return str(self.position())
+
+    def unseen_counts(self) -> dict[Card, int]:
+        """Cards the viewer cannot see (draw pile and the others' hands), by kind: card
+        counting. In the standard game this is exactly the draw pile's composition."""
+        counts = Counter(deck_counts(self.rules.deck))
+        counts.subtract(self.discard_pile)
+        counts.subtract(self.hand)
+        if self.card is not None:
+            counts[self.card] -= 1
+        return {c: counts[c] for c in CARDS if counts[c] > 0}
+
+    def next_card_probabilities(self) -> dict[Card, float]:
+        """Probability of each card being the next one drawn, as far as the viewer knows."""
+        unseen = self.unseen_counts()
+        if self.draw_count == 0:  # the discard pile will be reshuffled
+            counts = Counter(self.discard_pile)
+            total = len(self.discard_pile)
+            return {c: counts[c] / total for c in CARDS if counts[c]}
+        total = sum(unseen.values())
+        return {c: n / total for c, n in unseen.items()}
+
+    def determinise(self, seed: int) -> Game:
+        """A full game consistent with this view: the unseen cards dealt at random (seeded)
+        among the others' hands and the draw pile. For search in hidden-information games."""
+        from .game import Game
+
+        rng = Rng(seed)
+        unseen = [c for c, n in self.unseen_counts().items() for _ in range(n)]
+        rng.shuffle(unseen)
+        game = Game.__new__(Game)
+        game.rules = self.rules
+        game.seed = seed
+        hands: dict[int, list[Card]] = {}
+        for c in self.colours:
+            if c == self.viewer:
+                hands[c] = list(self.hand)
+            else:
+                k = self.hand_sizes[c]
+                hands[c], unseen = unseen[:k], unseen[k:]
+        game._setup(self.position(), unseen, list(self.discard_pile), rng, card=self.card)
+        for c, h in hands.items():
+            game.hands[c] = h
+        game.phase = self.phase
+        game.turn = self.turn
+        game.first = self.first
+        game.winners = self.winners
+        game.scores = dict(self.scores) if self.scores is not None else None
+        game._deal_to = self.deal_to
+        game._initial = game._snapshot()
+        return game
