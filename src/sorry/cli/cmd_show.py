@@ -1,0 +1,34 @@
+"""``sorry show POSITION``: the board drawn in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..position import Position
+from ..textboard import legend, render
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("show", help="draw a position in the terminal")
+    p.add_argument("position", help="position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'")
+    p.add_argument(
+        "--colour", choices=("auto", "always", "never"), default="auto",
+        help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)",
+    )
+    p.set_defaults(func=run)
+
+
+def use_colour(choice: str) -> bool:
+    if choice == "auto":
+        return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return choice == "always"
+
+
+def run(args: argparse.Namespace) -> int:
+    pos = Position.parse(args.position)
+    print(render(pos, colour=use_colour(args.colour)))
+    print(legend())
+    print(f"{str(pos)}   (to move: {str(pos).split()[-1]})")
+    return 0
