@@ -111,7 +111,8 @@ class Game:
             taken.extend(hand)
         for c in taken:
             if c not in deck:
-                raise GameStateError(f"the deck has no {card_name(c)} left to give")
+                name = card_name(c) if c in CARDS else repr(c)
+                raise GameStateError(f"the deck has no {name} left to give")
             deck.reverse()
             deck.remove(c)
             deck.reverse()
@@ -278,16 +279,14 @@ class Game:
             return None
         before = self.state.copy()
         try:
-            changes: list[Change] = []
             trial = self.state.copy()
             if not _split_playable(trial, self.rules, self.to_move, move):
                 return None
-            trial.apply(move, changes)
             key = trial.key()
         except ValueError:
             return None
         for m in self.legal_moves:
-            if m.kind == 5 and m.card == move.card:
+            if m.card == move.card:  # a split may also equal a plain 7 of one pawn
                 s = before.copy()
                 s.apply(m, [])
                 if s.key() == key:
@@ -299,10 +298,13 @@ class Game:
         """At a chance node, draw the top card of the seeded deck, or ``card`` (for search)."""
         if self.phase != CHANCE:
             raise GameStateError("no card is to be drawn now (a move is expected)")
+        if card is not None and card not in (self.draw_pile or self.discard_pile):
+            name = card_name(card) if card in CARDS else repr(card)
+            raise GameStateError(f"no {name} is left in the draw pile")
         ops: list[tuple[Any, ...]] = []
         scalars = self._scalars()
         if not self.draw_pile:
-            ops.append(("reshuffle", self.discard_pile, self.rng.state))
+            ops.append(("reshuffle", self.discard_pile[:], self.rng.state))
             self.draw_pile = self.discard_pile
             self.discard_pile = []
             self.rng.shuffle(self.draw_pile)
@@ -418,7 +420,7 @@ class Game:
             elif name == "draw":
                 self.draw_pile.insert(op[1], op[2])
             elif name == "reshuffle":
-                self.discard_pile = op[1]
+                self.discard_pile = op[1][:]
                 self.draw_pile = []
                 self.rng.state = op[2]
         self._restore_scalars(scalars)
@@ -629,9 +631,10 @@ def _split_playable(state: PawnState, rules: Rules, colour: int, move: Move) -> 
         c = part.colour
         if c not in cols or part.src not in state.pawns[c] or part.src in (START, HOME):
             return False
-        if (c, part.src) in used:
+        pawn = (c, state.pawns[c].index(part.src))  # the pawn itself, not its square
+        if pawn in used:
             return False
-        used.add((c, part.src))
+        used.add(pawn)
         dest = FWD[c][part.src][part.steps]
         if dest < 0 or not state.can_land(c, dest):
             return False
