@@ -50,7 +50,7 @@ def describe(game: Game, move: Move) -> str:
         parts.append(text.strip())
     verb = {ENTER: "starts", SORRY: "plays Sorry!", SWAP: "swaps"}.get(move.kind, "moves")
     sentence = f"{who} {verb}{card}: " if verb != "moves" else f"{who} moves{card} "
-    sentence += "; ".join(p if p[0].islower() else p for p in parts)
+    sentence += "; ".join(parts)
     sentence = sentence.replace("moves pawn", "moves a pawn").replace(": pawn", ": a pawn")
     if bumps:
         sentence += ", bumps " + ", ".join(bumps) + " to START"

@@ -30,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
     pos = Position.parse(args.position)
     print(render(pos, colour=use_colour(args.colour)))
     print(legend())
-    print(f"{str(pos)}   (to move: {str(pos).split()[-1]})")
+    print(f"{pos!s}   (to move: {str(pos).split()[-1]})")
     return 0
