@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .board import COLOUR_LETTERS
-from .cards import CARDS, Card, deck_counts
+from .board import COLOUR_LETTERS, COLOUR_NAMES
+from .cards import CARDS, Card, card_name, deck_counts
+from .errors import GameStateError
 from .moves import Move
 from .position import Pawns, Position
 from .rng import Rng
@@ -59,7 +60,7 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, viewer: int) -> PlayerView:
         if viewer not in game.colours:
-            raise ValueError(f"{COLOUR_LETTERS[viewer]} is not playing")
+            raise GameStateError(f"{COLOUR_NAMES[viewer]} is not playing: no view")
         moves = tuple(game.legal_moves) if game.to_move == viewer else ()
         return cls(
             rules=game.rules,
@@ -84,6 +85,40 @@ class PlayerView:
     def position(self) -> Position:
         return Position(self.pawns, self.to_move)
 
+    def is_chance(self) -> bool:
+        return self.phase == 0
+
+    def is_over(self) -> bool:
+        return self.phase == 2
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the viewer is to make a decision now."""
+        return self.phase == 1 and self.to_move == self.viewer
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able description (for a network client): the view and nothing more."""
+        return {
+            "rules": self.rules.to_dict(),
+            "viewer": COLOUR_LETTERS[self.viewer],
+            "colours": [COLOUR_LETTERS[c] for c in self.colours],
+            "position": self.position_string(),
+            "phase": ("chance", "decision", "over")[self.phase],
+            "card": card_name(self.card) if self.card is not None else None,
+            "hand": [card_name(c) for c in self.hand],
+            "hand_sizes": {COLOUR_LETTERS[c]: self.hand_sizes[c] for c in self.colours},
+            "discard_pile": [card_name(c) for c in self.discard_pile],
+            "draw_count": self.draw_count,
+            "turn": self.turn,
+            "first": COLOUR_LETTERS[self.first],
+            "winners": [COLOUR_LETTERS[c] for c in self.winners],
+            "scores": {COLOUR_LETTERS[c]: s for c, s in self.scores}
+            if self.scores is not None
+            else None,
+            "legal_moves": [str(m) for m in self.legal_moves],
+            "deal_to": COLOUR_LETTERS[self.deal_to] if self.deal_to is not None else None,
+        }
+
     def position_string(self) -> str:
         return str(self.position())
 
@@ -99,13 +134,15 @@ class PlayerView:
 
     def next_card_probabilities(self) -> dict[Card, float]:
         """Probability of each card being the next one drawn, as far as the viewer knows."""
-        unseen = self.unseen_counts()
         if self.draw_count == 0:  # the discard pile will be reshuffled
             counts = Counter(self.discard_pile)
             total = len(self.discard_pile)
-            return {c: counts[c] / total for c in CARDS if counts[c]}
-        total = sum(unseen.values())
-        return {c: n / total for c, n in unseen.items()}
+        else:  # every unseen card is equally likely to be on top of the draw pile
+            counts = Counter(self.unseen_counts())
+            total = sum(counts.values())
+        if total == 0:
+            return {}
+        return {c: counts[c] / total for c in CARDS if counts[c]}
 
     def determinise(self, seed: int) -> Game:
         """A full game consistent with this view: the unseen cards dealt at random (seeded)
@@ -114,6 +151,12 @@ class PlayerView:
 
         rng = Rng(seed)
         unseen = [c for c, n in self.unseen_counts().items() for _ in range(n)]
+        hidden = sum(self.hand_sizes[c] for c in self.colours if c != self.viewer)
+        if len(unseen) != hidden + self.draw_count:
+            raise GameStateError(
+                f"inconsistent view: {len(unseen)} unseen cards for {hidden} in other hands "
+                f"and {self.draw_count} to draw"
+            )
         rng.shuffle(unseen)
         game = Game.__new__(Game)
         game.rules = self.rules
