@@ -105,10 +105,10 @@ def render(
         cells = []
         for c in range(SIZE):
             text = grid[r][c]
-            owner = tint[r][c]
-            if colour and owner is not None:
+            tinted = tint[r][c]
+            if colour and tinted is not None:
                 bold = _BOLD if text[0] in COLOUR_LETTERS else ""
-                text = f"{bold}{_ANSI[owner]}{text}{_RESET}"
+                text = f"{bold}{_ANSI[tinted]}{text}{_RESET}"
             cells.append(text)
         lines.append("".join(cells).rstrip())
     return "\n".join(lines)

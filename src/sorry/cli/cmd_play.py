@@ -9,6 +9,7 @@ moves in words.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -43,24 +44,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _bot_levels() -> tuple[str, ...]:
+def _optional(name: str) -> Any:
+    """A sibling module that may not be installed (bots, tui, record), or None."""
     try:
-        from ..bots import LEVELS  # type: ignore[import-not-found,unused-ignore]
-
-        return tuple(LEVELS)
+        return importlib.import_module(f"sorry.{name}")
     except ImportError:
-        return ("random", "easy")
+        return None
+
+
+def _bot_levels() -> tuple[str, ...]:
+    bots = _optional("bots")
+    return tuple(bots.LEVELS) if bots is not None else ("random", "easy")
 
 
 def make_chooser(level: str, seed: int) -> Chooser:
     """A computer player of ``level`` that sees only its view."""
     rng = Rng(seed)
-    try:
-        from ..bots import make_bot  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        make_bot = None
-    if make_bot is not None:
-        bot: Any = make_bot(level)
+    bots = _optional("bots")
+    if bots is not None:
+        bot = bots.make_bot(level)
         return lambda game: bot.choose(game.view(game.to_move), rng)  # type: ignore[no-any-return]
     if level != "random" and level != "easy":
         raise CliError(f"unknown bot level {level!r}")
@@ -94,12 +96,9 @@ def run(args: argparse.Namespace) -> int:
     seats = parse_seats(args.seats, game.colours, args.bot)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if interactive and not args.plain:
-        try:
-            from ..tui import run_app  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            run_app = None
-        if run_app is not None:
-            return int(run_app(rules=rules, game=game, seats=seats, save=args.save) or 0)
+        tui = _optional("tui")
+        if tui is not None:
+            return int(tui.run_app(rules=rules, game=game, seats=seats, save=args.save) or 0)
     colour = args.colour == "always" or (
         args.colour == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
@@ -150,13 +149,12 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
 
 
 def _save(game: Game, seats: list[str], path: str) -> None:
-    try:
-        from ..record import save_record  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
+    record = _optional("record")
+    if record is None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(game.to_json())
     else:
-        save_record(game, seats, path)
+        record.save_record(game, seats, path)
     print(f"Saved to {path}.")
 
 
