@@ -63,7 +63,7 @@ def make_chooser(level: str, seed: int) -> Chooser:
     bots = _optional("bots")
     if bots is not None:
         bot = bots.make_bot(level)
-        return lambda game: bot.choose(game.view(game.to_move), rng)  # type: ignore[no-any-return]
+        return lambda game: bot.choose(game.view(game.to_move), rng)
     if level != "random" and level != "easy":
         raise CliError(f"unknown bot level {level!r}")
 
