@@ -1,0 +1,75 @@
+"""The bot protocol and what every level shares: the board seen from a view, teams, tables.
+
+A bot is any object with a ``name`` and a ``choose(view, rng)`` method that returns one of
+``view.legal_moves``. Bots see only :class:`~sorry.view.PlayerView` values, never the game:
+they cannot see the draw pile's order or the other players' hands.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ..board import COLOURS, HOME, NUM_LOCATIONS, START, TRACK_LEN, steps_to_home
+from ..cards import CARDS, Card, deck_counts
+from ..moves import Move
+from ..rng import Rng
+from ..rules import Rules
+from ..state import PawnState
+from ..view import PlayerView
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: deterministic given the view and the generator it is handed."""
+
+    name: str
+
+    def choose(self, view: PlayerView, rng: Rng) -> Move:
+        """One of ``view.legal_moves`` (the view's owner is to move and has a decision)."""
+        ...
+
+
+#: PROGRESS[colour][location]: steps made from START (0) to HOME (65).
+PROGRESS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(65 - steps_to_home(c, loc) if loc != START else 0 for loc in range(NUM_LOCATIONS))
+    for c in COLOURS
+)
+
+
+def team_of(rules: Rules, colour: int) -> tuple[int, ...]:
+    """The colours whose win is ``colour``'s win: itself, and its partner in teams."""
+    return (colour, (colour + 2) % 4) if rules.teams else (colour,)
+
+
+def state_of(view: PlayerView) -> PawnState:
+    """A fresh :class:`PawnState` with the view's pawns (cheap: apply/undo on it freely)."""
+    return PawnState(view.pawns, view.rules.slide_on, view.rules.swap_slides)
+
+
+def deck_probabilities(rules: Rules) -> dict[Card, float]:
+    """Each card's share of a full deck: what a player who does not count cards assumes."""
+    counts = deck_counts(rules.deck)
+    total = sum(counts.values())
+    return {c: counts[c] / total for c in CARDS}
+
+
+def team_progress(state: PawnState, colours: tuple[int, ...]) -> int:
+    total = 0
+    for c in colours:
+        prog = PROGRESS[c]
+        for loc in state.pawns[c]:
+            total += prog[loc]
+    return total
+
+
+def next_colour(colours: tuple[int, ...], colour: int) -> int:
+    return colours[(colours.index(colour) + 1) % len(colours)]
+
+
+def on_track(loc: int) -> bool:
+    return loc < TRACK_LEN
+
+
+def is_safe(loc: int) -> bool:
+    """HOME or the Safety Zone: no opponent can touch the pawn there."""
+    return TRACK_LEN <= loc <= HOME

@@ -1,0 +1,176 @@
+"""A hand-tuned evaluation of a position for one team (the ``medium`` level and the leaves of
+the searching levels).
+
+For each colour: progress of its pawns (START 0 … HOME 65), a bonus for pawns safe in the
+Safety Zone or HOME, a penalty for each pawn on the track proportional to the chance that an
+opponent's next card can bump it times the progress it would lose (threats *to* the colour),
+and a small bonus for keeping a pawn in START while opponents are on the track (a Sorry! in
+reserve). Threats *from* the colour are the opponents' penalties. A team's value is the sum of
+its colours; the position's value is the team's value minus the opponents' (the mean and the
+best opposing team, averaged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..board import BACKWARD as BWD
+from ..board import FORWARD as FWD
+from ..board import HOME, SAFE_BASE, START, START_EXIT, TRACK_LEN, slide_table
+from ..cards import SORRY, Card
+from ..state import PawnState
+from .base import PROGRESS
+
+WIN = 10_000.0
+
+#: (card, forward steps, backward steps) of the cards that can bump by moving a pawn; the 7
+#: reaches every square 1..7 ahead (split).
+_BUMP_STEPS: tuple[tuple[Card, tuple[int, ...], tuple[int, ...]], ...] = (
+    (1, (1,), ()),
+    (2, (2,), ()),
+    (3, (3,), ()),
+    (4, (), (4,)),
+    (5, (5,), ()),
+    (7, (1, 2, 3, 4, 5, 6, 7), ()),
+    (8, (8,), ()),
+    (10, (10,), (1,)),
+    (11, (11,), ()),
+    (12, (12,), ()),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    safe_bonus: float = 6.0  # per pawn in the Safety Zone
+    home_bonus: float = 10.0  # per pawn in HOME
+    threat: float = 0.9  # share of the progress at risk counted as lost
+    start_reserve: float = 3.0  # a pawn kept in START while targets exist
+    sorry_share: float = 0.5  # how much of a Sorry! threat falls on one given pawn
+    exit_block: float = 2.0  # own pawn sitting on own START exit with pawns in START
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+@lru_cache(maxsize=8)
+def hit_table(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """HITS[colour][square][k]: track squares a ``colour`` pawn on ``square`` can bump with
+    card kind number k of :data:`_BUMP_STEPS` (its landing square and the slide it sweeps)."""
+    slide = slide_table(slide_on)
+    table = []
+    for c in range(4):
+        per_square = []
+        for sq in range(TRACK_LEN):
+            per_card = []
+            for _card, fwd, back in _BUMP_STEPS:
+                hit: set[int] = set()
+                dests = [FWD[c][sq][n] for n in fwd] + [BWD[c][sq][n] for n in back]
+                for d in dests:
+                    if 0 <= d < TRACK_LEN:
+                        hit.add(d)
+                        end = slide[c][d]
+                        if end >= 0:
+                            hit.update(range(d + 1, end + 1))
+                per_card.append(tuple(sorted(hit)))
+            per_square.append(tuple(per_card))
+        table.append(tuple(per_square))
+    return tuple(table)
+
+
+def threat_maps(
+    state: PawnState, colours: tuple[int, ...], probs: dict[Card, float], slide_on: str
+) -> list[list[float] | None]:
+    """For each attacking colour: the probability, per track square, that its next card lets
+    it bump a pawn standing there (Sorry! excluded: see :func:`evaluate`)."""
+    hits = hit_table(slide_on)
+    pk = [probs.get(card, 0.0) for card, _f, _b in _BUMP_STEPS]
+    out: list[list[float] | None] = [None, None, None, None]
+    for a in colours:
+        pawns = state.pawns[a]
+        m = [0.0] * TRACK_LEN
+        hit_a = hits[a]
+        covered: list[set[int]] = [set() for _ in pk]
+        for y in pawns:
+            if y < TRACK_LEN:
+                row = hit_a[y]
+                for k in range(len(pk)):
+                    covered[k].update(row[k])
+        if START in pawns:  # a 1 or 2 starts a pawn onto the exit
+            ex = START_EXIT[a]
+            covered[0].add(ex)
+            covered[1].add(ex)
+        for k, sqs in enumerate(covered):
+            p = pk[k]
+            if p:
+                for sq in sqs:
+                    m[sq] += p
+        out[a] = m
+    return out
+
+
+def evaluate(
+    state: PawnState,
+    colours: tuple[int, ...],
+    team: tuple[int, ...],
+    probs: dict[Card, float],
+    slide_on: str,
+    teams: bool = False,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> float:
+    """The value of ``state`` for ``team`` (higher is better)."""
+    pawns = state.pawns
+    # A finished team decides everything.
+    for c in colours:
+        partner = (c + 2) % 4 if teams else c
+        if all(x == HOME for x in pawns[c]) and all(x == HOME for x in pawns[partner]):
+            return WIN if c in team else -WIN
+    maps = threat_maps(state, colours, probs, slide_on)
+    p_sorry = probs.get(SORRY, 0.0) * weights.sorry_share
+    values: dict[int, float] = {}
+    in_start = {c: START in pawns[c] for c in colours}
+    for c in colours:
+        partner = (c + 2) % 4 if teams else c
+        attackers = [a for a in colours if a != c and a != partner]
+        sorry_risk = p_sorry if any(in_start[a] for a in attackers) else 0.0
+        prog = PROGRESS[c]
+        v = 0.0
+        targets = False
+        for loc in pawns[c]:
+            if loc == START:
+                continue
+            if loc == HOME:
+                v += 65.0 + weights.home_bonus
+            elif loc > SAFE_BASE:
+                v += prog[loc] + weights.safe_bonus
+            else:
+                g = prog[loc]
+                risk = sorry_risk
+                for a in attackers:
+                    ma = maps[a]
+                    assert ma is not None
+                    risk += ma[loc]
+                if risk > 1.0:
+                    risk = 1.0
+                v += g - weights.threat * risk * g
+        if in_start[c]:
+            for a in attackers:
+                if any(y < TRACK_LEN for y in pawns[a]):
+                    targets = True
+                    break
+            if targets:
+                v += weights.start_reserve
+            if START_EXIT[c] in pawns[c]:
+                v -= weights.exit_block
+        values[c] = v
+    mine = sum(values[c] for c in team if c in values)
+    groups: dict[int, float] = {}
+    for c in colours:
+        if c in team:
+            continue
+        key = min(c, (c + 2) % 4) if teams else c
+        groups[key] = groups.get(key, 0.0) + values[c]
+    if not groups:
+        return mine
+    opp = list(groups.values())
+    return mine - 0.5 * (sum(opp) / len(opp)) - 0.5 * max(opp)
