@@ -31,7 +31,7 @@ def parse_card(text: str) -> Card:
     t = text.strip()
     if t.upper() in ("S", "SORRY", "SORRY!"):
         return SORRY
-    if t.isdigit() and int(t) in CARD_INDEX and t == str(int(t)):
+    if t.isdigit() and int(t) in CARD_INDEX and int(t) != SORRY and t == str(int(t)):
         return int(t)
     raise NotationError(f"unknown card {text!r} (cards are 1 2 3 4 5 7 8 10 11 12 S)")
 
