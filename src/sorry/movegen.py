@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT, TRACK_LEN, loc_sort_key
+from .board import HOME, START, START_EXIT, TRACK_LEN
 from .cards import SORRY
 from .moves import BACKWARD, ENTER, FORWARD, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
@@ -28,29 +28,36 @@ def movers(rules: Rules, colour: int) -> tuple[int, ...]:
 
 
 def _pawn_order(state: PawnState, cols: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """(colour, index, location) of each movable pawn, one per distinct location, in order."""
+    """(colour, index, location) of each pawn on the track or in its Safety Zone, in order.
+
+    Location ints sort in position-string order (track, then s1..s5), and such locations are
+    held by one pawn of a colour at most, so a plain sort gives the canonical order."""
     out = []
     for c in cols:
         locs = state.pawns[c]
-        seen = []
-        for i in sorted(range(len(locs)), key=lambda k: loc_sort_key(locs[k])):
-            loc = locs[i]
-            if loc < HOME and loc not in seen:
-                seen.append(loc)
-                out.append((c, i, loc))
+        for loc in sorted(locs):
+            if loc >= HOME:
+                break
+            out.append((c, locs.index(loc), loc))
     return out
 
 
 def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
     """Every distinct legal move of ``card`` for the player ``colour`` (no pass)."""
-    cols = movers(rules, colour)
+    cols = (colour, (colour + 2) % 4) if rules.variant == "teams" else (colour,)
     out: list[Move] = []
     pawns = state.pawns
-    can_land = state.can_land
+    occ = state.occ
     if card == 1 or card == 2:
         for c in cols:
-            if START in pawns[c] and can_land(c, START_EXIT[c]):
-                out.append(Move(ENTER, c, START, 0, -1, START_EXIT[c]))
+            if START in pawns[c]:
+                o = occ[START_EXIT[c]]
+                if o < 0 or o >> 2 != c:
+                    out.append(Move(ENTER, c, START, 0, -1, START_EXIT[c]))
+    if card != 7 and card != 11 and card != SORRY:
+        _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], BACKWARD_STEPS[card], out)
+        return out
+    can_land = state.can_land
     order = _pawn_order(state, cols)
     if card == SORRY:
         out.extend(_sorry_moves(state, rules, colour, cols))
@@ -63,20 +70,48 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
         return out
     if card == 7:
         return _seven_moves(state, rules, order)
-    fwd = FORWARD_STEPS[card]
-    back = BACKWARD_STEPS[card]
-    for c, _i, loc in order:
-        if fwd:
-            dest = FWD[c][loc][fwd]
-            if dest >= 0 and can_land(c, dest):
-                out.append(Move(FORWARD, c, loc, fwd))
-        if back:
-            dest = BWD[c][loc][back]
-            if dest >= 0 and can_land(c, dest):
-                out.append(Move(BACKWARD, c, loc, back))
-    if card == 11:
-        out.extend(_swap_moves(state, rules, colour, order))
+    _simple_moves(pawns, occ, cols, 11, 0, out)
+    out.extend(_swap_moves(state, rules, colour, order))
     return out
+
+
+def _simple_moves(
+    pawns: list[list[int]],
+    occ: list[int],
+    cols: tuple[int, ...],
+    fwd: int,
+    back: int,
+    out: list[Move],
+) -> None:
+    """Forward ``fwd`` and/or backward ``back`` steps for each pawn, in canonical order.
+
+    The hot path of every game, so ``PawnState.can_land`` is inlined: on the track no pawn of
+    the same colour may be there; in the Safety Zone no own pawn; HOME takes any number."""
+    for c in cols:
+        pc = pawns[c]
+        fc = FWD[c]
+        bc = BWD[c]
+        for loc in sorted(pc):
+            if loc >= HOME:
+                break
+            if fwd:
+                dest = fc[loc][fwd]
+                if dest >= 0:
+                    if dest < TRACK_LEN:
+                        o = occ[dest]
+                        if o < 0 or o >> 2 != c:
+                            out.append(Move(FORWARD, c, loc, fwd))
+                    elif dest == HOME or dest not in pc:
+                        out.append(Move(FORWARD, c, loc, fwd))
+            if back:
+                dest = bc[loc][back]
+                if dest >= 0:
+                    if dest < TRACK_LEN:
+                        o = occ[dest]
+                        if o < 0 or o >> 2 != c:
+                            out.append(Move(BACKWARD, c, loc, back))
+                    elif dest not in pc:  # still inside the Safety Zone
+                        out.append(Move(BACKWARD, c, loc, back))
 
 
 def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
@@ -146,7 +181,7 @@ def _dedupe(state: PawnState, moves: list[Move]) -> list[Move]:
 def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int]]) -> list[Move]:
     """Forward 7 with one pawn, or split between pawns; duplicates by result removed."""
     out: list[Move] = []
-    seen: set[tuple[tuple[int, ...], ...]] = set()
+    seen: set[tuple[int, ...]] = set()
     can_land = state.can_land
     pawns = state.pawns
     for c, _i, loc in order:
@@ -201,7 +236,7 @@ def _split_any(
     remaining: int,
     used: int,
     memo: set[tuple[object, ...]],
-    seen: set[tuple[tuple[int, ...], ...]],
+    seen: set[tuple[int, ...]],
     out: list[Move],
 ) -> None:
     """Team option ``team_seven_split=any``: every split of 7 among any number of pawns."""

@@ -44,9 +44,12 @@ class PawnState:
         return new
 
     # -- queries ------------------------------------------------------------------------------
-    def key(self) -> tuple[tuple[int, ...], ...]:
-        """A hashable value equal for equal positions (pawns of a colour are interchangeable)."""
-        return tuple(tuple(sorted(p)) for p in self.pawns)
+    def key(self) -> tuple[int, ...]:
+        """A hashable value equal for equal positions (pawns of a colour are interchangeable).
+
+        Only comparable between states of one game (colours not playing have no pawns)."""
+        p0, p1, p2, p3 = self.pawns
+        return tuple(sorted(p0) + sorted(p1) + sorted(p2) + sorted(p3))
 
     def sorted_pawns(self) -> Pawns:
         return tuple(sorted_locs(p) if p else None for p in self.pawns)

@@ -1,0 +1,96 @@
+"""Fast complete games for simulation and search: the same rules as :class:`sorry.game.Game`
+(the same move generator and the same board code), without the bookkeeping a game object
+keeps for people (undo records, legality checks of pushed moves, views).
+
+A playout with a seed plays exactly the game that ``Game(rules, players, seed)`` driven by
+:func:`random_choice_loop` plays (a test checks it move for move).
+
+>>> from sorry.rules import Rules
+>>> winners, turns = random_game(Rules(), players=4, seed=1)
+>>> winners, turns > 100
+((1,), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .board import HOME, START, START_EXIT
+from .cards import deck_cards
+from .movegen import card_moves
+from .moves import FORWARD, PASS_MOVE, Move
+from .rng import Rng
+from .rules import Rules
+from .state import Change, PawnState
+
+#: A policy: given the state, the player, the card and the listed moves, the index of the choice.
+Policy = Callable[[PawnState, int, int, list[Move]], int]
+
+DEFAULT_COLOURS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+def random_game(
+    rules: Rules,
+    players: int | Sequence[int] = 4,
+    seed: int = 0,
+    choice_seed: int | None = None,
+) -> tuple[tuple[int, ...], int]:
+    """Play a standard or team game with uniformly random moves. Returns (winners, turns);
+    winners is ``()`` if ``rules.turn_limit`` stopped the game. The moves are chosen with
+    ``Rng(choice_seed)`` (default: ``seed ^ 0x5EED``)."""
+    chooser = Rng(seed ^ 0x5EED if choice_seed is None else choice_seed)
+
+    def policy(state: PawnState, colour: int, card: int, moves: list[Move]) -> int:
+        return chooser.next64() % len(moves)
+
+    return play(rules, players, seed, policy)
+
+
+def play(
+    rules: Rules, players: int | Sequence[int], seed: int, policy: Policy
+) -> tuple[tuple[int, ...], int]:
+    """Play a whole standard or team game with ``policy`` choosing every move."""
+    if rules.points:
+        raise ValueError("playouts cover the standard and team games; use Game for points")
+    colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(sorted(players))
+    rng = Rng(seed)
+    mover = colours[rng.below(len(colours))]
+    out = 1 if rules.starting_pawns_out else 0
+    pawns: list[tuple[int, ...] | None] = [None] * 4
+    for c in colours:
+        pawns[c] = (START,) * (4 - out) + (START_EXIT[c],) * out
+    state = PawnState(tuple(pawns), rules.slide_on, rules.swap_slides)
+    draw = deck_cards(rules.deck)
+    rng.shuffle(draw)
+    discard: list[int] = []
+    nxt = {c: colours[(k + 1) % len(colours)] for k, c in enumerate(colours)}
+    teams = rules.teams
+    again_on_two = rules.two_draws_again
+    limit = rules.turn_limit or -1
+    state_pawns = state.pawns
+    turn = 0
+    changes: list[Change] = []
+    while turn != limit:
+        if not draw:
+            draw, discard = discard, draw
+            rng.shuffle(draw)
+        card = draw.pop()
+        moves = card_moves(state, rules, mover, card)
+        if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
+            moves.append(PASS_MOVE)
+        move = moves[policy(state, mover, card, moves) if len(moves) > 1 else 0]
+        if move is not PASS_MOVE:
+            state.apply(move, changes)
+            changes.clear()
+        discard.append(card)
+        turn += 1
+        p = state_pawns[mover]
+        if p.count(HOME) == 4:
+            if not teams:
+                return (mover,), turn
+            partner = (mover + 2) % 4
+            if state_pawns[partner].count(HOME) == 4:
+                return (mover, partner), turn
+        if card != 2 or not again_on_two:
+            mover = nxt[mover]
+    return (), turn
