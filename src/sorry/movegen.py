@@ -22,6 +22,20 @@ FORWARD_STEPS = {1: 1, 2: 2, 3: 3, 4: 0, 5: 5, 7: 7, 8: 8, 10: 10, 11: 11, 12: 1
 BACKWARD_STEPS = {1: 0, 2: 0, 3: 0, 4: 4, 5: 0, 7: 0, 8: 0, 10: 1, 11: 0, 12: 0, SORRY: 0}
 
 
+#: Shared immutable move values, built once: FORWARD_MOVES[colour][location][n] and
+#: BACKWARD_MOVES[colour][location][n] (moves are values, so sharing them is safe and saves
+#: building thousands of tuples per game).
+FORWARD_MOVES = tuple(
+    tuple(tuple(Move(FORWARD, c, loc, n) for n in range(13)) for loc in range(67))
+    for c in range(4)
+)
+BACKWARD_MOVES = tuple(
+    tuple(tuple(Move(BACKWARD, c, loc, n) for n in range(5)) for loc in range(67))
+    for c in range(4)
+)
+ENTER_MOVES = tuple(Move(ENTER, c, START, 0, -1, START_EXIT[c]) for c in range(4))
+
+
 def movers(rules: Rules, colour: int) -> tuple[int, ...]:
     """Colours whose pawns ``colour`` may move: its own, and its partner's in teams."""
     return (colour, (colour + 2) % 4) if rules.variant == "teams" else (colour,)
@@ -53,7 +67,7 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
             if START in pawns[c]:
                 o = occ[START_EXIT[c]]
                 if o < 0 or o >> 2 != c:
-                    out.append(Move(ENTER, c, START, 0, -1, START_EXIT[c]))
+                    out.append(ENTER_MOVES[c])
     if card != 7 and card != 11 and card != SORRY:
         _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], BACKWARD_STEPS[card], out)
         return out
@@ -66,7 +80,7 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
             for c, _i, loc in order:
                 dest = FWD[c][loc][4]
                 if dest >= 0 and can_land(c, dest):
-                    out.append(Move(FORWARD, c, loc, 4))
+                    out.append(FORWARD_MOVES[c][loc][4])
         return out
     if card == 7:
         return _seven_moves(state, rules, order)
@@ -91,6 +105,8 @@ def _simple_moves(
         pc = pawns[c]
         fc = FWD[c]
         bc = BWD[c]
+        fm = FORWARD_MOVES[c]
+        bm = BACKWARD_MOVES[c]
         for loc in sorted(pc):
             if loc >= HOME:
                 break
@@ -100,18 +116,18 @@ def _simple_moves(
                     if dest < TRACK_LEN:
                         o = occ[dest]
                         if o < 0 or o >> 2 != c:
-                            out.append(Move(FORWARD, c, loc, fwd))
+                            out.append(fm[loc][fwd])
                     elif dest == HOME or dest not in pc:
-                        out.append(Move(FORWARD, c, loc, fwd))
+                        out.append(fm[loc][fwd])
             if back:
                 dest = bc[loc][back]
                 if dest >= 0:
                     if dest < TRACK_LEN:
                         o = occ[dest]
                         if o < 0 or o >> 2 != c:
-                            out.append(Move(BACKWARD, c, loc, back))
+                            out.append(bm[loc][back])
                     elif dest not in pc:  # still inside the Safety Zone
-                        out.append(Move(BACKWARD, c, loc, back))
+                        out.append(bm[loc][back])
 
 
 def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
@@ -187,13 +203,15 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
     for c, _i, loc in order:
         dest = FWD[c][loc][7]
         if dest >= 0 and can_land(c, dest):
-            m = Move(FORWARD, c, loc, 7)
+            m = FORWARD_MOVES[c][loc][7]
             changes: list[Change] = []
             state.apply(m, changes)
             seen.add(state.key())
             state.undo(changes)
             out.append(m)
     movable = [(c, i) for c, i, loc in order if loc != START]
+    occ = state.occ
+    slide = state.slide
     if len(movable) < 2:
         return out
     if rules.variant == "teams" and rules.team_seven_split == "any":
@@ -205,7 +223,7 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
             da = FWD[ca][la][k]
             if da < 0 or not can_land(ca, da):
                 continue
-            first = Move(FORWARD, ca, la, k)
+            first = FORWARD_MOVES[ca][la][k]
             ch: list[Change] = []
             state.place(ca, ia, da, ch)
             rest = 7 - k
@@ -218,13 +236,20 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
                 db = FWD[cb][lb][rest]
                 if db < 0 or not can_land(cb, db):
                     continue
-                ch2: list[Change] = []
-                state.place(cb, ib, db, ch2)
-                key = state.key()
-                state.undo(ch2)
+                pcb = pawns[cb]
+                if db >= TRACK_LEN or (occ[db] < 0 and slide[cb][db] < 0):
+                    # A quiet move (no bump, no slide): only this pawn's location changes.
+                    pcb[ib] = db
+                    key = state.key()
+                    pcb[ib] = lb
+                else:
+                    ch2: list[Change] = []
+                    state.place(cb, ib, db, ch2)
+                    key = state.key()
+                    state.undo(ch2)
                 if key not in seen:
                     seen.add(key)
-                    out.append(Move(SPLIT, parts=(first, Move(FORWARD, cb, lb, rest))))
+                    out.append(Move(SPLIT, parts=(first, FORWARD_MOVES[cb][lb][rest])))
             state.undo(ch)
     return out
 
@@ -255,7 +280,7 @@ def _split_any(
                 continue
             ch: list[Change] = []
             state.place(c, i, dest, ch)
-            now = (*parts, Move(FORWARD, c, loc, s))
+            now = (*parts, FORWARD_MOVES[c][loc][s])
             if s == remaining:
                 key = state.key()
                 if key not in seen:
