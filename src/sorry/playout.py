@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .board import FORWARD as FWD
 from .board import HOME, START, START_EXIT
 from .cards import deck_cards
 from .movegen import card_moves
 from .moves import FORWARD, PASS_MOVE, Move
-from .rng import Rng
+from .rng import MASK64, Rng
 from .rules import Rules
 from .state import Change, PawnState
 
@@ -38,18 +39,19 @@ def random_game(
     """Play a standard or team game with uniformly random moves. Returns (winners, turns);
     winners is ``()`` if ``rules.turn_limit`` stopped the game. The moves are chosen with
     ``Rng(choice_seed)`` (default: ``seed ^ 0x5EED``)."""
-    chooser = Rng(seed ^ 0x5EED if choice_seed is None else choice_seed)
-
-    def policy(state: PawnState, colour: int, card: int, moves: list[Move]) -> int:
-        return chooser.next64() % len(moves)
-
-    return play(rules, players, seed, policy)
+    return play(rules, players, seed, None, seed ^ 0x5EED if choice_seed is None else choice_seed)
 
 
 def play(
-    rules: Rules, players: int | Sequence[int], seed: int, policy: Policy
+    rules: Rules,
+    players: int | Sequence[int],
+    seed: int,
+    policy: Policy | None,
+    choice_seed: int = 0,
 ) -> tuple[tuple[int, ...], int]:
-    """Play a whole standard or team game with ``policy`` choosing every move."""
+    """Play a whole standard or team game with ``policy`` choosing every move (``None``:
+    uniformly at random with ``Rng(choice_seed)``, inlined because it is the hot loop of
+    simulations)."""
     if rules.points:
         raise ValueError("playouts cover the standard and team games; use Game for points")
     colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(sorted(players))
@@ -70,6 +72,7 @@ def play(
     state_pawns = state.pawns
     turn = 0
     changes: list[Change] = []
+    cstate = choice_seed & MASK64
     while turn != limit:
         if not draw:
             draw, discard = discard, draw
@@ -78,8 +81,23 @@ def play(
         moves = card_moves(state, rules, mover, card)
         if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
             moves.append(PASS_MOVE)
-        move = moves[policy(state, mover, card, moves) if len(moves) > 1 else 0]
-        if move is not PASS_MOVE:
+        n = len(moves)
+        if n == 1:
+            move = moves[0]
+        elif policy is None:
+            # Rng.next64 inlined (SplitMix64).
+            z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            move = moves[(z ^ (z >> 31)) % n]
+        else:
+            move = moves[policy(state, mover, card, moves)]
+        kind = move.kind
+        if kind == FORWARD:
+            c = move.colour
+            state.place(c, state_pawns[c].index(move.src), FWD[c][move.src][move.steps], changes)
+            changes.clear()
+        elif move is not PASS_MOVE:
             state.apply(move, changes)
             changes.clear()
         discard.append(card)
