@@ -1,0 +1,117 @@
+"""``sorry record --out FILE``: play a game between computer players and write its record.
+
+The commitment to the seed and deck is printed before the first card is drawn (as a dealer
+would publish it); the record reveals the seed, deck and nonce at the end (docs/records.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+from ..board import COLOUR_NAMES
+from ..game import Game
+from ..moves import Move
+from ..record import Commitment, GameRecord, Seat
+from ..rng import Rng, derive_seed
+from ..view import PlayerView
+from . import CliError, add_rules_arguments, rules_from_args
+
+Chooser = Callable[[PlayerView], Move]
+MAX_STEPS = 100_000
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "record",
+        help="play a game between bots and write its auditable record",
+        description="Play a game between computer players and write its record (JSON, "
+        "docs/records.md). The commitment to the deal is printed before play.",
+    )
+    p.add_argument("--players", type=int, default=None, help="2, 3 or 4 (default 4)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the game (default: random)")
+    p.add_argument(
+        "--bots",
+        default="random",
+        help="bot level per seat in seat order, comma-separated, or one level for all "
+        "(default: random)",
+    )
+    p.add_argument("--nonce", help="the commitment's nonce, 32 hex digits (default: random)")
+    p.add_argument("--out", "-O", required=True, metavar="FILE", help="where to write the record")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    add_rules_arguments(p)
+    p.set_defaults(func=run)
+
+
+def make_chooser(level: str, seed: int) -> Chooser:
+    """A computer player that sees only its view: a :mod:`sorry.bots` level when that package
+    is installed, else (``random``) a uniformly random legal move."""
+    rng = Rng(seed)
+    try:
+        from ..bots import make_bot
+    except ImportError:  # pragma: no cover - the bots ship with the package
+        if level != "random":
+            raise CliError(
+                f"unknown bot level {level!r} (only random without sorry.bots)"
+            ) from None
+
+        def choose(view: PlayerView) -> Move:
+            return view.legal_moves[rng.below(len(view.legal_moves))]
+
+        return choose
+    bot = make_bot(level)
+    return lambda view: bot.choose(view, rng)
+
+
+def parse_bots(text: str, n: int) -> list[str]:
+    levels = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if len(levels) == 1:
+        levels *= n
+    if len(levels) != n:
+        raise CliError(f"--bots names {len(levels)} bots but {n} players are playing")
+    return levels
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    players = args.players if args.players is not None else 4
+    if rules.teams and players != 4:
+        raise CliError("the teams variant is for four players")
+    if args.nonce is not None and (
+        len(args.nonce) != 32 or any(ch not in "0123456789abcdef" for ch in args.nonce)
+    ):
+        raise CliError("--nonce is 32 lowercase hex digits")
+    game = Game(rules, players=players, seed=args.seed)
+    levels = parse_bots(args.bots, len(game.colours))
+    bots = {
+        c: make_chooser(level, derive_seed(game.seed, 1000 + c))
+        for c, level in zip(game.colours, levels, strict=True)
+    }
+    commitment = Commitment.for_game(game, args.nonce)
+    if not args.quiet:
+        print(f"commitment (sha256): {commitment.sha256}")
+    for _ in range(MAX_STEPS):
+        if game.is_over():
+            break
+        if game.is_chance():
+            game.draw()
+            continue
+        move = bots[game.to_move](game.view(game.to_move))
+        game.push(move)
+    else:  # pragma: no cover - every game ends long before
+        raise CliError(f"the game did not end within {MAX_STEPS} steps")
+    seats = [Seat(c, "bot", level, level) for c, level in zip(game.colours, levels, strict=True)]
+    record = GameRecord.from_game(game, seats, commitment=commitment)
+    try:
+        record.save(args.out)
+    except OSError as exc:
+        raise CliError(f"cannot write {os.fspath(args.out)}: {exc.strerror}") from None
+    if not args.quiet:
+        first = COLOUR_NAMES[game.first]
+        print(f"seed {game.seed}, {first} started; {record.result.describe()}")
+        print(f"record written to {args.out} ({len(record.steps)} steps)")
+    return 0
+
+
+__all__ = ["make_chooser", "parse_bots", "register", "run"]
