@@ -1,0 +1,254 @@
+"""Choosing a move one click (or key) at a time, with no Textual needed.
+
+Every legal move is a short path of tokens: in the points variant first the card (or the
+discard of a dead hand), then the pawn, then where it goes; a split 7 is pawn, half, other pawn,
+its destination (in either order of the halves); an 11 swap is pawn then the opponent's pawn; a
+Sorry! is the START pawn then its victim; declining an 11 or forfeiting is one token. At each
+stage the distinct next tokens are the options; once the choices so far fit one move only, that
+move is chosen.
+
+>>> from sorry import Game
+>>> g = Game.from_position("R:S,S,8,50 B:12,13,40,S R", card=7)
+>>> ch = Chooser(g)
+>>> [t.label for t in ch.options()]
+['Red pawn on 8', 'Red pawn on 50']
+>>> ch.choose(ch.options()[0]) is None
+True
+>>> [t.label for t in ch.options()][:3]
+['8 → 15 (+7)', 'first 1: 8 → 9, then 50 → 56', 'first 2: 8 → 10, then 50 → 55']
+>>> str(ch.choose(ch.options()[3]))
+'R8+3/R50+4'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..board import COLOUR_NAMES, START, TRACK_LEN
+from ..game import Game
+from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
+from ..moves import SORRY as SORRY_KIND
+from ..state import PawnState
+from .describe import card_words, outcome, place_name
+
+Place = tuple[int, int]  # (colour or -1 for a track square, location): a key for board marks
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One step of choosing a move."""
+
+    kind: str  # card, discard, pass, pawn, dest, half, swap, sorry
+    colour: int = -1
+    loc: int = -1
+    value: int = 0
+    label: str = field(default="", compare=False)
+
+    @property
+    def place(self) -> Place | None:
+        """Where this choice is drawn on the board (None for cards and passes)."""
+        if self.kind in ("card", "discard", "pass") or self.loc < 0:
+            return None
+        if self.loc < TRACK_LEN:
+            return (-1, self.loc)
+        return (self.colour, self.loc)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    path: tuple[Token, ...]
+    move: Move
+
+
+def _pawn_token(colour: int, loc: int, mover: int) -> Token:
+    who = COLOUR_NAMES[colour]
+    where = "in START" if loc == START else f"on {place_name(loc)}"
+    return Token("pawn", colour, loc, label=f"{who} pawn {where}")
+
+
+def _tail(state: PawnState, part: Move) -> tuple[int, str]:
+    o = outcome(state, part)
+    words = []
+    if o.final != o.landing and o.final >= 0:
+        words.append(f"slides to {place_name(o.final)}")
+    for c, _x in o.bumped:
+        words.append(f"bumps {COLOUR_NAMES[c]}")
+    return o.landing, (", " + ", ".join(words)) if words else ""
+
+
+def _simple_path(state: PawnState, move: Move, mover: int) -> tuple[Token, ...]:
+    c, src = move.colour, move.src
+    pawn = _pawn_token(c, src, mover)
+    landing, tail = _tail(state, move)
+    kind = move.kind
+    if kind == FORWARD:
+        label = f"{place_name(src)} → {place_name(landing)} (+{move.steps}){tail}"
+        return pawn, Token("dest", c, landing, move.steps, label)
+    if kind == BACKWARD:
+        label = f"{place_name(src)} ← {place_name(landing)} (back {move.steps}){tail}"
+        return pawn, Token("dest", c, landing, -move.steps, label)
+    if kind == ENTER:
+        return pawn, Token("dest", c, landing, 0, f"START → {place_name(landing)}{tail}")
+    other = COLOUR_NAMES[move.target_colour]
+    if kind == SORRY_KIND:
+        label = f"Sorry! {other} on {move.target}{tail.replace(', bumps ' + other, '', 1)}"
+        return pawn, Token("sorry", move.target_colour, move.target, 0, label)
+    assert kind == SWAP
+    label = f"swap with {other} on {move.target}{tail}"
+    return pawn, Token("swap", move.target_colour, move.target, 0, label)
+
+
+def _split_path(state: PawnState, parts: tuple[Move, ...], mover: int) -> tuple[Token, ...]:
+    s = state.copy()
+    out: list[Token] = []
+    left = 7
+    for i, part in enumerate(parts):
+        landing, tail = _tail(s, part)
+        left -= part.steps
+        pawn = _pawn_token(part.colour, part.src, mover)
+        step = f"{place_name(part.src)} → {place_name(landing)}{tail}"
+        if i == 0:
+            out.append(pawn)
+            label = f"first {part.steps}: {step}"
+            out.append(Token("half", part.colour, landing, part.steps, label))
+        else:
+            last = left == 0
+            if last:
+                out.append(
+                    Token(
+                        "pawn",
+                        part.colour,
+                        part.src,
+                        label=f"{pawn.label}: {part.steps} → {place_name(landing)}{tail}",
+                    )
+                )
+                out.append(Token("dest", part.colour, landing, part.steps, step))
+            else:
+                out.append(pawn)
+                out.append(Token("half", part.colour, landing, part.steps, step))
+        s.apply(part, [])
+    return tuple(out)
+
+
+def options_of(game: Game) -> list[Option]:
+    """Every legal move of the player to move as a path of tokens."""
+    mover = game.to_move
+    state = game.state
+    out: list[Option] = []
+    seen: set[tuple[Token, ...]] = set()
+    card = game.card
+    for move in game.legal_moves:
+        prefix: tuple[Token, ...] = ()
+        if game.rules.points and move.kind != DISCARD and move.card is not None:
+            prefix = (Token("card", value=move.card, label=f"play {card_words(move.card)}"),)
+        paths: list[tuple[tuple[Token, ...], Move]] = []
+        if move.kind == PASS:
+            label = "decline the 11" if card == 11 else "no legal move: forfeit the turn"
+            paths.append(((Token("pass", label=label),), move))
+        elif move.kind == DISCARD:
+            assert move.card is not None
+            tok = Token("discard", value=move.card, label=f"discard {card_words(move.card)}")
+            paths.append(((tok,), move))
+        elif move.kind == SPLIT:
+            paths.append((_split_path(state, move.parts, mover), move))
+            if len(move.parts) == 2:
+                flipped = Move(SPLIT, parts=move.parts[::-1], card=move.card)
+                if game.is_legal(flipped):
+                    paths.append((_split_path(state, flipped.parts, mover), flipped))
+        else:
+            paths.append((_simple_path(state, move, mover), move))
+        for path, m in paths:
+            full = prefix + path
+            if full not in seen:
+                seen.add(full)
+                out.append(Option(full, m))
+    return out
+
+
+class Chooser:
+    """The choices made so far for the player to move, and what can come next."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.all = options_of(game)
+        self.chosen: list[Token] = []
+
+    def candidates(self) -> list[Option]:
+        n = len(self.chosen)
+        return [o for o in self.all if o.path[:n] == tuple(self.chosen)]
+
+    def options(self) -> list[Token]:
+        """The distinct tokens that can be chosen next."""
+        n = len(self.chosen)
+        out: list[Token] = []
+        for o in self.candidates():
+            if len(o.path) > n and o.path[n] not in out:
+                out.append(o.path[n])
+        return [self._labelled(t) for t in out]
+
+    def _labelled(self, token: Token) -> Token:
+        """A half of a 7 says how the rest is played when that is forced."""
+        if token.kind != "half":
+            return token
+        key = (*self.chosen, token)
+        rest = [o.path[len(key) :] for o in self.all if o.path[: len(key)] == key]
+        if len(rest) == 1:
+            then = "; ".join(t.label for t in rest[0] if t.kind in ("dest", "half"))
+            return replace(token, label=f"{token.label}, then {then}")
+        return replace(token, label=f"{token.label}, then {7 - token.value} with another pawn")
+
+    def choose(self, token: Token) -> Move | None:
+        """Take ``token``; return the move once the choices fit exactly one."""
+        if token not in self.options():
+            raise ValueError(f"{token.label or token.kind} is not a choice now")
+        self.chosen.append(token)
+        cands = self.candidates()
+        if len(cands) == 1:
+            return cands[0].move
+        done = [o for o in cands if len(o.path) == len(self.chosen)]
+        return done[0].move if done else None
+
+    def back(self) -> bool:
+        if not self.chosen:
+            return False
+        self.chosen.pop()
+        return True
+
+    def moves_from(self, token: Token) -> list[Move]:
+        """The moves that remain if ``token`` is chosen next."""
+        key = (*self.chosen, token)
+        return [o.move for o in self.all if o.path[: len(key)] == key]
+
+    def preview(self) -> list[list[int]]:
+        """The pawns with the halves of a 7 chosen so far played."""
+        s = self.game.state.copy()
+        toks = self.chosen
+        for i, tok in enumerate(toks):
+            if tok.kind == "half" and i > 0 and toks[i - 1].kind == "pawn":
+                pawn = toks[i - 1]
+                s.apply(Move(FORWARD, pawn.colour, pawn.loc, tok.value), [])
+        return [p[:] for p in s.pawns]
+
+    def prompt(self) -> str:
+        opts = self.options()
+        kinds = {t.kind for t in opts}
+        if kinds <= {"card", "discard"}:
+            if "card" not in kinds:
+                return "No card in your hand can move: choose one to discard"
+            return "Choose a card from your hand"
+        if kinds == {"pass"}:
+            return "No legal move: press Enter to forfeit the turn"
+        if self.chosen and self.chosen[-1].kind == "half":
+            rest = 7 - sum(t.value for t in self.chosen if t.kind == "half")
+            return f"Choose the pawn that moves the other {rest}"
+        if self.chosen and self.chosen[-1].kind == "pawn":
+            if kinds == {"swap"} or kinds == {"swap", "dest"}:
+                return "Choose where it goes, or the pawn to swap with"
+            if "sorry" in kinds:
+                return "Choose the pawn to send back to START"
+            if "half" in kinds:
+                return "Move all 7, or choose the first part of a split"
+            return "Choose where it goes"
+        if "pass" in kinds and "pawn" in kinds:
+            return "Choose a pawn (or decline the 11)"
+        return "Choose a pawn"

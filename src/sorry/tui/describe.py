@@ -1,0 +1,152 @@
+"""Moves in words, for the game log and the choices (no Textual needed).
+
+>>> from sorry import Game
+>>> g = Game.from_position("R:S,S,4,s2 Y:12,33,40,H R", card=10)
+>>> [describe_move(g.state, m) for m in g.legal_moves]
+['Red 4 → 14', 'Red 4 ← 3 (back 1)', 'Red Safety 2 ← Safety 1 (back 1)']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..board import COLOUR_NAMES, HOME, SAFE_BASE, START, TRACK_LEN
+from ..cards import SORRY, Card, card_name
+from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
+from ..moves import SORRY as SORRY_KIND
+from ..state import PawnState
+
+
+def place_name(loc: int) -> str:
+    """A location for people: ``12``, ``Safety 2``, ``HOME``, ``START``."""
+    if loc < TRACK_LEN:
+        return str(loc)
+    if loc == HOME:
+        return "HOME"
+    if loc == START:
+        return "START"
+    return f"Safety {loc - SAFE_BASE}"
+
+
+def card_words(card: Card) -> str:
+    return "Sorry!" if card == SORRY else card_name(card)
+
+
+CARD_HELP = {
+    1: "start a pawn or move 1",
+    2: "start a pawn or move 2, then draw again",
+    3: "move 3 forward",
+    4: "move 4 backward",
+    5: "move 5 forward",
+    7: "move 7, or split 7 between two pawns",
+    8: "move 8 forward",
+    10: "move 10 forward or 1 backward",
+    11: "move 11, or swap with an opponent",
+    12: "move 12 forward",
+    SORRY: "START pawn takes an opponent's place",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one simple move (or half of a 7) does."""
+
+    colour: int
+    src: int
+    landing: int  # where the pawn lands, before any slide
+    final: int  # where it ends, after a slide
+    bumped: tuple[tuple[int, int], ...]  # (colour, location) of every pawn sent to START
+
+
+def outcome(state: PawnState, part: Move) -> Outcome:
+    """Apply ``part`` (not a split) to a copy of ``state`` and report what happened."""
+    flat = state.copy()
+    flat.slide = tuple((-1,) * TRACK_LEN for _ in range(4))
+    after = state.copy()
+    after.apply(part, [])
+    flat.apply(part, [])
+    mover = part.colour
+    before = [sorted(p) for p in state.pawns]
+    landing = _changed(before[mover], sorted(flat.pawns[mover]))
+    final = _changed(before[mover], sorted(after.pawns[mover]))
+    bumped: list[tuple[int, int]] = []
+    for c, locs in enumerate(state.pawns):
+        if c == mover and part.kind != SWAP:
+            gone = _removed(before[c], sorted(after.pawns[c]))
+            gone = [x for x in gone if x != part.src]
+        else:
+            gone = _removed(before[c], sorted(after.pawns[c]))
+        for x in gone:
+            swapped = part.kind == SWAP and c == part.target_colour and x == part.target
+            if x != START and after.pawns[c].count(START) > locs.count(START) and not swapped:
+                bumped.append((c, x))
+    return Outcome(mover, part.src, landing, final, tuple(bumped))
+
+
+def _changed(before: list[int], after: list[int]) -> int:
+    extra = list(after)
+    for x in before:
+        if x in extra:
+            extra.remove(x)
+    return extra[0] if extra else -1
+
+
+def _removed(before: list[int], after: list[int]) -> list[int]:
+    left = list(after)
+    out = []
+    for x in before:
+        if x in left:
+            left.remove(x)
+        else:
+            out.append(x)
+    return out
+
+
+def _tail(o: Outcome) -> str:
+    words = []
+    if o.final != o.landing and o.final >= 0:
+        words.append(f"slides to {place_name(o.final)}")
+    for c, x in o.bumped:
+        words.append(f"bumps {COLOUR_NAMES[c]} from {place_name(x)}")
+    return (", " + ", ".join(words)) if words else ""
+
+
+def describe_part(state: PawnState, part: Move) -> str:
+    o = outcome(state, part)
+    who = COLOUR_NAMES[part.colour]
+    kind = part.kind
+    if kind == FORWARD:
+        return f"{who} {place_name(part.src)} → {place_name(o.landing)}{_tail(o)}"
+    if kind == BACKWARD:
+        return (
+            f"{who} {place_name(part.src)} ← {place_name(o.landing)} (back {part.steps}){_tail(o)}"
+        )
+    if kind == ENTER:
+        return f"{who} leaves START for {place_name(o.landing)}{_tail(o)}"
+    if kind == SORRY_KIND:
+        victim = COLOUR_NAMES[part.target_colour]
+        rest = _tail(o).replace(f", bumps {victim} from {part.target}", "")
+        return f"{who} from START takes {victim}'s place on {part.target}{rest}"
+    if kind == SWAP:
+        other = COLOUR_NAMES[part.target_colour]
+        return f"{who} {part.src} swaps with {other} on {part.target}{_tail(o)}"
+    return str(part)
+
+
+def describe_move(state: PawnState, move: Move, card: Card | None = None) -> str:
+    """The move in words, judged on ``state`` (the board before it)."""
+    if move.kind == PASS:
+        if card == 11:
+            return "declines the 11"
+        return "has no legal move: the turn is forfeited"
+    if move.kind == DISCARD:
+        assert move.card is not None
+        return f"discards a {card_words(move.card)} (no usable card)"
+    if move.kind == SPLIT:
+        s = state.copy()
+        words = []
+        for part in move.parts:
+            words.append(describe_part(s, part))
+            s.apply(part, [])
+        return "split 7: " + "; ".join(words)
+    return describe_part(state, move)

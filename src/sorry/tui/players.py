@@ -1,0 +1,219 @@
+"""Who sits at each colour (a person or a bot of a level), and the hint engine.
+
+>>> seats = parse_seats("human,easy", (0, 2))
+>>> [s.describe() for s in seats.values()]
+['you', 'bot easy']
+>>> from sorry import Game
+>>> g = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
+>>> est = estimate_moves(g, rollouts=4, seed=1)
+>>> [(str(m), p) for m, p in est]
+[('Rs1+5', 1.0)]
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..board import COLOUR_LETTERS, COLOUR_NAMES
+from ..errors import SorryError
+from ..game import Game
+from ..moves import Move
+from ..rng import Rng, derive_seed
+from ..view import PlayerView
+
+
+class Chooser(Protocol):
+    def choose(self, view: PlayerView, rng: Rng) -> Move: ...
+
+
+class _Uniform:
+    """A uniformly random legal move (used when :mod:`sorry.bots` is missing)."""
+
+    name = "random"
+
+    def choose(self, view: PlayerView, rng: Rng) -> Move:
+        moves = view.legal_moves
+        return moves[rng.below(len(moves))]
+
+
+def _bots_module() -> Any:
+    try:
+        return importlib.import_module("sorry.bots")
+    except ImportError:  # pragma: no cover - the bots are part of the package
+        return None
+
+
+def bot_levels() -> tuple[str, ...]:
+    """The bot levels that can be made now (those of :data:`sorry.bots.LEVELS`)."""
+    mod = _bots_module()
+    if mod is None:
+        return ("random",)
+    out = []
+    for level in getattr(mod, "LEVELS", ("random",)):
+        try:
+            mod.make_bot(level)
+        except (SorryError, ValueError, TypeError):
+            continue
+        out.append(str(level))
+    return tuple(out) or ("random",)
+
+
+def make_bot(level: str) -> Chooser:
+    mod = _bots_module()
+    if mod is None:
+        return _Uniform()
+    bot: Chooser = mod.make_bot(level)
+    return bot
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A person (``level`` None) or a bot of ``level``."""
+
+    colour: int
+    level: str | None = None
+    name: str = ""
+
+    @property
+    def human(self) -> bool:
+        return self.level is None
+
+    def describe(self) -> str:
+        if self.human:
+            return self.name or "you"
+        return f"bot {self.level}"
+
+    def spec(self) -> str:
+        """``human`` or ``human:NAME`` or the bot level (as in game records)."""
+        if self.human:
+            return f"human:{self.name}" if self.name else "human"
+        return f"bot:{self.level}"
+
+
+def parse_seats(text: str | Sequence[str] | None, colours: Sequence[int]) -> dict[int, Seat]:
+    """Seats from ``human,easy,...`` (one per colour in play, in seat order); None: the first
+    colour is a person, the others ``medium`` bots (or the best level there is)."""
+    levels = bot_levels()
+    if text is None:
+        default = "medium" if "medium" in levels else levels[-1]
+        items = ["human"] + [default] * (len(colours) - 1)
+    elif isinstance(text, str):
+        items = [t.strip() for t in text.split(",") if t.strip()]
+    else:
+        items = list(text)
+    if len(items) != len(colours):
+        raise SorryError(f"{len(items)} seats given for {len(colours)} players")
+    seats: dict[int, Seat] = {}
+    for c, item in zip(colours, items, strict=True):
+        head, _, name = item.partition(":")
+        if head.lower() in ("human", "person", "you"):
+            seats[c] = Seat(c, None, name)
+        else:
+            level = name if head.lower() == "bot" and name else head
+            if level not in levels:
+                raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(levels)})")
+            seats[c] = Seat(c, level)
+    return seats
+
+
+def seats_from_record(specs: Mapping[int, tuple[str, str | None, str]]) -> dict[int, Seat]:
+    """Seats from (kind, level, name) per colour as a game record holds them."""
+    levels = bot_levels()
+    out = {}
+    for c, (kind, level, name) in specs.items():
+        if kind == "bot":
+            lv = level or name
+            out[c] = Seat(c, lv if lv in levels else levels[0])
+        else:
+            out[c] = Seat(c, None, name)
+    return out
+
+
+def seats_text(seats: Mapping[int, Seat]) -> str:
+    return ", ".join(
+        f"{COLOUR_NAMES[c]} ({COLOUR_LETTERS[c]}): {s.describe()}" for c, s in seats.items()
+    )
+
+
+# -- hints -------------------------------------------------------------------------------------
+def _rollout(game: Game, rng: Rng, max_steps: int = 4000) -> None:
+    steps = 0
+    while not game.is_over() and steps < max_steps:
+        if game.is_chance():
+            game.draw()
+        else:
+            moves = game.legal_moves
+            game.push(moves[rng.below(len(moves))])
+        steps += 1
+
+
+def estimate_moves(
+    game: Game,
+    rollouts: int = 200,
+    seconds: float | None = None,
+    seed: int = 0,
+    progress: Callable[[list[tuple[Move, float]]], None] | None = None,
+) -> list[tuple[Move, float]]:
+    """Each legal move of the player to move with its estimated chance of winning (the
+    player's side winning), from random playouts of games consistent with what that player
+    can see. Stops after ``rollouts`` playouts per move or ``seconds``; best move first."""
+    moves = game.legal_moves
+    if not moves:
+        return []
+    mover = game.to_move
+    side = game.team_of(mover)
+    view = game.view(mover)
+    if len(moves) == 1:
+        return [(moves[0], _single(game, view, rollouts, seconds, seed, side))]
+    wins = [0] * len(moves)
+    runs = [0] * len(moves)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    rng = Rng(derive_seed(seed, 77))
+    k = 0
+    last_report = time.monotonic()
+    while k < rollouts:
+        for i, move in enumerate(moves):
+            g = view.determinise(derive_seed(seed, k * 131 + i))
+            g.push(move)
+            _rollout(g, rng)
+            runs[i] += 1
+            wins[i] += any(c in g.winners for c in side)
+        k += 1
+        now = time.monotonic()
+        if progress is not None and now - last_report > 0.3:
+            last_report = now
+            progress(_ranked(moves, wins, runs))
+        if deadline is not None and now > deadline:
+            break
+    return _ranked(moves, wins, runs)
+
+
+def _single(
+    game: Game,
+    view: PlayerView,
+    rollouts: int,
+    seconds: float | None,
+    seed: int,
+    side: tuple[int, ...],
+) -> float:
+    deadline = None if seconds is None else time.monotonic() + seconds
+    rng = Rng(derive_seed(seed, 78))
+    wins = runs = 0
+    for k in range(rollouts):
+        g = view.determinise(derive_seed(seed, k))
+        g.push(game.legal_moves[0])
+        _rollout(g, rng)
+        runs += 1
+        wins += any(c in g.winners for c in side)
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return wins / runs if runs else 0.0
+
+
+def _ranked(moves: list[Move], wins: list[int], runs: list[int]) -> list[tuple[Move, float]]:
+    est = [(m, wins[i] / runs[i] if runs[i] else 0.0) for i, m in enumerate(moves)]
+    return sorted(est, key=lambda mp: -mp[1])
