@@ -14,7 +14,7 @@ from .cards import SORRY
 from .moves import BACKWARD, ENTER, FORWARD, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
 from .rules import Rules
-from .state import Change, PawnState
+from .state import PAWN_WEIGHT, Change, PawnState
 
 #: forward steps of each card (0: none).
 FORWARD_STEPS = {1: 1, 2: 2, 3: 3, 4: 0, 5: 5, 7: 7, 8: 8, 10: 10, 11: 11, 12: 12, SORRY: 0}
@@ -195,62 +195,94 @@ def _dedupe(state: PawnState, moves: list[Move]) -> list[Move]:
 
 
 def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int]]) -> list[Move]:
-    """Forward 7 with one pawn, or split between pawns; duplicates by result removed."""
+    """Forward 7 with one pawn, or split between pawns; duplicates by result removed.
+
+    Results are compared by the exact integer key :meth:`PawnState.code`, updated move by move
+    (a quiet half, with no bump and no slide, changes only its own pawn's term)."""
     out: list[Move] = []
-    seen: set[tuple[int, ...]] = set()
     can_land = state.can_land
     pawns = state.pawns
+    occ = state.occ
+    slide = state.slide
+    base = state.code()
+    seen: set[int] = set()
     for c, _i, loc in order:
         dest = FWD[c][loc][7]
         if dest >= 0 and can_land(c, dest):
             m = FORWARD_MOVES[c][loc][7]
-            changes: list[Change] = []
-            state.apply(m, changes)
-            seen.add(state.key())
-            state.undo(changes)
+            if dest >= TRACK_LEN or (occ[dest] < 0 and slide[c][dest] < 0):
+                seen.add(base - PAWN_WEIGHT[c][loc] + PAWN_WEIGHT[c][dest])
+            else:
+                changes: list[Change] = []
+                state.apply(m, changes)
+                seen.add(base + state.code_delta(changes))
+                state.undo(changes)
             out.append(m)
     movable = [(c, i) for c, i, loc in order if loc != START]
-    occ = state.occ
-    slide = state.slide
     if len(movable) < 2:
         return out
     if rules.variant == "teams" and rules.team_seven_split == "any":
         _split_any(state, movable, (), 7, 0, set(), seen, out)
         return out
     for a, (ca, ia) in enumerate(movable):
-        la = pawns[ca][ia]
+        pca = pawns[ca]
+        la = pca[ia]
+        fwd_a = FWD[ca][la]
+        code_a = ca * 4 + ia
         for k in range(1, 7):
-            da = FWD[ca][la][k]
+            da = fwd_a[k]
             if da < 0 or not can_land(ca, da):
                 continue
             first = FORWARD_MOVES[ca][la][k]
             ch: list[Change] = []
-            state.place(ca, ia, da, ch)
+            quiet_first = da >= TRACK_LEN or (occ[da] < 0 and slide[ca][da] < 0)
+            if quiet_first:  # move the pawn by hand: cheaper than place() and undo()
+                if la < TRACK_LEN:
+                    occ[la] = -1
+                if da < TRACK_LEN:
+                    occ[da] = code_a
+                pca[ia] = da
+                after_first = base - PAWN_WEIGHT[ca][la] + PAWN_WEIGHT[ca][da]
+            else:
+                state.place(ca, ia, da, ch)
+                after_first = base + state.code_delta(ch)
             rest = 7 - k
             for b, (cb, ib) in enumerate(movable):
                 if b == a:
                     continue
-                lb = pawns[cb][ib]
+                pcb = pawns[cb]
+                lb = pcb[ib]
                 if lb >= HOME:  # bumped back to START by the first half
                     continue
                 db = FWD[cb][lb][rest]
-                if db < 0 or not can_land(cb, db):
+                if db < 0:
                     continue
-                pcb = pawns[cb]
-                if db >= TRACK_LEN or (occ[db] < 0 and slide[cb][db] < 0):
-                    # A quiet move (no bump, no slide): only this pawn's location changes.
-                    pcb[ib] = db
-                    key = state.key()
-                    pcb[ib] = lb
+                if db < TRACK_LEN:
+                    o = occ[db]
+                    if o >= 0 and o >> 2 == cb:
+                        continue
+                    if o < 0 and slide[cb][db] < 0:
+                        key = after_first - PAWN_WEIGHT[cb][lb] + PAWN_WEIGHT[cb][db]
+                    else:
+                        ch2: list[Change] = []
+                        state.place(cb, ib, db, ch2)
+                        key = after_first + state.code_delta(ch2)
+                        state.undo(ch2)
+                elif db != HOME and db in pcb:
+                    continue
                 else:
-                    ch2: list[Change] = []
-                    state.place(cb, ib, db, ch2)
-                    key = state.key()
-                    state.undo(ch2)
+                    key = after_first - PAWN_WEIGHT[cb][lb] + PAWN_WEIGHT[cb][db]
                 if key not in seen:
                     seen.add(key)
                     out.append(Move(SPLIT, parts=(first, FORWARD_MOVES[cb][lb][rest])))
-            state.undo(ch)
+            if quiet_first:
+                if da < TRACK_LEN:
+                    occ[da] = -1
+                if la < TRACK_LEN:
+                    occ[la] = code_a
+                pca[ia] = la
+            else:
+                state.undo(ch)
     return out
 
 
@@ -260,8 +292,8 @@ def _split_any(
     parts: tuple[Move, ...],
     remaining: int,
     used: int,
-    memo: set[tuple[object, ...]],
-    seen: set[tuple[int, ...]],
+    memo: set[tuple[int, int, int]],
+    seen: set[int],
     out: list[Move],
 ) -> None:
     """Team option ``team_seven_split=any``: every split of 7 among any number of pawns."""
@@ -282,12 +314,13 @@ def _split_any(
             state.place(c, i, dest, ch)
             now = (*parts, FORWARD_MOVES[c][loc][s])
             if s == remaining:
-                key = state.key()
+                key = state.code()
                 if key not in seen:
                     seen.add(key)
                     out.append(Move(SPLIT, parts=now))
             else:
-                memo_key = (tuple(tuple(p) for p in pawns), used | 1 << n, remaining - s)
+                # Which pawn is which matters for `used`, so the memo keys raw locations.
+                memo_key = (hash(tuple(map(tuple, pawns))), used | 1 << n, remaining - s)
                 if memo_key not in memo:
                     memo.add(memo_key)
                     _split_any(state, movable, now, remaining - s, used | 1 << n, memo, seen, out)

@@ -16,6 +16,11 @@ from .position import Pawns, sorted_locs
 #: One undo record: (colour, pawn index, location before the change).
 Change = tuple[int, int, int]
 
+#: PAWN_WEIGHT[colour][location] = 5 ** (67 * colour + location). The sum over all pawns is an
+#: exact integer key of a position (a base-5 number whose digits count the pawns of each colour
+#: on each location; at most 4 pawns share one, and 4 < 5), cheap to update move by move.
+PAWN_WEIGHT = tuple(tuple(5 ** (67 * c + loc) for loc in range(67)) for c in range(4))
+
 
 class PawnState:
     """Pawn locations per colour (``[]`` for a colour not in play) and track occupancy.
@@ -50,6 +55,26 @@ class PawnState:
         Only comparable between states of one game (colours not playing have no pawns)."""
         p0, p1, p2, p3 = self.pawns
         return tuple(sorted(p0) + sorted(p1) + sorted(p2) + sorted(p3))
+
+    def code(self) -> int:
+        """The exact integer key of the position (see :data:`PAWN_WEIGHT`)."""
+        total = 0
+        for c, locs in enumerate(self.pawns):
+            weights = PAWN_WEIGHT[c]
+            for loc in locs:
+                total += weights[loc]
+        return total
+
+    def code_delta(self, changes: list[Change]) -> int:
+        """How much :meth:`code` changed through ``changes`` (the state after them)."""
+        if len(changes) == 1:
+            c, i, old = changes[0]
+            return PAWN_WEIGHT[c][self.pawns[c][i]] - PAWN_WEIGHT[c][old]
+        first: dict[tuple[int, int], int] = {}
+        for c, i, old in changes:
+            first.setdefault((c, i), old)
+        return sum(PAWN_WEIGHT[c][self.pawns[c][i]] - PAWN_WEIGHT[c][old]
+                   for (c, i), old in first.items())
 
     def sorted_pawns(self) -> Pawns:
         return tuple(sorted_locs(p) if p else None for p in self.pawns)
