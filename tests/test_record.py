@@ -499,3 +499,63 @@ def test_mix_seed() -> None:
     assert 0 <= a < 2**64
     digest = hashlib.sha256(b"sorry-seed-v1|dealer|alice|bob").digest()
     assert a == int.from_bytes(digest[:8], "big")
+
+
+# -- docs/records.md ------------------------------------------------------------------------------
+DOC = Path(__file__).resolve().parent.parent / "docs" / "records.md"
+
+
+def doc_block(lang: str, index: int = 0) -> str:
+    text = DOC.read_text(encoding="utf-8")
+    blocks = text.split(f"```{lang}\n")[1:]
+    return blocks[index].split("```")[0]
+
+
+def test_the_documented_example_is_what_sorry_record_writes(tmp_path: Path) -> None:
+    from sorry.cli import main
+
+    out = tmp_path / "example.json"
+    args = "--seed 42 --players 2 --bots easy,random --option turn_limit=6"
+    nonce = "9f2c4e7a1b3d5f60718293a4b5c6d7e8"
+    assert main(["record", *args.split(), "--nonce", nonce, "--out", str(out), "-q"]) == 0
+    written = json.loads(out.read_text(encoding="utf-8"))
+    documented = json.loads(doc_block("json"))
+    written.pop("engine")
+    documented.pop("engine")
+    assert written == documented
+    rec = GameRecord.from_dict(json.loads(doc_block("json")))
+    assert rec.to_json() == doc_block("json")
+    result = verify(rec)
+    assert result.ok and str(result) in DOC.read_text(encoding="utf-8")
+    bad = tamper(rec, 11, draw="5")
+    assert f"FAILED at {verify(bad)}" in DOC.read_text(encoding="utf-8").replace("\n", " ")
+
+
+def test_the_documented_independent_audit(honest: GameRecord) -> None:
+    """The standard-library script of docs/records.md accepts honest records of every variant
+    (through reshuffles) and rejects tampered deals."""
+    namespace: dict[str, object] = {"__name__": "audit"}
+    exec(compile(doc_block("python", 0), str(DOC), "exec"), namespace)
+    audit = namespace["audit"]
+    assert callable(audit)
+    cases = [
+        record_of(finished("standard", 2, seed=31, deck="44")),
+        record_of(play(Game(players=3, seed=32, first=1), 32)),
+        record_of(finished("teams", seed=33)),
+        record_of(finished("points", 3, seed=34)),
+        record_of(finished("points", 2, seed=35, two_draws_again="no")),
+        honest,
+    ]
+    for rec in cases:
+        data = json.loads(rec.to_json())
+        draws = sum(1 for s in data["steps"] if "draw" in s)
+        assert draws > len(rec.deck)  # a reshuffle happened
+        assert audit(data) is True
+        n = [i for i, s in enumerate(data["steps"]) if "draw" in s][len(rec.deck) + 2]
+        data["steps"][n]["draw"] = other_card(data["steps"][n]["draw"])
+        with pytest.raises(AssertionError, match=f"step {n + 1}:"):
+            audit(data)
+    data = json.loads(honest.to_json())
+    data["reveal"]["nonce"] = "0" * 32
+    with pytest.raises(AssertionError, match="commitment"):
+        audit(data)
