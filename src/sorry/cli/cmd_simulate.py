@@ -1,0 +1,75 @@
+"""``sorry simulate``: many games between bots in fixed seats, with statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..sim import BACKENDS, plot, simulate, simulate_text, write_json
+from . import CliError, add_rules_arguments, rules_from_args
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many games between bots and report statistics",
+        description=(
+            "Play N complete games (game i uses a seed derived from the master seed, so every "
+            "backend plays the same games) and print each seat's win rate with a 95%% "
+            "confidence interval, the first player's win rate, the game length (moves) and "
+            "the speed. Bots stay in their seats (see 'sorry tournament' to rotate them)."
+        ),
+    )
+    p.add_argument("--games", "-n", type=int, default=1000, help="number of games (1000)")
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="players (default: 4, or one per bot)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="master seed (0)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (1)")
+    p.add_argument(
+        "--bots",
+        default="random",
+        help="comma-separated bot per seat in colour order, or one for every seat "
+        "(random easy medium hard expert; parameters as expert:simulations=100)",
+    )
+    p.add_argument("--backend", choices=BACKENDS, default="process", help="process or ray")
+    p.add_argument("--address", help="Ray cluster address (with --backend ray)")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        raise CliError("--bots needs at least one bot")
+    players = args.players or (len(bots) if len(bots) > 1 else 4)
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    res = simulate(
+        args.games,
+        players=players,
+        rules=rules,
+        bots=bots,
+        seed=args.seed,
+        jobs=args.jobs,
+        backend=args.backend,
+        address=args.address,
+        progress=not args.no_progress and sys.stderr.isatty(),
+    )
+    if args.json == "-":
+        json.dump(res, sys.stdout, indent=2, default=str)
+        print()
+    else:
+        print(simulate_text(res))
+        if args.json:
+            write_json(res, args.json)
+    if args.plot:
+        plot(res, args.plot)
+    return 0

@@ -1,0 +1,62 @@
+"""``sorry simulate``, ``sorry tournament`` and ``sorry hint`` on the command line."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from sorry.cli import main
+
+
+def test_simulate_prints_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "20", "--players", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "20 games, 2 players, standard, seed 3" in out
+    assert "Red" in out and "Yellow" in out and "first player wins" in out
+    assert "games/s" in out
+
+
+def test_simulate_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    png = tmp_path / "r.png"
+    argv = ["simulate", "-n", "10", "--bots", "easy,random", "--rules", "points"]
+    assert main([*argv, "--json", str(out), "--plot", str(png)]) == 0
+    data = json.loads(out.read_text())
+    assert data["games"] == 10 and data["players"] == 2 and "mean_points" in data
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
+    assert main([*argv, "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"] == ["easy", "random"]
+
+
+def test_tournament_writes_json_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prefix = tmp_path / "t"
+    argv = ["tournament", "--bots", "easy,random,random", "--games", "6", "--out", str(prefix)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "2 paired deals x 3 seatings" in out and "random#2" in out
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert [e["name"] for e in data["entrants"]] == ["easy", "random", "random#2"]
+    rows = list(csv.DictReader((tmp_path / "t.csv").open()))
+    assert [r["name"] for r in rows] == ["easy", "random", "random#2"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--bots", "easy", "--games", "4"],
+        ["tournament", "--bots", "easy,genius", "--games", "4"],
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "4", "--players", "3", "--rules", "teams"],
+        ["simulate", "--games", "4", "--players", "2", "--bots", "easy,easy,easy"],
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sorry: error: ") and err.count("\n") == 1
