@@ -19,7 +19,9 @@ Change = tuple[int, int, int]
 #: PAWN_WEIGHT[colour][location] = 5 ** (67 * colour + location). The sum over all pawns is an
 #: exact integer key of a position (a base-5 number whose digits count the pawns of each colour
 #: on each location; at most 4 pawns share one, and 4 < 5), cheap to update move by move.
-PAWN_WEIGHT = tuple(tuple(5 ** (67 * c + loc) for loc in range(67)) for c in range(4))
+PAWN_WEIGHT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(int(5 ** (67 * c + loc)) for loc in range(67)) for c in range(4)
+)
 
 
 class PawnState:
