@@ -274,7 +274,26 @@ class Game:
 
     def _equivalent(self, move: Move) -> Move | None:
         """A listed move with the same card and result as ``move`` (e.g. a 7's halves in the
-        other order), or None. Lets people type any order of a split."""
+        other order), or None. Lets people type any order of a split, and a swap between
+        partners (team_swap_partner=yes) from either side: it is listed once when both sides
+        give the same result."""
+        team = self.team_of(self.to_move)
+        if move.kind == 4 and move.colour in team and move.target_colour in team:
+            rev = move._replace(
+                colour=move.target_colour,
+                src=move.target,
+                target_colour=move.colour,
+                target=move.src,
+            )
+            if rev not in self.legal_moves:
+                return None
+            a, b = self.state.copy(), self.state.copy()
+            try:
+                a.apply(move, [])
+            except ValueError:
+                return None
+            b.apply(rev, [])
+            return rev if a.key() == b.key() else None
         if move.kind != 5 or self.phase != DECISION:
             return None
         before = self.state.copy()
@@ -343,7 +362,10 @@ class Game:
             candidates = [m for m in self.legal_moves if m._replace(card=None) == move]
             if len(candidates) == 1:
                 move = candidates[0]
-        if move not in self.legal_moves:
+        listed = self._moves_cache
+        if listed is None:
+            listed = self._moves_cache = self._generate()
+        if move not in listed:
             equivalent = self._equivalent(move)
             if equivalent is None:
                 raise IllegalMoveError(self._illegal_reason(move))
