@@ -76,62 +76,102 @@ def play(
     cstate = choice_seed & MASK64
     occ = state.occ
     place = state.place
+    plain_sorry = rules.sorry_forward_4 == "no"
+    plain_swaps = not (teams and rules.team_swap_partner)
     while turn != limit:
         if not draw:
             draw, discard = discard, draw
             rng.shuffle(draw)
         card = draw.pop()
-        if policy is None and card != 7 and card != 11 and card != SORRY:
-            # The common case, inlined: the same candidates in the same order as
-            # movegen.card_moves (starts, then each pawn's forward then backward move),
-            # kept as (colour, index, landing square).
-            fwd = FORWARD_STEPS[card]
-            back = BACKWARD_STEPS[card]
-            cand: list[tuple[int, int, int]] = []
+        if policy is None and card != 7 and (card != SORRY or plain_sorry) and (
+            card != 11 or plain_swaps
+        ):
+            # The common cases, inlined: the same candidates in the same order as
+            # movegen.card_moves, kept as (colour, index, landing square) for a pawn that
+            # moves, (colour, index, other colour, other index) for a swap, None for a pass.
+            cand: list[tuple[int, ...] | None] = []
             cols = (mover, (mover + 2) % 4) if teams else (mover,)
-            if card <= 2:
+            if card == SORRY:
                 for c in cols:
                     pc = state_pawns[c]
                     if START in pc:
-                        o = occ[START_EXIT[c]]
-                        if o < 0 or o >> 2 != c:
-                            cand.append((c, pc.index(START), START_EXIT[c]))
-            for c in cols:
-                pc = state_pawns[c]
-                fc = FWD[c]
-                bc = BWD[c]
-                for loc in sorted(pc):
-                    if loc >= HOME:
-                        break
-                    if fwd:
-                        dest = fc[loc][fwd]
-                        if dest >= 0:
-                            if dest < TRACK_LEN:
-                                o = occ[dest]
-                                if o < 0 or o >> 2 != c:
+                        i = pc.index(START)
+                        for t in range(4):
+                            if t == c or (not teams and t == mover):
+                                continue
+                            for loc in sorted(state_pawns[t]):
+                                if loc >= TRACK_LEN:
+                                    break
+                                cand.append((c, i, loc))
+            else:
+                fwd = FORWARD_STEPS[card]
+                back = BACKWARD_STEPS[card]
+                if card <= 2:
+                    for c in cols:
+                        pc = state_pawns[c]
+                        if START in pc:
+                            o = occ[START_EXIT[c]]
+                            if o < 0 or o >> 2 != c:
+                                cand.append((c, pc.index(START), START_EXIT[c]))
+                for c in cols:
+                    pc = state_pawns[c]
+                    fc = FWD[c]
+                    bc = BWD[c]
+                    for loc in sorted(pc):
+                        if loc >= HOME:
+                            break
+                        if fwd:
+                            dest = fc[loc][fwd]
+                            if dest >= 0:
+                                if dest < TRACK_LEN:
+                                    o = occ[dest]
+                                    if o < 0 or o >> 2 != c:
+                                        cand.append((c, pc.index(loc), dest))
+                                elif dest == HOME or dest not in pc:
                                     cand.append((c, pc.index(loc), dest))
-                            elif dest == HOME or dest not in pc:
-                                cand.append((c, pc.index(loc), dest))
-                    if back:
-                        dest = bc[loc][back]
-                        if dest >= 0:
-                            if dest < TRACK_LEN:
-                                o = occ[dest]
-                                if o < 0 or o >> 2 != c:
+                        if back:
+                            dest = bc[loc][back]
+                            if dest >= 0:
+                                if dest < TRACK_LEN:
+                                    o = occ[dest]
+                                    if o < 0 or o >> 2 != c:
+                                        cand.append((c, pc.index(loc), dest))
+                                elif dest not in pc:
                                     cand.append((c, pc.index(loc), dest))
-                            elif dest not in pc:
-                                cand.append((c, pc.index(loc), dest))
+                if card == 11:
+                    forward_found = bool(cand)
+                    for c in cols:
+                        pc = state_pawns[c]
+                        for loc in sorted(pc):
+                            if loc >= TRACK_LEN:
+                                break
+                            i = pc.index(loc)
+                            for t in range(4):
+                                if t == c or t in cols:
+                                    continue
+                                for tloc in sorted(state_pawns[t]):
+                                    if tloc >= TRACK_LEN:
+                                        break
+                                    cand.append((c, i, t, occ[tloc] & 3))
+                    if not forward_found:
+                        cand.append(None)  # the 11 may be declined
             n = len(cand)
             if n:
                 if n == 1:
-                    c, i, dest = cand[0]
+                    pick = cand[0]
                 else:
                     z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
                     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
                     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                    c, i, dest = cand[(z ^ (z >> 31)) % n]
-                place(c, i, dest, changes)
-                changes.clear()
+                    pick = cand[(z ^ (z >> 31)) % n]
+                if pick is None:
+                    n = 0
+                elif len(pick) == 3:
+                    place(pick[0], pick[1], pick[2], changes)
+                    changes.clear()
+                else:
+                    state.swap(pick[0], pick[1], pick[2], pick[3], changes)
+                    changes.clear()
             discard.append(card)
             turn += 1
             if n and state_pawns[mover].count(HOME) == 4:
