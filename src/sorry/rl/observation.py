@@ -1,0 +1,165 @@
+"""The observation layout shared by every RL interface (``docs/rl.md``), built from a
+:class:`~sorry.view.PlayerView` only, so hands stay hidden.
+
+Everything is relative to the viewer: *relative colour* ``r = (colour - viewer) % 4`` (0 the
+viewer, 1 the next seat clockwise, 2 across, 3 the previous seat), and track squares are turned
+by ``15 * viewer`` so that every seat sees its own side of the board at squares 0-14. All
+values lie in ``[0, 1]``.
+
+>>> from sorry import Game
+>>> g = Game.from_position("R:S,S,4,s2 Y:12,33,40,H R", card=10)
+>>> obs = observation(g.view(0))
+>>> obs.shape, obs.dtype.name, float(obs[PAWNS + 66]), float(obs[PAWNS + 4])
+((339,), 'float32', 0.5, 0.25)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..board import COLOUR_LETTERS, TRACK_LEN
+from ..cards import CARD_INDEX, CARDS, card_name
+from ..errors import RulesError
+from ..rules import VARIANTS, Rules
+from ..view import PlayerView
+
+NUM_LOCATIONS = 67
+NUM_CARDS = len(CARDS)
+DECK_MAX = 45
+MAX_DISCARDS = 45
+
+# Offsets of the sections of the observation vector (see docs/rl.md).
+PAWNS = 0  # 4 relative colours x 67 locations: share of the colour's 4 pawns there
+IN_PLAY = PAWNS + 4 * NUM_LOCATIONS  # 4: relative colour in play
+TO_MOVE = IN_PLAY + 4  # 4: relative colour to move (one-hot)
+PHASE = TO_MOVE + 4  # 3: chance, decision, over (one-hot)
+CARD = PHASE + 3  # 11: the drawn card (standard, teams), one-hot in CARDS order
+HAND = CARD + NUM_CARDS  # 11: own hand (points), count / 5
+HAND_SIZES = HAND + NUM_CARDS  # 4: cards held per relative colour / 5
+DISCARDS = HAND_SIZES + 4  # 11: discard pile counts / 5
+UNSEEN = DISCARDS + NUM_CARDS  # 11: unseen cards (card counting) / 5
+DRAW_COUNT = UNSEEN + NUM_CARDS  # 1: cards in the draw pile / 45
+VARIANT = DRAW_COUNT + 1  # 3: standard, teams, points (one-hot)
+DEAL_TO = VARIANT + 3  # 4: at a chance node, relative colour receiving the card
+WINNERS = DEAL_TO + 4  # 4: relative colours that won
+OBS_SIZE = WINNERS + 4  # 339
+#: The information state adds the discard pile in order (most recent first), one-hot.
+HISTORY = OBS_SIZE
+INFO_SIZE = HISTORY + MAX_DISCARDS * NUM_CARDS  # 834
+
+FloatArray = npt.NDArray[np.float32]
+
+
+def check_rules(rules: Rules) -> Rules:
+    """Refuse the one option the fixed action space cannot express."""
+    if rules.teams and rules.team_seven_split == "any":
+        raise RulesError(
+            "team_seven_split=any is not supported by the RL interfaces: a 7 split among more "
+            "than two pawns has no action in the fixed action space (docs/actions.md)"
+        )
+    return rules
+
+
+def make_rules(variant: str = "standard", options: dict[str, Any] | None = None) -> Rules:
+    """Validated rules for an RL interface (``options`` as for :meth:`Rules.from_options`)."""
+    if variant not in VARIANTS:
+        raise RulesError(f"unknown variant {variant!r} (expected standard, teams or points)")
+    return check_rules(Rules.from_options(variant, dict(options or {})))
+
+
+def observation(view: PlayerView, out: FloatArray | None = None) -> FloatArray:
+    """The observation vector (``OBS_SIZE`` float32) of ``view``'s owner."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, np.float32)
+    else:
+        out[:OBS_SIZE] = 0.0
+    _fill(view, out)
+    return out
+
+
+def information_state(view: PlayerView, out: FloatArray | None = None) -> FloatArray:
+    """The observation followed by the discard pile in order (``INFO_SIZE`` float32)."""
+    if out is None:
+        out = np.zeros(INFO_SIZE, np.float32)
+    else:
+        out[:] = 0.0
+    _fill(view, out)
+    pile = view.discard_pile
+    for k, card in enumerate(reversed(pile[-MAX_DISCARDS:])):
+        out[HISTORY + k * NUM_CARDS + CARD_INDEX[card]] = 1.0
+    return out
+
+
+def _fill(view: PlayerView, out: FloatArray) -> None:
+    me = view.viewer
+    turn = 15 * me
+    for c in view.colours:
+        r = (c - me) % 4
+        out[IN_PLAY + r] = 1.0
+        locs = view.pawns[c]
+        assert locs is not None
+        base = PAWNS + r * NUM_LOCATIONS
+        for loc in locs:
+            idx = (loc - turn) % TRACK_LEN if loc < TRACK_LEN else loc
+            out[base + idx] += 0.25
+        out[HAND_SIZES + r] = view.hand_sizes[c] / 5.0
+    out[TO_MOVE + (view.to_move - me) % 4] = 1.0
+    out[PHASE + view.phase] = 1.0
+    if view.card is not None:
+        out[CARD + CARD_INDEX[view.card]] = 1.0
+    for card in view.hand:
+        out[HAND + CARD_INDEX[card]] += 0.2
+    for card in view.discard_pile:
+        out[DISCARDS + CARD_INDEX[card]] += 0.2
+    for card, n in view.unseen_counts().items():
+        out[UNSEEN + CARD_INDEX[card]] = n / 5.0
+    out[DRAW_COUNT] = view.draw_count / DECK_MAX
+    out[VARIANT + VARIANTS.index(view.rules.variant)] = 1.0
+    if view.deal_to is not None:
+        out[DEAL_TO + (view.deal_to - me) % 4] = 1.0
+    for w in view.winners:
+        out[WINNERS + (w - me) % 4] = 1.0
+
+
+def observation_string(view: PlayerView) -> str:
+    """A readable summary of the view: what the tensor holds, as text."""
+    parts = [
+        f"viewer {COLOUR_LETTERS[view.viewer]}",
+        view.position_string(),
+        ("chance", "decision", "over")[view.phase],
+        f"turn {view.turn}",
+    ]
+    if view.card is not None:
+        parts.append("card " + card_name(view.card))
+    if view.rules.points:
+        parts.append("hand " + ",".join(card_name(c) for c in sorted(view.hand)))
+        parts.append(
+            "held " + ",".join(f"{COLOUR_LETTERS[c]}{view.hand_sizes[c]}" for c in view.colours)
+        )
+        if view.deal_to is not None:
+            parts.append(f"deal {COLOUR_LETTERS[view.deal_to]}")
+    parts.append(f"draw {view.draw_count}")
+    if view.winners:
+        parts.append("won " + "".join(COLOUR_LETTERS[c] for c in view.winners))
+    return " | ".join(parts)
+
+
+def information_state_string(view: PlayerView) -> str:
+    """The observation string and the discard pile in order (bottom first)."""
+    pile = "".join(card_name(c) + "." for c in view.discard_pile)
+    return observation_string(view) + " | discards " + pile
+
+
+__all__ = [
+    "INFO_SIZE",
+    "OBS_SIZE",
+    "check_rules",
+    "information_state",
+    "information_state_string",
+    "make_rules",
+    "observation",
+    "observation_string",
+]

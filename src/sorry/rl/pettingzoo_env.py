@@ -1,0 +1,150 @@
+"""Sorry! as a PettingZoo AEC environment (docs/rl.md).
+
+>>> env = SorryAECEnv(players=2)
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> sorted(obs), obs["observation"].shape, obs["action_mask"].shape
+(['action_mask', 'observation'], (339,), (684,))
+
+Agents are the colours in play, lower case (``red``, ``blue``, ``yellow``, ``green``). Card draws
+are resolved inside :meth:`step` from the game's seeded deck, so every agent step is a decision:
+the agent selected is the colour to move (after a ``2`` the same agent moves again). Observations
+are built lazily by :meth:`observe`: ``{"observation": float32[339], "action_mask":
+int8[684]}`` (the mask is all zeros for an agent not to move). Rewards come at the end:
+``n-1`` for the winner and ``-1`` for the others (teams ``+1``/``-1``); a game stopped by the
+turn limit is truncated with rewards 0.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import NUM_ACTIONS, decode, legal_actions
+from ..board import COLOUR_NAMES
+from ..game import Game
+from ..rng import Rng
+from .observation import OBS_SIZE, make_rules, observation
+
+DEFAULT_TURN_LIMIT = 1000
+AGENT_NAMES = tuple(name.lower() for name in COLOUR_NAMES)
+
+
+class SorryAECEnv(AECEnv):  # type: ignore[misc]
+    """PettingZoo AEC environment for every variant of Sorry!."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "sorry_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        variant: str = "standard",
+        options: dict[str, Any] | None = None,
+        turn_limit: int = DEFAULT_TURN_LIMIT,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        rules = make_rules(variant, options)
+        if rules.turn_limit is None:
+            rules = rules.replace(turn_limit=turn_limit)
+        self.rules = rules
+        self.n_players = players
+        self.render_mode = render_mode
+        self.colours = Game(rules, players=players, seed=0).colours
+        self.possible_agents = [AGENT_NAMES[c] for c in self.colours]
+        self._colour_of = {AGENT_NAMES[c]: c for c in self.colours}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._seeds = Rng(int.from_bytes(os.urandom(8), "big"))
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = Rng(seed)
+        game = Game(self.rules, players=self.colours, seed=self._seeds.next64())
+        while game.is_chance():
+            game.draw()
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = AGENT_NAMES[game.to_move]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        game = self.game
+        assert game is not None, "call reset() first"
+        view = game.view(self._colour_of[agent])
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if not game.is_over() and view.to_move == view.viewer:
+            mask[legal_actions(view)] = 1
+        return {"observation": observation(view), "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray[Any, Any]:
+        """The legal-action mask of ``agent`` (default: the agent selected)."""
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None and action is not None
+        self._cumulative_rewards[agent] = 0.0
+        game.push(decode(game, int(action)))
+        while game.is_chance():
+            game.draw()
+        self._clear_rewards()
+        if game.is_over():
+            returns = game.returns()
+            for a in self.agents:
+                self.rewards[a] = returns[self._colour_of[a]]
+                if game.unfinished:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
+        else:
+            self.agent_selection = AGENT_NAMES[game.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str:
+        game = self.game
+        if game is None:
+            return ""
+        return repr(game)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> SorryAECEnv:
+    """The environment (PettingZoo's naming convention); keyword arguments as the class."""
+    return SorryAECEnv(**kwargs)
+
+
+__all__ = ["AGENT_NAMES", "SorryAECEnv", "env"]
