@@ -1,0 +1,94 @@
+"""The full-screen terminal game (Textual; the optional extra ``tui``).
+
+:func:`run_app` starts it: with no rules, players or seats it opens the new-game screen;
+otherwise it starts the described game (or match) at once. ``sorry tui`` and ``sorry play``
+call it. The pieces that need no Textual (the board drawing, choosing a move step by step,
+moves in words, the session with undo and saving) are importable on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..rules import Rules
+
+
+def run_app(
+    rules: Rules | None = None,
+    players: int | Sequence[int] | None = None,
+    seats: str | Sequence[str] | None = None,
+    seed: int | None = None,
+    *,
+    games: int = 1,
+    target: int | None = None,
+    speed: int | None = None,
+    load: str | None = None,
+    save_path: str | None = None,
+    setup: bool | None = None,
+    hint_seconds: float = 1.5,
+) -> int:
+    """Run the terminal game and return its exit status.
+
+    ``rules``, ``players`` (a count or colours) and ``seats`` (``"human,medium,..."``, one per
+    colour in play: ``human`` or a bot level) describe the game; ``seed`` makes it
+    reproducible; ``games``/``target`` make it a match; ``speed`` 0-5 is the animation pace
+    (0 instant); ``load`` resumes a saved game; ``save_path`` is the default file to save to.
+    ``setup=True`` opens the new-game screen pre-filled with these settings (the default when
+    none of rules, players, seats, seed or load is given).
+    """
+    from .app import DEFAULT_SPEED, SorryApp
+    from .session import Session
+
+    described = any(x is not None for x in (rules, players, seats, seed))
+    if setup is None:
+        setup = not described and load is None
+    session: Session | None = None
+    if load is not None:
+        session = Session.load(load)
+    elif not setup:
+        session = Session(rules, players, seats, seed, games=games, target=target)
+    defaults: dict[str, Any] | None = None
+    if setup:
+        defaults = _defaults(rules, players, seats, seed, games, target)
+    app = SorryApp(
+        session,
+        speed=DEFAULT_SPEED if speed is None else speed,
+        save_path=save_path or load or "sorry-save.json",
+        hint_seconds=hint_seconds,
+        defaults=defaults,
+    )
+    result = app.run()
+    return int(result or 0)
+
+
+def _defaults(
+    rules: Rules | None,
+    players: int | Sequence[int] | None,
+    seats: str | Sequence[str] | None,
+    seed: int | None,
+    games: int,
+    target: int | None,
+) -> dict[str, Any]:
+    from ..game import DEFAULT_COLOURS
+    from .players import parse_seats
+
+    rules = rules or Rules()
+    if players is None:
+        players = 4
+    colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(players)
+    if rules.teams:
+        colours = (0, 1, 2, 3)
+    parsed = parse_seats(seats, colours)
+    default = Rules(variant=rules.variant).options()
+    return {
+        "variant": rules.variant,
+        "seats": {c: ("human" if s.human else s.level) for c, s in parsed.items()},
+        "seed": seed,
+        "games": games,
+        "target": target,
+        "options": {k: v for k, v in rules.options().items() if default[k] != v},
+    }
+
+
+__all__ = ["run_app"]

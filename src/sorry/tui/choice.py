@@ -57,7 +57,8 @@ class Token:
 @dataclass(frozen=True, slots=True)
 class Option:
     path: tuple[Token, ...]
-    move: Move
+    move: Move  # the move to push (a split in the order chosen)
+    legal: Move  # the same move as the game lists it
 
 
 def _pawn_token(colour: int, loc: int, mover: int) -> Token:
@@ -161,7 +162,7 @@ def options_of(game: Game) -> list[Option]:
             full = prefix + path
             if full not in seen:
                 seen.add(full)
-                out.append(Option(full, m))
+                out.append(Option(full, m, move))
     return out
 
 
@@ -184,6 +185,8 @@ class Chooser:
         for o in self.candidates():
             if len(o.path) > n and o.path[n] not in out:
                 out.append(o.path[n])
+        if out and all(t.kind in ("dest", "half") for t in out):
+            out.sort(key=lambda t: (t.kind == "half", t.value))
         return [self._labelled(t) for t in out]
 
     def _labelled(self, token: Token) -> Token:
@@ -218,6 +221,11 @@ class Chooser:
         """The moves that remain if ``token`` is chosen next."""
         key = (*self.chosen, token)
         return [o.move for o in self.all if o.path[: len(key)] == key]
+
+    def options_from(self, token: Token) -> list[Option]:
+        """The options that remain if ``token`` is chosen next."""
+        key = (*self.chosen, token)
+        return [o for o in self.all if o.path[: len(key)] == key]
 
     def preview(self) -> list[list[int]]:
         """The pawns with the halves of a 7 chosen so far played."""

@@ -32,18 +32,19 @@ def card_words(card: Card) -> str:
     return "Sorry!" if card == SORRY else card_name(card)
 
 
+#: What each card does, in a few words (fits the middle of the smallest board).
 CARD_HELP = {
-    1: "start a pawn or move 1",
-    2: "start a pawn or move 2, then draw again",
-    3: "move 3 forward",
-    4: "move 4 backward",
-    5: "move 5 forward",
-    7: "move 7, or split 7 between two pawns",
-    8: "move 8 forward",
-    10: "move 10 forward or 1 backward",
-    11: "move 11, or swap with an opponent",
-    12: "move 12 forward",
-    SORRY: "START pawn takes an opponent's place",
+    1: "start, or 1 forward",
+    2: "start or 2; draw again",
+    3: "3 forward",
+    4: "4 backward",
+    5: "5 forward",
+    7: "7, or split it in two",
+    8: "8 forward",
+    10: "10 forward or 1 back",
+    11: "11, or swap places",
+    12: "12 forward",
+    SORRY: "START pawn bumps one",
 }
 
 

@@ -1,0 +1,988 @@
+"""The full-screen game (Textual): a new-game screen, the board, choices, bots, hints, undo,
+save and resume, hot-seat, matches and help."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Markdown,
+    OptionList,
+    RichLog,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option as ListOption
+
+from ..board import COLOUR_LETTERS, COLOUR_NAMES, COLOURS
+from ..errors import SorryError
+from ..moves import Move
+from ..rules import OPTION_VALUES, VARIANTS, Rules
+from .anim import frames
+from .choice import Chooser, Token
+from .describe import CARD_HELP, card_words, describe_move
+from .help import HELP
+from .layout import CENTRE, GRID, places_at
+from .players import bot_levels, estimate_moves, seats_text
+from .render import Marks, board_text, cell_at, colour_style
+from .session import Session
+
+#: Animation speeds: (seconds per step, pause before a bot's move). 0 is instant.
+SPEEDS: tuple[tuple[float, float], ...] = (
+    (0.0, 0.0),
+    (0.28, 1.4),
+    (0.16, 0.9),
+    (0.09, 0.55),
+    (0.05, 0.3),
+    (0.02, 0.12),
+)
+DEFAULT_SPEED = 3
+
+
+def _name(colour: int) -> Text:
+    return Text(f"{COLOUR_NAMES[colour]} ({COLOUR_LETTERS[colour]})", style=colour_style(colour))
+
+
+class BoardView(Widget):
+    """The board, sized to fit: 3x1 characters a square at 80x24, larger when there is room."""
+
+    DEFAULT_CSS = """
+    BoardView { height: auto; width: 1fr; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, cell: tuple[int, int]) -> None:
+            super().__init__()
+            self.cell = cell
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.pawns: list[list[int]] = [[] for _ in COLOURS]
+        self.colours: tuple[int, ...] = ()
+        self.marks: Marks = {}
+        self.centre: list[tuple[str, Style]] = []
+        self.scale = (3, 1)
+
+    def _scale(self, width: int) -> tuple[int, int]:
+        w = max(3, min(width // GRID, 8))
+        h = max(1, min((self.app.size.height - 8) // GRID, 3))
+        h = min(h, max(1, (w - 1) // 2))
+        w = min(w, 2 * h + 3)
+        return w, h
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return GRID * self._scale(width)[1]
+
+    def show(
+        self,
+        pawns: Sequence[Sequence[int]],
+        colours: tuple[int, ...],
+        marks: Marks,
+        centre: list[tuple[str, Style]],
+    ) -> None:
+        self.pawns = [list(p) for p in pawns]
+        self.colours = colours
+        self.marks = marks
+        self.centre = centre
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        self.scale = self._scale(self.size.width)
+        w, h = self.scale
+        return board_text(self.pawns, self.colours, w, h, self.marks, self.centre)
+
+    def on_click(self, event: events.Click) -> None:
+        w, h = self.scale
+        cell = cell_at(event.x, event.y, w, h)
+        if cell is not None:
+            self.post_message(self.Clicked(cell))
+
+
+# -- small screens -------------------------------------------------------------------------------
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "close", "Close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent;
+        background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PassScreen(ModalScreen[bool]):
+    """Hot-seat with hidden hands: the next person takes the keyboard before seeing theirs."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "Ready")]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; background: $background 100%; }
+    PassScreen > Static { width: 50; height: auto; border: heavy $accent; padding: 1 2;
+        text-align: center; }
+    """
+
+    def __init__(self, colour: int, who: str) -> None:
+        super().__init__()
+        self.colour = colour
+        self.who = who
+
+    def compose(self) -> ComposeResult:
+        text = Text.assemble(
+            "Pass the keyboard to\n\n",
+            _name(self.colour),
+            f"  {self.who}\n\n",
+            "Everyone else, look away: your hand is about to be shown.\n\n",
+            ("Press Enter when ready", "bold"),
+        )
+        yield Static(text)
+
+    def action_ready(self) -> None:
+        self.dismiss(True)
+
+
+class SaveScreen(ModalScreen[str | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    SaveScreen { align: center middle; }
+    SaveScreen > Vertical { width: 60; height: auto; border: round $accent; padding: 1 2;
+        background: $surface; }
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Save the game to (Enter saves, Esc cancels):")
+            yield Input(self.path, id="path")
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MoveListScreen(ModalScreen[Move | None]):
+    """Every legal move, numbered: the fallback way to choose."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,m", "cancel", "Close")]
+    DEFAULT_CSS = """
+    MoveListScreen { align: center middle; }
+    MoveListScreen > Vertical { width: 90%; height: 80%; border: round $accent;
+        background: $surface; }
+    """
+
+    def __init__(self, items: list[tuple[str, Move]]) -> None:
+        super().__init__()
+        self.items = items
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Every legal move (Enter or its number plays it, Esc closes):")
+            yield OptionList(
+                *[ListOption(f"{i + 1:>2}. {text}") for i, (text, _m) in enumerate(self.items)],
+                id="moves",
+            )
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= len(self.items) and len(self.items) < 10:
+                event.stop()
+                self.dismiss(self.items[n - 1][1])
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.items[event.option_index][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class GameOverScreen(ModalScreen[str]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "next", "Next game / new game"),
+        Binding("n", "new", "New game"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "board", "Look at the board"),
+    ]
+    DEFAULT_CSS = """
+    GameOverScreen { align: center middle; }
+    GameOverScreen > Static { width: 64; height: auto; border: double $accent; padding: 1 2;
+        background: $surface; }
+    """
+
+    def __init__(self, lines: list[str], match_over: bool) -> None:
+        super().__init__()
+        self.lines = lines
+        self.match_over = match_over
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        text.append("Game over\n\n", style="bold")
+        for line in self.lines:
+            text.append(line + "\n")
+        text.append("\n")
+        if self.match_over:
+            text.append("Enter or n: a new game · Esc: look at the board · q: quit", "italic")
+        else:
+            text.append(
+                "Enter: next game of the match · n: new game · Esc: the board · q: quit",
+                "italic",
+            )
+        yield Static(text, id="result")
+
+    def action_next(self) -> None:
+        self.dismiss("new" if self.match_over else "next")
+
+    def action_new(self) -> None:
+        self.dismiss("new")
+
+    def action_quit(self) -> None:
+        self.dismiss("quit")
+
+    def action_board(self) -> None:
+        self.dismiss("board")
+
+
+# -- the game ------------------------------------------------------------------------------------
+class GameScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,up", "cursor(-1)", "Prev", show=False),
+        Binding("right,down", "cursor(1)", "Next", show=False),
+        Binding("tab", "cursor(1)", "Next", show=False, priority=True),
+        Binding("shift+tab", "cursor(-1)", "Prev", show=False, priority=True),
+        Binding("enter,space", "choose", "Choose"),
+        Binding("escape,backspace", "back", "Back", show=False),
+        *[Binding(str(n), f"number({n})", str(n), show=False) for n in range(1, 10)],
+        Binding("p", "pass", "Pass", show=False),
+        Binding("m", "move_list", "Moves"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save", "Save"),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
+        Binding("minus,underscore", "speed(-1)", "Slower", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("n", "new_game", "New"),
+        Binding("q", "quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    GameScreen { layout: horizontal; }
+    #left { width: 1fr; height: 1fr; }
+    #log { height: 1fr; min-height: 2; border-top: solid $primary-darken-2;
+        scrollbar-size-vertical: 1; }
+    #side { width: 32; height: 1fr; border-left: solid $primary-darken-2; padding: 0 0 0 1; }
+    #status { height: auto; }
+    #hand { height: auto; }
+    #prompt { height: auto; color: $accent; text-style: bold; }
+    #options { height: 1fr; }
+    """
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.chooser: Chooser | None = None
+        self.cursor = 0
+        self.revealed: int | None = None
+        self.frame: tuple[list[list[int]], tuple[int, int] | None] | None = None
+        self.last: tuple[int, int] | None = None
+        self.hints: dict[Move, float] | None = None
+        self.hinting = False
+        self.note = ""
+        self.logged = 0
+
+    @property
+    def sorry_app(self) -> SorryApp:
+        app = self.app
+        assert isinstance(app, SorryApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="♟")
+        with Horizontal():
+            with Vertical(id="left"):
+                yield BoardView(id="board")
+                log = RichLog(id="log", wrap=True, max_lines=1000)
+                log.can_focus = False
+                yield log
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield Static(id="hand")
+                yield Static(id="prompt")
+                yield Static(id="options")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Sorry!"
+        self.rebuild_log()
+        self.advance()
+
+    # -- the flow of play ---------------------------------------------------------------------
+    def advance(self, move: Move | None = None) -> None:
+        self.run_worker(self._advance(move), exclusive=True, group="play")
+
+    async def _advance(self, move: Move | None) -> None:
+        s = self.session
+        if move is not None:
+            await self._animate_and_play(move)
+        while True:
+            s.draw_cards()
+            if s.game.is_over():
+                self.refresh_all()
+                self.finish()
+                return
+            c = s.game.to_move
+            if s.seats[c].human:
+                self.start_human_turn()
+                return
+            self.chooser = None
+            self.note = f"{COLOUR_NAMES[c]} is thinking…"
+            self.refresh_all()
+            _step, think = SPEEDS[self.sorry_app.speed]
+            if think:
+                await asyncio.sleep(think)
+                bot_move = await asyncio.to_thread(s.bot_move)
+            else:
+                bot_move = s.bot_move()
+            await self._animate_and_play(bot_move)
+
+    async def _animate_and_play(self, move: Move) -> None:
+        s = self.session
+        step, _think = SPEEDS[self.sorry_app.speed]
+        shown = frames(s.game.state, move)
+        if step and shown:
+            for frame in shown[:-1]:
+                self.frame = (frame.pawns, frame.focus)
+                self.refresh_board()
+                await asyncio.sleep(step)
+            self.frame = (shown[-1].pawns, shown[-1].focus)
+            self.refresh_board()
+            await asyncio.sleep(step * 2)
+        self.frame = None
+        self.last = shown[-1].focus if shown else None
+        s.play(move)
+        self.hints = None
+        self.note = ""
+        self.write_log()
+
+    def start_human_turn(self) -> None:
+        s = self.session
+        c = s.game.to_move
+        self.hints = None
+        if s.rules.points and len(s.humans) > 1 and self.revealed != c:
+            self.revealed = None
+            self.chooser = None
+            self.note = f"{COLOUR_NAMES[c]} to play"
+            self.refresh_all()
+
+            def ready(_ok: bool | None) -> None:
+                self.revealed = c
+                self.start_human_turn()
+
+            self.app.push_screen(PassScreen(c, s.seats[c].describe()), ready)
+            return
+        self.chooser = Chooser(s.game)
+        self.cursor = 0
+        self.note = ""
+        if self.sorry_app.auto_hint:
+            self.action_hint()
+        self.refresh_all()
+
+    def finish(self) -> None:
+        s = self.session
+        s.finish()
+        self.chooser = None
+        self.refresh_all()
+        self.app.push_screen(GameOverScreen(s.result_lines(), s.match_over()), self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "next":
+            self.session.next_game()
+            self.last = None
+            self.revealed = None
+            self.rebuild_log()
+            self.advance()
+        elif choice == "new":
+            self.action_new_game()
+        elif choice == "quit":
+            self.app.exit(0)
+        else:
+            self.note = "Game over: Enter shows the result again"
+            self.refresh_all()
+
+    # -- choosing -----------------------------------------------------------------------------
+    def _options(self) -> list[Token]:
+        return self.chooser.options() if self.chooser is not None else []
+
+    def take(self, token: Token) -> None:
+        assert self.chooser is not None
+        move = self.chooser.choose(token)
+        self.cursor = 0
+        if move is None:
+            self.refresh_all()
+            return
+        self.chooser = None
+        self.advance(move)
+
+    def play_move(self, move: Move) -> None:
+        if self.chooser is None:
+            return
+        self.chooser = None
+        self.advance(move)
+
+    def action_cursor(self, delta: int) -> None:
+        opts = self._options()
+        if opts:
+            self.cursor = (self.cursor + delta) % len(opts)
+            self.refresh_all()
+
+    def action_choose(self) -> None:
+        if self.session.game.is_over() and self.chooser is None:
+            self.finish()
+            return
+        opts = self._options()
+        if opts:
+            self.take(opts[min(self.cursor, len(opts) - 1)])
+
+    def action_number(self, n: int) -> None:
+        opts = self._options()
+        if 1 <= n <= len(opts):
+            self.take(opts[n - 1])
+
+    def action_back(self) -> None:
+        if self.chooser is not None and self.chooser.back():
+            self.cursor = 0
+            self.refresh_all()
+
+    def action_pass(self) -> None:
+        for tok in self._options():
+            if tok.kind == "pass":
+                self.take(tok)
+                return
+        if self.chooser is not None:
+            self.notify("You cannot pass: a card that can be used must be used.")
+
+    @on(BoardView.Clicked)
+    def _clicked(self, event: BoardView.Clicked) -> None:
+        opts = self._options()
+        places = places_at(event.cell)
+        hits = [i for i, t in enumerate(opts) if t.place is not None and t.place in places]
+        if not hits:
+            return
+        if self.cursor in hits or len(hits) == 1:
+            self.take(opts[self.cursor if self.cursor in hits else hits[0]])
+        else:
+            self.cursor = hits[0]
+            self.refresh_all()
+
+    def action_move_list(self) -> None:
+        if self.chooser is None:
+            return
+        s = self.session
+        card = s.game.card
+        items = []
+        for opt in Chooser(s.game).all:
+            if opt.move is not opt.legal:
+                continue
+            text = describe_move(s.game.state, opt.move, card)
+            if opt.move.card is not None and s.rules.points:
+                text = f"{card_words(opt.move.card)}: {text}"
+            if self.hints and opt.legal in self.hints:
+                text += f"   {self.hints[opt.legal]:.0%}"
+            items.append((text, opt.move))
+
+        def chosen(move: Move | None) -> None:
+            if move is not None:
+                self.play_move(move)
+
+        self.app.push_screen(MoveListScreen(items), chosen)
+
+    # -- hints, undo, save, speed -------------------------------------------------------------
+    def action_hint(self) -> None:
+        s = self.session
+        if self.chooser is None or self.hinting:
+            return
+        self.hinting = True
+        self.note = "Estimating each move's chance of winning…"
+        game = s.game.copy(stack=False)
+        app = self.sorry_app
+        seed = s.game.turn
+
+        def work() -> None:
+            est = estimate_moves(
+                game, rollouts=app.hint_rollouts, seconds=app.hint_seconds, seed=seed
+            )
+            self.app.call_from_thread(self._hints_ready, game.position_string(), dict(est))
+
+        self.run_worker(work, thread=True, group="hint", exclusive=True)
+        self.refresh_all()
+
+    def _hints_ready(self, position: str, hints: dict[Move, float]) -> None:
+        self.hinting = False
+        if self.chooser is None or self.session.game.position_string() != position:
+            return
+        self.hints = hints
+        self.note = "Hints: estimated chance of winning after each choice"
+        self.refresh_all()
+
+    def action_undo(self) -> None:
+        s = self.session
+        if len(s.humans) != 1:
+            self.notify("Undo is only for games with one person.", severity="warning")
+            return
+        if not s.can_undo():
+            self.notify("Nothing of yours to undo.", severity="warning")
+            return
+        self.workers.cancel_group(self, "play")
+        self.frame = None
+        s.undo()
+        self.last = None
+        self.rebuild_log()
+        self.note = "Your last move was taken back."
+        self.start_human_turn()
+
+    def action_save(self) -> None:
+        app = self.sorry_app
+
+        def save(path: str | None) -> None:
+            if not path:
+                return
+            try:
+                self.session.save(path)
+            except SorryError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            app.save_path = path
+            self.notify(f"Saved to {path} (resume: sorry tui --load {path})")
+
+        self.app.push_screen(SaveScreen(app.save_path), save)
+
+    def action_speed(self, delta: int) -> None:
+        app = self.sorry_app
+        app.speed = max(0, min(len(SPEEDS) - 1, app.speed + delta))
+        self.notify(f"Animation speed {app.speed}" + (" (instant)" if app.speed == 0 else ""))
+        self.refresh_all()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_new_game(self) -> None:
+        self.workers.cancel_group(self, "play")
+        self.app.switch_screen(NewGameScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit(0)
+
+    # -- drawing ------------------------------------------------------------------------------
+    def viewer(self) -> int | None:
+        """Whose hand may be shown: the only person's, or in hot-seat the one at the keys."""
+        humans = self.session.humans
+        if len(humans) == 1:
+            return humans[0]
+        if len(humans) > 1:
+            return self.revealed
+        return None
+
+    def refresh_all(self) -> None:
+        if not self.is_mounted:
+            return
+        self.refresh_board()
+        self.refresh_side()
+
+    def _token_hint(self, token: Token) -> float | None:
+        if not self.hints or self.chooser is None:
+            return None
+        hints = self.hints
+        vals = [hints[o.legal] for o in self.chooser.options_from(token) if o.legal in hints]
+        return max(vals) if vals else None
+
+    def refresh_board(self) -> None:
+        s = self.session
+        g = s.game
+        marks: dict[tuple[int, int], tuple[str, str]] = {}
+        if self.frame is not None:
+            pawns, focus = self.frame
+            if focus is not None:
+                marks[focus] = ("focus", "")
+        elif self.chooser is not None:
+            pawns = self.chooser.preview()
+            opts = self._options()
+            for i, tok in enumerate(opts):
+                if tok.place is not None and tok.place not in marks:
+                    marks[tok.place] = ("option", str(i + 1) if i < 9 else "")
+            if opts:
+                cur = opts[min(self.cursor, len(opts) - 1)]
+                n = len(self.chooser.chosen)
+                for o in self.chooser.options_from(cur):
+                    if len(o.path) > n + 1:
+                        nxt = o.path[n + 1].place
+                        if nxt is not None and nxt not in marks:
+                            marks[nxt] = ("preview", "")
+                if cur.place is not None:
+                    marks[cur.place] = ("cursor", marks.get(cur.place, ("", ""))[1])
+            for tok in self.chooser.chosen:
+                if tok.place is not None:
+                    marks[tok.place] = ("focus", "")
+        else:
+            pawns = [p[:] for p in g.pawns]
+            if self.last is not None:
+                marks[self.last] = ("last", "")
+        self.query_one(BoardView).show(pawns, g.colours, marks, self.centre_lines())
+
+    def centre_lines(self) -> list[tuple[str, Style]]:
+        s = self.session
+        g = s.game
+        lines: list[tuple[str, Style]] = []
+        m = s.match
+        head = f"Turn {g.turn + 1}"
+        if m.games != 1 or m.target is not None:
+            head = f"Game {m.games_played + (0 if s.recorded else 1)} · " + head
+        lines.append((head, Style(dim=True)))
+        if g.is_over():
+            if g.winners:
+                names = " & ".join(COLOUR_NAMES[c] for c in g.winners)
+                lines.append((f"{names} wins!", colour_style(g.winners[0])))
+            else:
+                lines.append(("No winner", Style(bold=True)))
+            return lines
+        c = g.to_move
+        lines.append((f"{COLOUR_NAMES[c]} ({COLOUR_LETTERS[c]}) to play", colour_style(c)))
+        lines.append((s.seats[c].describe(), Style(dim=True)))
+        lines.append(("", Style()))
+        if g.rules.points:
+            v = self.viewer()
+            if v is not None and v == c:
+                hand = "  ".join(card_words(x) for x in g.hands[c])
+                lines.append(("Your hand", Style(dim=True)))
+                lines.append((hand, Style(bold=True)))
+            else:
+                lines.append((f"{len(g.hands[c])} cards in hand", Style(dim=True)))
+        elif g.card is not None:
+            lines.append((f"Card: {card_words(g.card)}", Style(bold=True, reverse=True)))
+            lines.append((CARD_HELP[g.card], Style()))
+        rows = len(CENTRE[0])
+        return lines[: rows * 3]
+
+    def refresh_side(self) -> None:
+        s = self.session
+        g = s.game
+        app = self.sorry_app
+        status = Text()
+        status.append(f"{g.rules.variant.capitalize()} game", style="bold")
+        opts = g.rules.options_text()
+        if opts:
+            status.append(f" · {opts}", style="dim")
+        status.append("\n")
+        for c in g.colours:
+            mark = "▶ " if c == g.to_move and not g.is_over() else "  "
+            status.append(mark)
+            status.append_text(_name(c))
+            status.append(f" {s.seats[c].describe()}")
+            if s.match.games != 1 or s.match.target is not None or g.rules.points:
+                status.append(f"  {s.match.scores.get(c, 0)}", style="bold")
+            if g.rules.points and self.viewer() != c:
+                status.append(f" [{len(g.hands[c])} cards]", style="dim")
+            status.append("\n")
+        status.append(f"speed {app.speed}", style="dim")
+        if s.can_undo():
+            status.append(" · u: undo", style="dim")
+        self.query_one("#status", Static).update(status)
+        hand = Text()
+        v = self.viewer()
+        if g.rules.points and v is not None:
+            hand.append("Your hand: ", style="dim")
+            hand.append("  ".join(card_words(x) for x in g.hands[v]), style="bold")
+        self.query_one("#hand", Static).update(hand)
+        prompt = Text()
+        if self.note:
+            prompt.append(self.note + "\n", style="italic")
+        if self.chooser is not None:
+            prompt.append(self.chooser.prompt())
+        self.query_one("#prompt", Static).update(prompt)
+        self.refresh_options()
+
+    def refresh_options(self) -> None:
+        widget = self.query_one("#options", Static)
+        opts = self._options()
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if opts:
+            height = max(3, widget.size.height or 10)
+            cur = min(self.cursor, len(opts) - 1)
+            first = max(0, min(cur - height // 2, len(opts) - height))
+            for i in range(first, min(len(opts), first + height)):
+                tok = opts[i]
+                num = f"{i + 1}." if i < 9 else "  "
+                line = Text(f"{'▸' if i == cur else ' '}{num:<3}")
+                if tok.kind == "pawn" and tok.colour >= 0:
+                    line.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
+                    line.append(" ")
+                line.append(tok.label)
+                hint = self._token_hint(tok)
+                if hint is not None:
+                    line.append(f" {hint:.0%}", style="bold green")
+                if i == cur:
+                    line.stylize("reverse")
+                text.append_text(line)
+                text.append("\n")
+        widget.update(text)
+
+    def rebuild_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        self.logged = 0
+        self.write_log()
+
+    def write_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        s = self.session
+        for entry in s.log[self.logged :]:
+            line = Text()
+            line.append(f"{COLOUR_LETTERS[entry.colour]} ", style=colour_style(entry.colour))
+            line.append(Session.entry_text(entry, s.rules))
+            log.write(line)
+        self.logged = len(s.log)
+        self.refresh_all()
+
+
+# -- the new-game screen ---------------------------------------------------------------------------
+class NewGameScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    NewGameScreen VerticalScroll { padding: 0 1; }
+    NewGameScreen .row { height: 1; margin: 0 0 0 0; }
+    NewGameScreen .row > Label { width: 22; }
+    NewGameScreen .row > Select { width: 30; }
+    NewGameScreen .row > Input { width: 30; }
+    NewGameScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
+    NewGameScreen #buttons { height: 1; margin-top: 1; }
+    NewGameScreen #buttons > Button { margin-right: 2; }
+    NewGameScreen #error { color: $error; height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        assert isinstance(app, SorryApp)
+        d = app.defaults
+        levels = bot_levels()
+        seat_choices = [("off", "off"), ("person", "human")] + [
+            (f"bot: {lv}", lv) for lv in levels
+        ]
+        yield Header(show_clock=False, icon="♟")
+        with VerticalScroll():
+            yield Label("New game", classes="heading")
+            with Horizontal(classes="row"):
+                yield Label("Variant")
+                yield Select(
+                    [(v, v) for v in VARIANTS],
+                    value=d.get("variant", "standard"),
+                    allow_blank=False,
+                    compact=True,
+                    id="variant",
+                )
+            for c in COLOURS:
+                with Horizontal(classes="row"):
+                    yield Label(Text.assemble(_name(c)))
+                    yield Select(
+                        seat_choices,
+                        value=d.get("seats", {}).get(c, "off"),
+                        allow_blank=False,
+                        compact=True,
+                        id=f"seat-{COLOUR_LETTERS[c]}",
+                    )
+            with Horizontal(classes="row"):
+                yield Label("Seed (blank: random)")
+                yield Input(str(d.get("seed") or ""), compact=True, id="seed", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Games in the match")
+                yield Input(str(d.get("games", 1)), compact=True, id="games", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Target score (blank)")
+                yield Input(str(d.get("target") or ""), compact=True, id="target", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Animation speed")
+                yield Select(
+                    [(f"{i}" + (" (instant)" if i == 0 else ""), i) for i in range(len(SPEEDS))],
+                    value=app.speed,
+                    allow_blank=False,
+                    compact=True,
+                    id="speed",
+                )
+            yield Label("Rule options", classes="heading")
+            options = d.get("options", {})
+            for name, values in OPTION_VALUES.items():
+                if name == "turn_limit":
+                    continue
+                with Horizontal(classes="row"):
+                    yield Label(name)
+                    yield Select(
+                        [(v, v) for v in values],
+                        value=options.get(name, values[0]),
+                        allow_blank=False,
+                        compact=True,
+                        id=f"opt-{name}",
+                    )
+            yield Static(id="error")
+            with Horizontal(id="buttons"):
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Help", id="help", compact=True)
+                yield Button("Quit", id="quit", compact=True)
+            yield Label("Resume a saved game", classes="heading")
+            with Horizontal(classes="row"):
+                yield Input(app.save_path, compact=True, id="load-path")
+                yield Button("Resume", id="resume", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Sorry! — new game"
+        self.query_one("#start", Button).focus()
+
+    def _value(self, ident: str) -> Any:
+        return self.query_one(f"#{ident}", Select).value
+
+    def _int(self, ident: str) -> int | None:
+        text = self.query_one(f"#{ident}", Input).value.strip()
+        if not text:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise SorryError(f"{ident}: {text!r} is not a whole number") from None
+
+    def settings(self) -> Session:
+        variant = str(self._value("variant"))
+        options = {}
+        for name in OPTION_VALUES:
+            if name == "turn_limit":
+                continue
+            value = str(self._value(f"opt-{name}"))
+            default = Rules(variant=variant).options()[name]
+            if value != default:
+                options[name] = value
+        rules = Rules.from_options(variant, options)
+        seats = {c: str(self._value(f"seat-{COLOUR_LETTERS[c]}")) for c in COLOURS}
+        colours = [c for c in COLOURS if seats[c] != "off"]
+        if len(colours) < 2:
+            raise SorryError("seat at least two players (a person or a bot each)")
+        games = self._int("games") or 1
+        return Session(
+            rules,
+            players=colours,
+            seats=[seats[c] for c in colours],
+            seed=self._int("seed"),
+            games=games,
+            target=self._int("target"),
+        )
+
+    def action_start(self) -> None:
+        app = self.app
+        assert isinstance(app, SorryApp)
+        try:
+            session = self.settings()
+        except SorryError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        app.speed = int(self._value("speed"))
+        app.switch_screen(GameScreen(session))
+
+    def action_resume(self) -> None:
+        path = self.query_one("#load-path", Input).value.strip()
+        try:
+            session = Session.load(path)
+        except SorryError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.app.switch_screen(GameScreen(session))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit(0)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        actions = {
+            "start": self.action_start,
+            "help": self.action_help,
+            "quit": self.action_quit,
+            "resume": self.action_resume,
+        }
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()
+
+
+class SorryApp(App[int]):
+    """The terminal game. Give a :class:`Session` to start playing at once, or none for the
+    new-game screen."""
+
+    TITLE = "Sorry!"
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        speed: int = DEFAULT_SPEED,
+        save_path: str = "sorry-save.json",
+        hint_seconds: float = 1.5,
+        hint_rollouts: int = 400,
+        auto_hint: bool = False,
+        defaults: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.speed = max(0, min(len(SPEEDS) - 1, speed))
+        self.save_path = save_path
+        self.hint_seconds = hint_seconds
+        self.hint_rollouts = hint_rollouts
+        self.auto_hint = auto_hint
+        self.defaults: dict[str, Any] = defaults or {
+            "variant": "standard",
+            "seats": {0: "human", 1: "medium", 2: "medium", 3: "medium"},
+        }
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.push_screen(GameScreen(self.session))
+        else:
+            self.push_screen(NewGameScreen())
+
+    @property
+    def game_screen(self) -> GameScreen:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        raise LookupError("no game on screen")
+
+
+def seats_summary(session: Session) -> str:
+    return seats_text(session.seats)

@@ -1,0 +1,389 @@
+"""The terminal game driven headlessly with Textual's Pilot: every kind of choice by keys and
+mouse, a whole game, undo, save and resume, hints, hot-seat, matches and the new-game screen."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static
+
+from sorry import Game, Rules
+from sorry.cards import SORRY
+from sorry.tui.app import (
+    BoardView,
+    GameOverScreen,
+    GameScreen,
+    HelpScreen,
+    MoveListScreen,
+    NewGameScreen,
+    PassScreen,
+    SorryApp,
+)
+from sorry.tui.layout import START_BOX, track_cell
+from sorry.tui.session import Session
+
+Body = Callable[[SorryApp, Pilot[Any]], Awaitable[None]]
+
+
+def run(app: SorryApp, body: Body, size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await body(app, pilot)
+
+    asyncio.run(main())
+
+
+async def settle(app: SorryApp, pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def keys(app: SorryApp, pilot: Pilot[Any], *presses: str) -> None:
+    for key in presses:
+        await pilot.press(key)
+        await settle(app, pilot)
+
+
+def position_app(
+    position: str, card: int | None = None, rules: Rules | None = None, **kw: Any
+) -> tuple[SorryApp, Session]:
+    game = Game.from_position(position, rules=rules, card=card, **kw)
+    seats = ["human"] + ["random"] * (len(game.colours) - 1)
+    session = Session(seats=seats, game=game)
+    return SorryApp(session, speed=0), session
+
+
+def options_text(app: SorryApp) -> str:
+    return str(app.screen.query_one("#options", Static).render())
+
+
+def test_seven_split_chosen_half_by_half() -> None:
+    app, s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert "Red pawn on 8" in options_text(app)
+        await keys(app, pilot, "1")  # the pawn on 8
+        assert "first 3: 8 → 11" in options_text(app)
+        await keys(app, pilot, "4")  # first 3 of the 7
+        assert "the other 4" in str(app.screen.query_one("#prompt", Static).render())
+        await keys(app, pilot, "2")  # the pawn on 50 moves 4 (onto Green's slide)
+        assert s.game.move_stack[0].notation() == "R8+3/R50+4"
+        assert s.log[0].text == "split 7: Red 8 → 11; Red 50 → 54, slides to 58"
+
+    run(app, body)
+
+
+def test_seven_split_either_order_with_arrows() -> None:
+    app, s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "right", "right", "enter")  # the pawn on 50
+        await keys(app, pilot, "down", "down", "down", "down", "enter")  # first 4 of the 7
+        await keys(app, pilot, "escape")  # back: the half again
+        await keys(app, pilot, "4", "1")  # first 3 (50 → 53), then the pawn on 8 moves 4
+        assert str(s.game.move_stack[0]) in ("R50+3/R8+4", "R8+4/R50+3")
+        assert s.log[0].text.startswith("split 7: Red 50 → 53; Red 8 → 12")
+
+    run(app, body)
+
+
+def test_eleven_swap_and_forward() -> None:
+    app, s = position_app("R:S,S,S,10 Y:S,S,S,30 R", card=11)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "enter")  # the only pawn
+        text = options_text(app)
+        assert "10 → 21 (+11)" in text and "swap with Yellow on 30" in text
+        await keys(app, pilot, "2")
+        assert str(s.game.move_stack[0]) == "R10<>Y30"
+        assert s.log[0].text == "Red 10 swaps with Yellow on 30"
+
+    run(app, body)
+
+
+def test_eleven_declined() -> None:
+    app, s = position_app("R:S,S,S,58 Y:S,S,S,30 R", card=11)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert "decline the 11" in options_text(app)
+        await keys(app, pilot, "p")
+        assert s.game.move_stack[0].is_pass
+        assert Session.entry_text(s.log[0], s.rules) == "Red draws 11: declines the 11"
+
+    run(app, body)
+
+
+def test_sorry_by_mouse() -> None:
+    app, s = position_app("R:S,S,S,10 Y:S,S,20,30 R", card=SORRY)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        board = app.screen.query_one(BoardView)
+        w, h = board.scale
+        r, c = START_BOX[0][0]
+        await pilot.click(BoardView, offset=(c * w + 1, r * h))
+        await settle(app, pilot)
+        assert "Sorry! Yellow on 30" in options_text(app)
+        r, c = track_cell(30)
+        await pilot.click(BoardView, offset=(c * w + 1, r * h))
+        await settle(app, pilot)
+        assert str(s.game.move_stack[0]) == "RS>Y30"
+        assert "takes Yellow's place on 30" in s.log[0].text
+
+    run(app, body)
+
+
+def test_dead_hand_discard() -> None:
+    rules = Rules(variant="points")
+    app, s = position_app("R:s5,H,H,H Y:S,S,S,34 R", rules=rules, hands={0: [2, 3, 5, 7, 8]})
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        prompt = str(app.screen.query_one("#prompt", Static).render())
+        assert "choose one to discard" in prompt
+        assert "Your hand: 2  3  5  7  8" in str(app.screen.query_one("#hand", Static).render())
+        await keys(app, pilot, "3")
+        assert str(s.game.move_stack[0]) == "discard:5"
+        assert Session.entry_text(s.log[0], s.rules) == "Red discards a 5 (no usable card)"
+
+    run(app, body)
+
+
+def test_points_card_then_pawn() -> None:
+    rules = Rules(variant="points")
+    app, s = position_app("R:S,S,S,4 Y:S,S,S,34 R", rules=rules, hands={0: [1, 3, 4, 7, 12]})
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert "play 12" in options_text(app)
+        await keys(app, pilot, "5", "enter")  # the 12, then the only pawn that can use it
+        assert str(s.game.move_stack[0]) == "12:R4+12"
+
+    run(app, body)
+
+
+def test_move_list_fallback() -> None:
+    app, s = position_app("R:S,S,S,10 Y:S,S,S,30 R", card=11)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "m")
+        assert isinstance(app.screen, MoveListScreen)
+        await keys(app, pilot, "2")
+        assert str(s.game.move_stack[0]) == "R10<>Y30"
+
+    run(app, body)
+
+
+@pytest.mark.slow
+def test_whole_game_by_keys() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=5)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        presses = 0
+        while not session.game.is_over():
+            await keys(app, pilot, "enter")
+            presses += 1
+            assert presses < 2000
+        assert isinstance(app.screen, GameOverScreen)
+        assert len(session.log) == len(session.game.move_stack)
+        assert session.match.games_played == 1
+        await keys(app, pilot, "q")
+
+    run(app, body)
+
+
+def test_whole_game_from_the_last_moves() -> None:
+    app, s = position_app("R:s3,H,H,H Y:S,S,S,S R", card=3)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "enter")
+        assert s.game.is_over() and s.game.winner == 0
+        assert isinstance(app.screen, GameOverScreen)
+        result = str(app.screen.query_one("#result", Static).render())
+        assert "Red wins! (you)" in result
+
+    run(app, body)
+
+
+def test_undo_takes_back_your_move_and_the_bots() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        before = session.game.copy()
+        mine = 0
+        for _ in range(3):  # three moves of the person's, each with the bots' answers
+            while True:
+                if screen.chooser is not None and not screen.chooser.chosen:
+                    before = session.game.copy()
+                    mine = len(session.human_moves)
+                await keys(app, pilot, "enter")
+                if len(session.human_moves) > mine:
+                    break
+        assert session.can_undo()
+        steps = len(session.game.history)
+        await keys(app, pilot, "u")
+        assert len(session.game.history) < steps
+        assert session.game == before and session.game.history == before.history
+        assert len(session.human_moves) == mine
+        assert session.is_human_turn() and screen.chooser is not None
+
+    run(app, body)
+
+
+def test_undo_refused_with_two_people() -> None:
+    session = Session(Rules(), players=2, seats="human,human", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        for _ in range(6):
+            await keys(app, pilot, "enter")
+        moves = len(session.game.move_stack)
+        await keys(app, pilot, "u")
+        assert len(session.game.move_stack) == moves
+
+    run(app, body)
+
+
+def test_save_then_resume(tmp_path: Path) -> None:
+    session = Session(Rules(), players=3, seats="human,random,easy", seed=21, games=3)
+    app = SorryApp(session, speed=0)
+    path = tmp_path / "game.json"
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        for _ in range(8):
+            await keys(app, pilot, "enter")
+        await keys(app, pilot, "s")
+        app.screen.query_one("#path", Input).value = str(path)
+        await keys(app, pilot, "enter")
+        assert path.exists()
+
+    run(app, body)
+    resumed = Session.load(path)
+    assert resumed.game == session.game
+    assert resumed.game.history == session.game.history
+    assert [e.text for e in resumed.log] == [e.text for e in session.log]
+    assert resumed.human_moves == session.human_moves
+    assert resumed.seats == session.seats
+    assert resumed.match.games == 3 and resumed.match.seed == session.match.seed
+    assert '"format": "sorry-record"' in path.read_text()
+    app2 = SorryApp(resumed, speed=0)
+
+    async def body2(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameScreen)
+        await keys(app, pilot, "u")  # undo works after resuming
+        assert resumed.game.turn < session.game.turn or not session.human_moves
+
+    run(app2, body2)
+
+
+def test_save_of_a_set_up_position(tmp_path: Path) -> None:
+    _app, s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+    path = tmp_path / "pos.json"
+    s.save(path)
+    assert Session.load(path).game == s.game
+
+
+def test_hints_show_chances() -> None:
+    app, s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+    app.hint_rollouts = 3
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "h")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.hints is not None and len(screen.hints) == len(s.game.legal_moves)
+        assert "%" in options_text(app)
+
+    run(app, body)
+
+
+def test_hot_seat_points_hides_hands() -> None:
+    session = Session(Rules(variant="points"), players=2, seats="human,human", seed=3)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, PassScreen)
+        first = session.game.to_move
+        await keys(app, pilot, "enter")
+        assert isinstance(app.screen, GameScreen)
+        hand = str(app.screen.query_one("#hand", Static).render())
+        assert hand.startswith("Your hand:")
+        while session.game.to_move == first:
+            await keys(app, pilot, "enter")
+        assert isinstance(app.screen, PassScreen)
+        game_screen = app.screen_stack[-2]
+        assert str(game_screen.query_one("#hand", Static).render()) == ""
+
+    run(app, body)
+
+
+def test_bots_play_a_match() -> None:
+    session = Session(Rules(), players=2, seats="random,random", seed=2, games=2)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameOverScreen)
+        assert session.match.games_played == 1
+        await keys(app, pilot, "enter")
+        assert isinstance(app.screen, GameOverScreen)
+        assert session.match.games_played == 2 and session.match_over()
+        result = str(app.screen.query_one("#result", Static).render())
+        assert "Match after 2 game(s)" in result
+
+    run(app, body)
+
+
+def test_help_and_speed() -> None:
+    app, _s = position_app("R:S,S,S,10 Y:S,S,S,30 R", card=11)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await keys(app, pilot, "escape")
+        await keys(app, pilot, "plus")
+        assert app.speed == 1
+        await keys(app, pilot, "minus")
+        assert app.speed == 0
+
+    run(app, body)
+
+
+def test_new_game_screen_starts_a_game() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, NewGameScreen)
+        app.screen.query_one("#seat-B", Select).value = "off"
+        app.screen.query_one("#seat-G", Select).value = "off"
+        app.screen.query_one("#seed", Input).value = "9"
+        app.screen.query_one("#opt-deck", Select).value = "44"
+        await pilot.click("#start")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen)
+        s = app.screen.session
+        assert s.colours == (0, 2) and s.match.seed == 9 and s.rules.deck == 44
+        assert s.seats[0].human and s.seats[2].level == "medium"
+
+    run(app, body, size=(100, 40))
+
+
+def test_new_game_screen_reports_errors() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        for c in "BYG":
+            app.screen.query_one(f"#seat-{c}", Select).value = "off"
+        await pilot.click("#start")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NewGameScreen)
+        assert "at least two" in str(app.screen.query_one("#error", Static).render())
+
+    run(app, body, size=(100, 40))
