@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 import pytest
 
 from sorry import Game, Move, Rules
-from sorry.bots import LEVELS, Bot, make_bot, play_game
+from sorry.bots import LEVELS, Bot, hint, make_bot, play_game
 from sorry.errors import SorryError
 from sorry.rng import Rng
 
 FAST_LEVELS = ("random", "easy", "medium")
+TINY = {"simulations": 2, "candidates": 2, "depth": 6}
+
+
+def tiny(level: str) -> Bot:
+    """A bot of the level with the smallest search budget (fast tests)."""
+    return make_bot(level, **TINY) if level == "expert" else make_bot(level)
 
 
 def test_make_bot_levels_follow_protocol() -> None:
-    for level in FAST_LEVELS:
+    for level in LEVELS:
         bot = make_bot(level)
         assert isinstance(bot, Bot)
         assert bot.name == level
@@ -31,12 +40,58 @@ def test_levels_play_legal_games_in_every_variant(level: str, variant: str) -> N
     assert g.is_over() and g.winner is not None
 
 
+@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("variant", ["standard", "teams", "points"])
+def test_search_levels_play_legal_moves_in_every_variant(level: str, variant: str) -> None:
+    """Every decision of a searching bot in the first 40 moves of a game is legal (push
+    checks legality), against a random opponent."""
+    players = 4 if variant == "teams" else 3
+    g = Game(Rules(variant=variant), players=players, seed=21)
+    bot = tiny(level)
+    rng = Rng(1)
+    opponent = make_bot("random")
+    while g.turn < 40 and not g.is_over():
+        if g.is_chance():
+            g.draw()
+            continue
+        view = g.view(g.to_move)
+        who = bot if g.to_move in (0, 1) else opponent
+        move = who.choose(view, rng)
+        assert move in view.legal_moves
+        g.push(move)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["standard", "teams", "points"])
+def test_search_levels_finish_games(variant: str) -> None:
+    players = 4 if variant == "teams" else 2
+    for level in ("hard", "expert"):
+        bots = [tiny(level) for _ in range(players)]
+        g = play_game(Rules(variant=variant), bots, seed=13)
+        assert g.is_over() and g.winner is not None
+
+
 @pytest.mark.parametrize("level", FAST_LEVELS)
 def test_same_seed_same_game(level: str) -> None:
     rules = Rules(variant="points")
     a = play_game(rules, [make_bot(level), make_bot("random")], seed=3)
     b = play_game(rules, [make_bot(level), make_bot("random")], seed=3)
     assert a.history == b.history
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_search_levels_are_deterministic_under_a_seed(level: str) -> None:
+    g = Game(Rules(variant="points"), players=2, seed=17)
+    picks = []
+    for _ in range(12):
+        while g.is_chance():
+            g.draw()
+        view = g.view(g.to_move)
+        a = tiny(level).choose(view, Rng(9))
+        assert a == tiny(level).choose(view, Rng(9))
+        picks.append(a)
+        g.push(a)
+    assert len(picks) == 12
 
 
 def test_play_game_accepts_a_mapping_of_colours() -> None:
@@ -64,6 +119,60 @@ def test_medium_moves_out_of_danger() -> None:
     assert move == Move.parse("R25+12")
 
 
+def test_hard_steps_out_of_reach_of_a_likely_bump() -> None:
+    # A 5 takes Red's pawn on 5 to 10, three squares ahead of Yellow's pawn on 7 (a 3 or a
+    # split 7 bumps it), or the pawn on 40 to 45, out of everyone's reach: same progress.
+    g = Game.from_position("R:S,S,5,40 Y:7,S,S,S R", card=5)
+    view = g.view(0)
+    for seed in range(5):
+        assert make_bot("hard").choose(view, Rng(seed)) == Move.parse("R40+5")
+
+
+def test_hard_counts_cards() -> None:
+    """With every 3 and 7 already played, the square 3 ahead of Yellow is safe: the hard bot
+    knows it (its scores for the two moves move closer together)."""
+    from sorry.bots import HardBot
+
+    g = Game.from_position("R:S,S,5,40 Y:7,S,S,S R", card=5)
+    fresh = g.view(0)
+    counted = dataclasses.replace(fresh, discard_pile=(3, 3, 3, 3, 7, 7, 7, 7))
+    bot = HardBot()
+    plays = [Move.parse("R5+5"), Move.parse("R40+5")]
+    a = bot.scores(fresh, plays)
+    b = bot.scores(counted, plays)
+    assert a[1] - a[0] > b[1] - b[0]
+
+
+def test_expert_respects_its_time_limit() -> None:
+    g = Game.from_position("R:S,10,25,45 Y:20,S,33,s2 R", card=7)
+    view = g.view(0)
+    bot = make_bot("expert", simulations=10**6, time_limit=0.05)
+    t0 = time.perf_counter()
+    move = bot.choose(view, Rng(3))
+    elapsed = time.perf_counter() - t0
+    assert move in view.legal_moves
+    assert elapsed < 1.0  # the limit plus one world's playouts and the hard bot's ranking
+
+
+def test_expert_budget_is_validated() -> None:
+    with pytest.raises(ValueError):
+        make_bot("expert", simulations=0)
+    with pytest.raises(ValueError):
+        make_bot("expert", time_limit=0)
+
+
+def test_hint_ranks_every_legal_move() -> None:
+    g = Game.from_position("R:S,S,4,s2 Y:12,33,40,H R", card=10)
+    ranked = hint(g, rollouts=4, seed=1)
+    assert sorted(str(m) for m, _p in ranked) == sorted(str(m) for m in g.legal_moves)
+    probs = [p for _m, p in ranked]
+    assert probs == sorted(probs, reverse=True) and all(0 <= p <= 1 for p in probs)
+    assert ranked == hint(g.view(0), rollouts=4, seed=1)
+    g2 = Game(Rules(), players=2, seed=1)
+    with pytest.raises(SorryError):
+        hint(g2)  # a card must be drawn first
+
+
 def test_points_discard_when_the_hand_is_dead() -> None:
     g = Game.from_position(
         "R:S,S,S,S Y:20,S,S,S R",
@@ -74,8 +183,8 @@ def test_points_discard_when_the_hand_is_dead() -> None:
         g.draw()
     view = g.view(0)
     assert all(m.is_discard for m in view.legal_moves)
-    for level in FAST_LEVELS:
-        assert make_bot(level).choose(view, Rng(2)) in view.legal_moves
+    for level in LEVELS:
+        assert tiny(level).choose(view, Rng(2)) in view.legal_moves
 
 
 def test_bots_only_see_the_view() -> None:
@@ -87,7 +196,9 @@ def test_bots_only_see_the_view() -> None:
     view = g.view(g.to_move)
     other = view.determinise(seed=99)
     assert other.view(view.viewer) == view
-    for level in FAST_LEVELS:
-        assert make_bot(level).choose(view, Rng(5)) == make_bot(level).choose(
+    for level in LEVELS:
+        assert tiny(level).choose(view, Rng(5)) == tiny(level).choose(
             other.view(view.viewer), Rng(5)
         )
+    # A view carries no reference to the game it was taken from.
+    assert not any(isinstance(getattr(view, f), Game) for f in view.__slots__)

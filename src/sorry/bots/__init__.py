@@ -23,6 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Bot
+from .expert import ExpertBot
+from .hard import HardBot
+from .hint import hint
 from .levels import EasyBot, MediumBot, RandomBot
 from .play import play_game
 
@@ -38,9 +41,24 @@ def make_bot(level: str, **kw: Any) -> Bot:
         return EasyBot(**kw)
     if level == "medium":
         return MediumBot(**kw)
+    if level == "hard":
+        return HardBot(**kw)
+    if level == "expert":
+        return ExpertBot(**kw)
     from ..errors import SorryError
 
     raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
 
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "MediumBot", "RandomBot", "make_bot", "play_game"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "ExpertBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "hint",
+    "make_bot",
+    "play_game",
+]

@@ -117,8 +117,10 @@ def evaluate(
     slide_on: str,
     teams: bool = False,
     weights: Weights = DEFAULT_WEIGHTS,
+    hand: int = 1,
 ) -> float:
-    """The value of ``state`` for ``team`` (higher is better)."""
+    """The value of ``state`` for ``team`` (higher is better). ``hand`` is how many cards an
+    attacker chooses from (5 in the points variant: a threat is then far likelier)."""
     pawns = state.pawns
     # A finished team decides everything.
     for c in colours:
@@ -152,6 +154,8 @@ def evaluate(
                     risk += ma[loc]
                 if risk > 1.0:
                     risk = 1.0
+                if hand > 1:
+                    risk = 1.0 - (1.0 - risk) ** hand
                 v += g - weights.threat * risk * g
         if in_start[c]:
             for a in attackers:

@@ -113,9 +113,10 @@ class MediumBot:
         state = state_of(view)
         colours = view.colours
         w = self.weights
+        hand = 5 if rules.points else 1
 
         def value(s: PawnState) -> float:
-            return evaluate(s, colours, team, probs, rules.slide_on, rules.teams, w)
+            return evaluate(s, colours, team, probs, rules.slide_on, rules.teams, w, hand)
 
         scores = score_moves(state, plays, value)
         if rules.points and self.hand_weight:

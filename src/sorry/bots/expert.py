@@ -1,0 +1,138 @@
+"""The ``expert`` level: determinised Monte-Carlo search over the hard bot's best moves.
+
+1. The hard bot (expectimax over the next draw) ranks the legal moves; the best ``candidates``
+   are kept.
+2. Each simulation deals one world consistent with the view (the unseen cards shuffled into
+   the others' hands and the draw pile: a determinisation) and plays every candidate in that
+   same world (common random numbers: the same cards follow every candidate, so their
+   difference is measured with far less noise), then a fast greedy playout of up to ``depth``
+   moves (:mod:`sorry.bots.rollout`). A finished playout scores 1 or 0, an unfinished one the
+   evaluation squashed into (0, 1).
+3. The candidate with the best mean wins; ties go to the hard bot's order.
+
+The budget is ``simulations`` (worlds; deterministic for a seed) and optionally
+``time_limit`` seconds, after which the search stops with what it has (at least one world).
+The default budget takes about 0.2 s per decision with several candidates on one core of this
+machine (see ``docs/strength.md``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..cards import Card
+from ..moves import DISCARD, Move
+from ..rng import Rng
+from ..view import PlayerView
+from .base import deck_probabilities, next_colour, state_of, team_of
+from .evaluate import DEFAULT_WEIGHTS, Weights
+from .hard import HardBot
+from .levels import discard_choice
+from .rollout import Playout
+
+DEFAULT_SIMULATIONS = 40
+
+
+class ExpertBot:
+    """Determinised flat Monte-Carlo search with common random numbers (see the module doc)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        simulations: int = DEFAULT_SIMULATIONS,
+        time_limit: float | None = None,
+        candidates: int = 4,
+        depth: int = 24,
+        scale: float = 40.0,
+        weights: Weights = DEFAULT_WEIGHTS,
+    ) -> None:
+        if simulations < 1:
+            raise ValueError("simulations must be at least 1")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError("time_limit must be positive")
+        self.simulations = simulations
+        self.time_limit = time_limit
+        self.candidates = max(1, candidates)
+        self.depth = depth
+        self.scale = scale
+        self.hard = HardBot(weights)
+
+    def choose(self, view: PlayerView, rng: Rng) -> Move:
+        start = time.perf_counter()
+        moves = list(view.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        if not any(m.kind != DISCARD for m in moves):
+            return discard_choice(view, moves, rng)
+        ranked = self.hard.ranked(view)
+        cands = [m for m, _s in ranked[: self.candidates]]
+        if len(cands) == 1:
+            return cands[0]
+        values = self.search(view, cands, rng, start)
+        return cands[_first_max(values)]
+
+    def search(
+        self, view: PlayerView, cands: list[Move], rng: Rng, start: float | None = None
+    ) -> list[float]:
+        """Mean playout score of each candidate over the simulations (or until time_limit)."""
+        start = time.perf_counter() if start is None else start
+        totals = [0.0] * len(cands)
+        done = 0
+        for _ in range(self.simulations):
+            world = rng.next64()
+            for k, m in enumerate(cands):
+                totals[k] += self.playout(view, m, world)
+            done += 1
+            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                break
+        return [t / done for t in totals]
+
+    def playout(self, view: PlayerView, move: Move, world: int) -> float:
+        """Score of ``move`` in the determinised world ``world`` (a seed)."""
+        rules = view.rules
+        team = team_of(rules, view.viewer)
+        r = Rng(world)
+        unseen = [c for c, n in view.unseen_counts().items() for _ in range(n)]
+        r.shuffle(unseen)
+        hands: list[list[Card]] = [[], [], [], []]
+        for c in view.colours:
+            if c == view.viewer:
+                hands[c] = list(view.hand)
+            elif rules.points:
+                k = view.hand_sizes[c]
+                hands[c], unseen = unseen[:k], unseen[k:]
+        pile = unseen
+        discard = list(view.discard_pile)
+        state = state_of(view)
+        state.apply(move, [])
+        played = move.card if rules.points else view.card
+        assert played is not None
+        me = view.viewer
+        if all(state.all_home(c) for c in team):
+            return 1.0
+        discard.append(played)
+        world_rng = Rng(world ^ 0x5DEECE66D)
+        if rules.points:
+            hands[me].remove(played)
+        sim = Playout(rules, view.colours, state, me, pile, discard, hands, world_rng)
+        if rules.points:
+            new = sim._draw()
+            if new is not None:
+                hands[me].append(new)
+        again = played == 2 and rules.two_draws_again and move.kind != DISCARD
+        if not again:
+            sim.mover = next_colour(view.colours, me)
+        winner = sim.run(self.depth)
+        return sim.score(team, winner, deck_probabilities(rules), self.scale)
+
+
+def _first_max(values: list[float]) -> int:
+    best = 0
+    for i, v in enumerate(values):
+        if v > values[best] + 1e-12:
+            best = i
+    return best
+
+
+__all__ = ["DEFAULT_SIMULATIONS", "ExpertBot"]

@@ -1,0 +1,180 @@
+"""The ``hard`` level: expectimax over the next draw with the exact remaining-deck
+probabilities (card counting from the view).
+
+For each of its moves the bot looks at the next chance node: every card that can come next,
+with its probability given the cards it has seen (``view.next_card_probabilities()``), and the
+best reply of the player who gets it (itself after a 2, else the next player: an opponent is
+assumed to pick the reply worst for the bot, a partner the best). Leaves are scored with the
+hand-tuned evaluation of :mod:`sorry.bots.evaluate`, whose threat terms use the same counted
+probabilities.
+
+In the points variant the next player replies from a hidden hand: the bot takes the exact
+expectation over the hands that player can hold (hypergeometric over the unseen cards) of the
+reply worst for the bot, and adds what the cards it keeps could do next turn (hand management).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import comb
+
+from ..cards import Card
+from ..movegen import card_moves
+from ..moves import DISCARD, FORWARD, Move
+from ..rng import Rng
+from ..state import Change, PawnState
+from ..view import PlayerView
+from .base import next_colour, state_of, team_of
+from .evaluate import DEFAULT_WEIGHTS, WIN, Weights, evaluate
+from .levels import _argmax, discard_choice, hand_potential
+
+Value = Callable[[PawnState], float]
+
+
+class HardBot:
+    """Expectimax over the next draw (see the module doc)."""
+
+    name = "hard"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, hand_weight: float = 0.3) -> None:
+        self.weights = weights
+        self.hand_weight = hand_weight
+
+    def choose(self, view: PlayerView, rng: Rng) -> Move:
+        moves = list(view.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        plays = [m for m in moves if m.kind != DISCARD]
+        if not plays:
+            return discard_choice(view, moves, rng)
+        scores = self.scores(view, plays)
+        return _argmax(plays, scores, rng)
+
+    def ranked(self, view: PlayerView) -> list[tuple[Move, float]]:
+        """Every legal play (discards last, by keep value) with its score, best first."""
+        moves = list(view.legal_moves)
+        plays = [m for m in moves if m.kind != DISCARD]
+        if not plays:
+            return [(m, 0.0) for m in moves]
+        scores = self.scores(view, plays)
+        order = sorted(range(len(plays)), key=lambda i: -scores[i])
+        return [(plays[i], scores[i]) for i in order]
+
+    def scores(self, view: PlayerView, plays: Sequence[Move]) -> list[float]:
+        rules = view.rules
+        team = team_of(rules, view.viewer)
+        colours = view.colours
+        probs = view.next_card_probabilities()
+        hand_size = 5 if rules.points else 1
+        w = self.weights
+
+        def value(s: PawnState) -> float:
+            return evaluate(s, colours, team, probs, rules.slide_on, rules.teams, w, hand_size)
+
+        state = state_of(view)
+        out = []
+        for m in plays:
+            changes: list[Change] = []
+            state.apply(m, changes)
+            if any(state.all_home(c) for c in team) and all(state.all_home(c) for c in team):
+                out.append(WIN)
+                state.undo(changes)
+                continue
+            again = m.card == 2 if rules.points else view.card == 2
+            again = again and rules.two_draws_again
+            mover = view.viewer if again else next_colour(colours, view.viewer)
+            if rules.points:
+                if again:
+                    v = value(state)
+                else:
+                    v = self._hidden_reply(view, state, mover, team, value)
+                if self.hand_weight and m.card is not None:
+                    kept = list(view.hand)
+                    kept.remove(m.card)
+                    v += self.hand_weight * hand_potential(state, view, kept, team)
+            else:
+                v = self._reply(view, state, mover, team, probs, value)
+            out.append(v)
+            state.undo(changes)
+        return out
+
+    def _best(
+        self,
+        view: PlayerView,
+        state: PawnState,
+        mover: int,
+        card: Card,
+        friendly: bool,
+        value: Value,
+        base: float,
+    ) -> float:
+        """The value of the reply ``mover`` makes with ``card`` (best for a friend, worst for
+        an opponent; ``base`` if the card cannot be played or is declined)."""
+        moves = card_moves(state, view.rules, mover, card)
+        if not moves:
+            return base
+        best = None
+        for r in moves:
+            ch: list[Change] = []
+            state.apply(r, ch)
+            v = value(state)
+            state.undo(ch)
+            if best is None or (v > best if friendly else v < best):
+                best = v
+        assert best is not None
+        if card == 11 and not any(r.kind == FORWARD for r in moves):
+            best = max(best, base) if friendly else min(best, base)
+        return best
+
+    def _reply(
+        self,
+        view: PlayerView,
+        state: PawnState,
+        mover: int,
+        team: tuple[int, ...],
+        probs: dict[Card, float],
+        value: Value,
+    ) -> float:
+        base = value(state)
+        friendly = mover in team
+        return sum(
+            p * self._best(view, state, mover, card, friendly, value, base)
+            for card, p in probs.items()
+        )
+
+    def _hidden_reply(
+        self,
+        view: PlayerView,
+        state: PawnState,
+        mover: int,
+        team: tuple[int, ...],
+        value: Value,
+    ) -> float:
+        """Points: the expected value after ``mover`` plays the card of its hidden hand that is
+        best for it, over every hand it may hold (hypergeometric over the unseen cards)."""
+        base = value(state)
+        friendly = mover in team
+        unseen = view.unseen_counts()
+        total = sum(unseen.values())
+        h = min(view.hand_sizes[mover] or 5, total)
+        if total == 0 or h == 0:
+            return base
+        vals = sorted(
+            (
+                (self._best(view, state, mover, c, friendly, value, base), n)
+                for c, n in unseen.items()
+            ),
+            reverse=friendly,
+        )
+        # The mover plays the best card in its hand: the first kind (in order of preference)
+        # it holds. P(holds none of the first i kinds) = C(total - m_i, h) / C(total, h).
+        denom = comb(total, h)
+        e = 0.0
+        seen = 0
+        p_none_before = 1.0
+        for v, n in vals:
+            seen += n
+            p_none_after = comb(total - seen, h) / denom
+            e += v * (p_none_before - p_none_after)
+            p_none_before = p_none_after
+        return e
