@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..game import Game
 from ..rules import Rules
 
 
@@ -27,6 +28,8 @@ def run_app(
     save_path: str | None = None,
     setup: bool | None = None,
     hint_seconds: float = 1.5,
+    game: Game | None = None,
+    save: str | None = None,
 ) -> int:
     """Run the terminal game and return its exit status.
 
@@ -35,17 +38,21 @@ def run_app(
     reproducible; ``games``/``target`` make it a match; ``speed`` 0-5 is the animation pace
     (0 instant); ``load`` resumes a saved game; ``save_path`` is the default file to save to.
     ``setup=True`` opens the new-game screen pre-filled with these settings (the default when
-    none of rules, players, seats, seed or load is given).
+    none of rules, players, seats, seed or load is given). ``game`` is a game to play (made
+    with ``Game(rules, players, seed)``); ``save`` names a file the game record is written to
+    at the end of each game (and the default file for the save key).
     """
     from .app import DEFAULT_SPEED, SorryApp
     from .session import Session
 
-    described = any(x is not None for x in (rules, players, seats, seed))
+    described = any(x is not None for x in (rules, players, seats, seed, game))
     if setup is None:
         setup = not described and load is None
     session: Session | None = None
     if load is not None:
         session = Session.load(load)
+    elif game is not None:
+        session = Session(seats=seats, seed=game.seed, game=game, games=games, target=target)
     elif not setup:
         session = Session(rules, players, seats, seed, games=games, target=target)
     defaults: dict[str, Any] | None = None
@@ -54,7 +61,8 @@ def run_app(
     app = SorryApp(
         session,
         speed=DEFAULT_SPEED if speed is None else speed,
-        save_path=save_path or load or "sorry-save.json",
+        save_path=save_path or save or load or "sorry-save.json",
+        save_at_end=save,
         hint_seconds=hint_seconds,
         defaults=defaults,
     )

@@ -324,11 +324,10 @@ class GameScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="♟")
         with Horizontal():
             with Vertical(id="left"):
                 yield BoardView(id="board")
-                log = RichLog(id="log", wrap=True, max_lines=1000)
+                log = RichLog(id="log", wrap=True, max_lines=1000, min_width=16)
                 log.can_focus = False
                 yield log
             with Vertical(id="side"):
@@ -417,6 +416,12 @@ class GameScreen(Screen[None]):
     def finish(self) -> None:
         s = self.session
         s.finish()
+        path = self.sorry_app.save_at_end
+        if path:
+            try:
+                s.save(path)
+            except SorryError as exc:
+                self.notify(str(exc), severity="error")
         self.chooser = None
         self.refresh_all()
         self.app.push_screen(GameOverScreen(s.result_lines(), s.match_over()), self._after_game)
@@ -694,7 +699,7 @@ class GameScreen(Screen[None]):
         g = s.game
         app = self.sorry_app
         status = Text()
-        status.append(f"{g.rules.variant.capitalize()} game", style="bold")
+        status.append(f"Sorry! {g.rules.variant} game", style="bold")
         opts = g.rules.options_text()
         if opts:
             status.append(f" · {opts}", style="dim")
@@ -705,9 +710,8 @@ class GameScreen(Screen[None]):
             status.append_text(_name(c))
             status.append(f" {s.seats[c].describe()}")
             if s.match.games != 1 or s.match.target is not None or g.rules.points:
-                status.append(f"  {s.match.scores.get(c, 0)}", style="bold")
-            if g.rules.points and self.viewer() != c:
-                status.append(f" [{len(g.hands[c])} cards]", style="dim")
+                unit = " pts" if g.rules.points else ""
+                status.append(f"  {s.match.scores.get(c, 0)}{unit}", style="bold")
             status.append("\n")
         status.append(f"speed {app.speed}", style="dim")
         if s.can_undo():
@@ -730,27 +734,40 @@ class GameScreen(Screen[None]):
     def refresh_options(self) -> None:
         widget = self.query_one("#options", Static)
         opts = self._options()
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if opts:
-            height = max(3, widget.size.height or 10)
-            cur = min(self.cursor, len(opts) - 1)
-            first = max(0, min(cur - height // 2, len(opts) - height))
-            for i in range(first, min(len(opts), first + height)):
-                tok = opts[i]
-                num = f"{i + 1}." if i < 9 else "  "
-                line = Text(f"{'▸' if i == cur else ' '}{num:<3}")
-                if tok.kind == "pawn" and tok.colour >= 0:
-                    line.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
-                    line.append(" ")
-                line.append(tok.label)
-                hint = self._token_hint(tok)
-                if hint is not None:
-                    line.append(f" {hint:.0%}", style="bold green")
-                if i == cur:
-                    line.stylize("reverse")
-                text.append_text(line)
-                text.append("\n")
+        text = Text()
+        if not opts:
+            widget.update(text)
+            return
+        height = max(3, widget.size.height or 10)
+        width = max(10, widget.size.width or 30)
+        cur = min(self.cursor, len(opts) - 1)
+        lines = [self._option_line(i, tok, i == cur) for i, tok in enumerate(opts)]
+        rows = [max(1, -(-line.cell_len // width)) for line in lines]
+        first = 0
+        while first < cur and sum(rows[first : cur + 1]) > height:
+            first += 1
+        used = 0
+        for i in range(first, len(lines)):
+            if used + rows[i] > height and i > cur:
+                break
+            used += rows[i]
+            text.append_text(lines[i])
+            text.append("\n")
         widget.update(text)
+
+    def _option_line(self, i: int, tok: Token, current: bool) -> Text:
+        num = f"{i + 1}." if i < 9 else "  "
+        line = Text(f"{'▸' if current else ' '}{num:<3}")
+        if tok.kind == "pawn" and tok.colour >= 0:
+            line.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
+            line.append(" ")
+        line.append(tok.label)
+        hint = self._token_hint(tok)
+        if hint is not None:
+            line.append(f" {hint:.0%}", style="bold green")
+        if current:
+            line.stylize("reverse")
+        return line
 
     def rebuild_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -784,9 +801,9 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row > Select { width: 30; }
     NewGameScreen .row > Input { width: 30; }
     NewGameScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
-    NewGameScreen #buttons { height: 1; margin-top: 1; }
-    NewGameScreen #buttons > Button { margin-right: 2; }
-    NewGameScreen #error { color: $error; height: auto; }
+    NewGameScreen #buttons { height: 1; dock: bottom; margin-bottom: 1; padding: 0 1; }
+    NewGameScreen #buttons > Button { margin-right: 2; width: 14; }
+    NewGameScreen #error { color: $error; height: auto; dock: bottom; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
@@ -794,9 +811,7 @@ class NewGameScreen(Screen[None]):
         assert isinstance(app, SorryApp)
         d = app.defaults
         levels = bot_levels()
-        seat_choices = [("off", "off"), ("person", "human")] + [
-            (f"bot: {lv}", lv) for lv in levels
-        ]
+        seat_choices = [("off", "off"), ("person", "human")] + [(f"bot: {lv}", lv) for lv in levels]
         yield Header(show_clock=False, icon="♟")
         with VerticalScroll():
             yield Label("New game", classes="heading")
@@ -851,20 +866,20 @@ class NewGameScreen(Screen[None]):
                         compact=True,
                         id=f"opt-{name}",
                     )
-            yield Static(id="error")
-            with Horizontal(id="buttons"):
-                yield Button("Start", id="start", variant="primary", compact=True)
-                yield Button("Help", id="help", compact=True)
-                yield Button("Quit", id="quit", compact=True)
             yield Label("Resume a saved game", classes="heading")
             with Horizontal(classes="row"):
                 yield Input(app.save_path, compact=True, id="load-path")
                 yield Button("Resume", id="resume", compact=True)
+        yield Static(id="error")
+        with Horizontal(id="buttons"):
+            yield Button("Start", id="start", variant="primary", compact=True)
+            yield Button("Help", id="help", compact=True)
+            yield Button("Quit", id="quit", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Sorry! — new game"
-        self.query_one("#start", Button).focus()
+        self.query_one("#variant", Select).focus()
 
     def _value(self, ident: str) -> Any:
         return self.query_one(f"#{ident}", Select).value
@@ -957,8 +972,10 @@ class SorryApp(App[int]):
         hint_rollouts: int = 400,
         auto_hint: bool = False,
         defaults: dict[str, Any] | None = None,
+        save_at_end: str | None = None,
     ) -> None:
         super().__init__()
+        self.save_at_end = save_at_end
         self.session = session
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
         self.save_path = save_path
