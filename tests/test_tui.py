@@ -387,3 +387,38 @@ def test_new_game_screen_reports_errors() -> None:
         assert "at least two" in str(app.screen.query_one("#error", Static).render())
 
     run(app, body, size=(100, 40))
+
+
+def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sorry.tui as tui
+    from sorry.cli import main
+
+    made: list[SorryApp] = []
+
+    def fake_run(self: SorryApp, *args: Any, **kw: Any) -> int:
+        made.append(self)
+        return 0
+
+    monkeypatch.setattr(SorryApp, "run", fake_run)
+    assert tui.run_app() == 0
+    assert made[-1].session is None and made[-1].defaults["variant"] == "standard"
+    assert tui.run_app(Rules(variant="points"), 3, "human,easy,random", seed=4, games=2) == 0
+    s = made[-1].session
+    assert s is not None and s.colours == (0, 1, 2) and s.match.games == 2
+    assert [s.seats[c].level for c in s.colours] == [None, "easy", "random"]
+    game = Game(Rules(), players=2, seed=3)
+    record = tmp_path / "end.json"
+    assert tui.run_app(game=game, seats=["human", "easy"], save=str(record)) == 0
+    assert made[-1].session is not None and made[-1].session.game is game
+    assert made[-1].save_at_end == str(record)
+    assert main(["tui", "--rules", "teams", "--seats", "human,easy,human,easy"]) == 0
+    s = made[-1].session
+    assert s is not None and s.rules.teams and len(s.humans) == 2
+    assert main(["tui", "--setup", "--players", "2"]) == 0
+    assert made[-1].session is None and made[-1].defaults["seats"][2] == "medium"
+    path = tmp_path / "saved.json"
+    Session(Rules(), players=2, seats="human,random", seed=1).save(path)
+    assert main(["tui", "--load", str(path)]) == 0
+    assert made[-1].session is not None and made[-1].save_path == str(path)
+    assert main(["tui", "--speed", "9"]) == 2
+    assert main(["tui", "--seats", "human,wizard"]) == 2

@@ -404,7 +404,7 @@ class GameScreen(Screen[None]):
                 self.revealed = c
                 self.start_human_turn()
 
-            self.app.push_screen(PassScreen(c, s.seats[c].describe()), ready)
+            self.app.push_screen(PassScreen(c, s.seat_name(c)), ready)
             return
         self.chooser = Chooser(s.game)
         self.cursor = 0
@@ -678,7 +678,7 @@ class GameScreen(Screen[None]):
             return lines
         c = g.to_move
         lines.append((f"{COLOUR_NAMES[c]} ({COLOUR_LETTERS[c]}) to play", colour_style(c)))
-        lines.append((s.seats[c].describe(), Style(dim=True)))
+        lines.append((s.seat_name(c), Style(dim=True)))
         lines.append(("", Style()))
         if g.rules.points:
             v = self.viewer()
@@ -708,7 +708,7 @@ class GameScreen(Screen[None]):
             mark = "▶ " if c == g.to_move and not g.is_over() else "  "
             status.append(mark)
             status.append_text(_name(c))
-            status.append(f" {s.seats[c].describe()}")
+            status.append(f" {s.seat_name(c)}")
             if s.match.games != 1 or s.match.target is not None or g.rules.points:
                 unit = " pts" if g.rules.points else ""
                 status.append(f"  {s.match.scores.get(c, 0)}{unit}", style="bold")

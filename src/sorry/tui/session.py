@@ -89,6 +89,15 @@ class Session:
     def humans(self) -> list[int]:
         return [c for c in self.colours if self.seats[c].human]
 
+    def seat_name(self, colour: int) -> str:
+        """``you`` (the only person), the person's name or ``person`` in hot-seat, or the bot."""
+        seat = self.seats[colour]
+        if not seat.human:
+            return seat.describe()
+        if seat.name:
+            return seat.name
+        return "you" if len(self.humans) == 1 else "person"
+
     def is_human_turn(self) -> bool:
         g = self.game
         return not g.is_over() and not g.is_chance() and self.seats[g.to_move].human
@@ -178,7 +187,7 @@ class Session:
             lines.append("The game was stopped at the turn limit: no winner.")
         elif g.winners:
             names = " and ".join(COLOUR_NAMES[c] for c in g.winners)
-            who = [self.seats[c].describe() for c in g.winners]
+            who = [self.seat_name(c) for c in g.winners]
             lines.append(f"{names} {'win' if len(g.winners) > 1 else 'wins'}! ({', '.join(who)})")
         if g.scores is not None:
             lines.append(

@@ -1,0 +1,86 @@
+"""Snapshots of the terminal game's main screens (pytest-textual-snapshot). After a deliberate
+change of the look, look at the new pictures and accept them with ``--snapshot-update``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from textual.pilot import Pilot
+
+from sorry import Game, Rules
+from sorry.tui.app import SorryApp
+from sorry.tui.session import Session
+
+Compare = Callable[..., bool]
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def presses(keys: Sequence[str]) -> Callable[[Pilot[Any]], Any]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run_before
+
+
+def position_app(position: str, card: int | None = None, **kw: Any) -> SorryApp:
+    game = Game.from_position(position, card=card, **kw)
+    seats = ["human"] + ["medium"] * (len(game.colours) - 1)
+    return SorryApp(Session(seats=seats, game=game), speed=0)
+
+
+SEVEN = "R:S,8,20,50 B:S,S,25,S Y:S,S,S,30 G:44,S,S,S R"
+
+
+def test_new_game_screen(snap_compare: Compare) -> None:
+    assert snap_compare(SorryApp(speed=0), run_before=presses([]))
+
+
+def test_game_in_progress(snap_compare: Compare) -> None:
+    session = Session(Rules(), players=4, seats="human,medium,medium,medium", seed=8)
+    assert snap_compare(SorryApp(session, speed=0), run_before=presses(["enter"] * 12))
+
+
+def test_seven_split_half_chosen(snap_compare: Compare) -> None:
+    assert snap_compare(position_app(SEVEN, card=7), run_before=presses(["1", "4"]))
+
+
+def test_large_terminal(snap_compare: Compare) -> None:
+    assert snap_compare(
+        position_app(SEVEN, card=7), run_before=presses(["3"]), terminal_size=(120, 40)
+    )
+
+
+def test_points_hand(snap_compare: Compare) -> None:
+    session = Session(Rules(variant="points"), players=3, seats="human,medium,medium", seed=8)
+    assert snap_compare(SorryApp(session, speed=0), run_before=presses(["enter"] * 6))
+
+
+def test_hints(snap_compare: Compare) -> None:
+    app = position_app("R:S,S,10,40 Y:S,S,S,30 R", card=11)
+    app.hint_rollouts = 4
+    app.hint_seconds = 600.0
+    assert snap_compare(app, run_before=presses(["enter", "h"]))
+
+
+def test_game_over(snap_compare: Compare) -> None:
+    app = position_app("R:s3,H,H,H Y:S,10,S,S R", card=3)
+    assert snap_compare(app, run_before=presses(["enter"]))
+
+
+def test_help_screen(snap_compare: Compare) -> None:
+    app = position_app(SEVEN, card=7)
+    assert snap_compare(app, run_before=presses(["question_mark"]))
+
+
+def test_pass_the_keyboard(snap_compare: Compare) -> None:
+    session = Session(Rules(variant="points"), players=2, seats="human,human", seed=3)
+    assert snap_compare(SorryApp(session, speed=0), run_before=presses([]))
