@@ -1,0 +1,809 @@
+"""The compiled kernels of :mod:`sorry.fast` (numba, ``nopython``, cached on disk).
+
+Everything here works on small integer arrays; see ``docs/fast.md`` for the layout. The code
+mirrors the reference engine (``sorry.state``, ``sorry.movegen``, ``sorry.game``) step for step,
+including the order in which moves are listed, so that a random game with a given seed is the
+same game in both engines.
+
+State ``S`` (int8, length 76): ``S[4*c + i]`` is the location of pawn ``i`` of colour ``c``
+(locations as in :mod:`sorry.board`; colours not in play keep their pawns in START, where no
+move can reach them), ``S[16 + square]`` is ``-1`` or the code ``4*c + i`` of the pawn on a
+track square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
+import numpy as np
+
+from .. import board
+
+F = TypeVar("F", bound=Callable[..., Any])
+_NO_NRT: dict[str, Any] = {"_nrt": False}  # not in numba's typed signature
+Arr = Any  # numpy arrays (numba needs no annotations; mypy gets Any)
+
+
+def jit(fn: F) -> F:
+    """``numba.njit(cache=True)`` without numba's reference counting (``_nrt=False``).
+
+    Every array argument of a reference-counted function costs an atomic increment and
+    decrement per call, together more than the work of most functions here (a move generation
+    went from about 250 ns to 10 ns without them). These functions never allocate."""
+    return cast(F, numba.njit(cache=True, **_NO_NRT)(fn))
+
+
+def ajit(fn: F) -> F:
+    """``numba.njit(cache=True)``: functions that allocate arrays (called once per batch)."""
+    return cast(F, numba.njit(cache=True)(fn))
+
+
+def pjit(fn: F) -> F:
+    """``numba.njit(cache=True, parallel=True)`` (allocates its work arrays)."""
+    return cast(F, numba.njit(cache=True, parallel=True)(fn))
+
+
+prange = numba.prange
+
+# -- board constants and tables -------------------------------------------------------------------
+TRACK = 60
+HOME = 65
+START = 66
+OCC = 16  # offset of the occupancy table in a state
+STATE_LEN = 76
+SORRY = 13
+
+FWD = np.array(board.FORWARD, dtype=np.int64)  # [colour, location, steps 0..12]
+BWD = np.array(board.BACKWARD, dtype=np.int64)  # [colour, location, steps 0..4]
+EXIT = np.array(board.START_EXIT, dtype=np.int64)
+#: progress of a pawn: 65 - steps_to_home (0 in START, 65 HOME)
+PROGRESS = np.array(
+    [[65 - board.steps_to_home(c, loc) for loc in range(board.NUM_LOCATIONS)] for c in range(4)],
+    dtype=np.int64,
+)
+#: forward / backward steps of each card face (index 0..13)
+FSTEP = np.array([0, 1, 2, 3, 0, 5, 0, 7, 8, 0, 10, 11, 12, 0], dtype=np.int64)
+BSTEP = np.array([0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0], dtype=np.int64)
+#: the card kinds in notation order (sorry.cards.CARDS) and the index of each face
+CARD_KINDS = np.array([1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13], dtype=np.int64)
+CARD_SLOT = np.array([-1, 0, 1, 2, 3, 4, -1, 5, 6, -1, 7, 8, 9, 10], dtype=np.int64)
+
+# -- move records ---------------------------------------------------------------------------------
+# kinds: the constants of sorry.moves
+K_FORWARD = 0
+K_BACKWARD = 1
+K_ENTER = 2
+K_SORRY = 3
+K_SWAP = 4
+K_SPLIT = 5
+K_PASS = 6
+K_DISCARD = 7
+# columns of a move record
+M_KIND = 0
+M_CARD = 1
+M_C = 2
+M_I = 3
+M_SRC = 4
+M_STEPS = 5
+M_DEST = 6
+M_C2 = 7
+M_J = 8
+M_SRC2 = 9
+M_STEPS2 = 10
+M_DEST2 = 11
+M_COLS = 12
+MAX_MOVES = 512
+
+# -- rule parameters (an int64 array P) -----------------------------------------------------------
+P_DECK = 0
+P_TWO_AGAIN = 1
+P_SORRY4 = 2  # 0 no, 1 always, 2 fallback
+P_SWAP_BOTH = 3
+P_OUT = 4
+P_TEAMS = 5
+P_SWAP_PARTNER = 6
+P_POINTS = 7
+P_BONUS_CUM = 8
+P_TURN_LIMIT = 9  # 0: none
+P_POLICY = 10
+P_TRACE = 11  # record the trace of game 0 of a batch call
+P_LEN = 12
+
+# policies
+POLICY_RANDOM = 0
+POLICY_EASY = 1
+POLICY_FIRST = 2
+
+# -- SplitMix64 (sorry.rng) -----------------------------------------------------------------------
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+U30 = np.uint64(30)
+U27 = np.uint64(27)
+U31 = np.uint64(31)
+
+
+@jit
+def mix64(z: Any) -> Any:
+    z = (z ^ (z >> U30)) * MIX1
+    z = (z ^ (z >> U27)) * MIX2
+    return z ^ (z >> U31)
+
+
+@jit
+def next64(rng: Arr, k: int) -> Any:
+    s = rng[k] + GOLDEN
+    rng[k] = s
+    return mix64(s)
+
+
+@jit
+def below(rng: Arr, k: int, n: int) -> Any:
+    return np.int64(next64(rng, k) % np.uint64(n))
+
+
+@jit
+def shuffle(rng: Arr, k: int, items: Arr, n: int) -> None:
+    for i in range(n - 1, 0, -1):
+        j = np.int64(next64(rng, k) % np.uint64(i + 1))
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+
+
+@jit
+def copy_into(dst: Arr, src: Arr) -> None:
+    """dst[:] = src for 1-D arrays, without numba's (allocating) slice assignment."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+# -- pawns ----------------------------------------------------------------------------------------
+@jit
+def can_land(S: Arr, c: int, dest: int) -> bool:
+    if dest < TRACK:
+        o = S[OCC + dest]
+        return bool(o < 0 or (o >> 2) != c)
+    if dest == HOME:
+        return True
+    b = 4 * c
+    return bool(S[b] != dest and S[b + 1] != dest and S[b + 2] != dest and S[b + 3] != dest)
+
+
+@jit
+def start_index(S: Arr, c: int) -> int:
+    b = 4 * c
+    for i in range(4):
+        if S[b + i] == START:
+            return i
+    return -1
+
+
+@jit
+def bump(S: Arr, code: int) -> None:
+    loc = S[code]
+    S[code] = START
+    S[OCC + loc] = -1
+
+
+@jit
+def slide_from(S: Arr, code: int, dest: int, end: int) -> None:
+    for sq in range(dest + 1, end + 1):
+        o = S[OCC + sq]
+        if o >= 0:
+            bump(S, o)
+    S[OCC + dest] = -1
+    S[code] = end
+    S[OCC + end] = code
+
+
+@jit
+def place(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
+    """Move pawn i of colour c to dest: bump what is there, then slide (state.place)."""
+    code = 4 * c + i
+    old = S[code]
+    if dest < TRACK:
+        o = S[OCC + dest]
+        if o >= 0:
+            bump(S, o)
+    if old < TRACK:
+        S[OCC + old] = -1
+    S[code] = dest
+    if dest < TRACK:
+        S[OCC + dest] = code
+        end = slide[c, dest]
+        if end >= 0:
+            slide_from(S, code, dest, end)
+
+
+@jit
+def swap(S: Arr, slide: Arr, both: int, c: int, i: int, c2: int, j: int) -> None:
+    code = 4 * c + i
+    code2 = 4 * c2 + j
+    x = S[code]
+    t = S[code2]
+    S[code] = t
+    S[code2] = x
+    S[OCC + t] = code
+    S[OCC + x] = code2
+    end = slide[c, t]
+    if end >= 0:
+        slide_from(S, code, t, end)
+    if both and S[code2] == x:
+        end = slide[c2, x]
+        if end >= 0:
+            slide_from(S, code2, x, end)
+
+
+@jit
+def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
+    kind = mv[k, M_KIND]
+    if kind <= K_SORRY:
+        place(S, slide, mv[k, M_C], mv[k, M_I], mv[k, M_DEST])
+    elif kind == K_SWAP:
+        swap(S, slide, P[P_SWAP_BOTH], mv[k, M_C], mv[k, M_I], mv[k, M_C2], mv[k, M_J])
+    elif kind == K_SPLIT:
+        place(S, slide, mv[k, M_C], mv[k, M_I], mv[k, M_DEST])
+        place(S, slide, mv[k, M_C2], mv[k, M_J], mv[k, M_DEST2])
+
+
+@jit
+def state_key(S: Arr, keys: Arr, k: int) -> None:
+    """keys[k] = two ints equal exactly for equal positions (sorted locations per colour)."""
+    for half in range(2):
+        acc = np.int64(0)
+        for cc in range(2):
+            b = 8 * half + 4 * cc
+            a0 = np.int64(S[b])
+            a1 = np.int64(S[b + 1])
+            a2 = np.int64(S[b + 2])
+            a3 = np.int64(S[b + 3])
+            if a0 > a1:
+                a0, a1 = a1, a0
+            if a2 > a3:
+                a2, a3 = a3, a2
+            if a0 > a2:
+                a0, a2 = a2, a0
+            if a1 > a3:
+                a1, a3 = a3, a1
+            if a1 > a2:
+                a1, a2 = a2, a1
+            acc = (acc << 28) | (a0 << 21) | (a1 << 14) | (a2 << 7) | a3
+        keys[k, half] = acc
+
+
+@jit
+def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
+    a = keys[k, 0]
+    b = keys[k, 1]
+    for m in range(lo, hi):  # noqa: SIM110 (no generators in compiled code)
+        if keys[m, 0] == a and keys[m, 1] == b:
+            return True
+    return False
+
+
+@jit
+def sorted_codes(S: Arr, c: int, limit: int, buf: Arr, n: int) -> int:
+    """Append the codes of colour c's pawns with location < limit to buf[n:], by location."""
+    b = 4 * c
+    start = n
+    for i in range(4):
+        loc = S[b + i]
+        if loc < limit:
+            k = n
+            while k > start and S[buf[k - 1]] > loc:
+                buf[k] = buf[k - 1]
+                k -= 1
+            buf[k] = b + i
+            n += 1
+    return n
+
+
+@jit
+def put(
+    mv: Arr, n: int, kind: int, card: int, c: int, i: int, src: int, steps: int, dest: int
+) -> int:
+    mv[n, M_KIND] = kind
+    mv[n, M_CARD] = card
+    mv[n, M_C] = c
+    mv[n, M_I] = i
+    mv[n, M_SRC] = src
+    mv[n, M_STEPS] = steps
+    mv[n, M_DEST] = dest
+    mv[n, M_C2] = -1
+    mv[n, M_J] = -1
+    mv[n, M_SRC2] = -1
+    mv[n, M_STEPS2] = 0
+    mv[n, M_DEST2] = -1
+    return n + 1
+
+
+# -- move generation (sorry.movegen.card_moves) ---------------------------------------------------
+@jit
+def gen_seven(
+    S: Arr, slide: Arr, card: int, buf: Arr, no: int, mv: Arr, n: int, keys: Arr, W: Arr
+) -> int:
+    n0 = n
+    for a in range(no):
+        code = buf[a]
+        c = code >> 2
+        loc = S[code]
+        dest = FWD[c, loc, 7]
+        if dest >= 0 and can_land(S, c, dest):
+            copy_into(W[0], S)
+            place(W[0], slide, c, code & 3, dest)
+            state_key(W[0], keys, n)
+            n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
+    if no < 2:
+        return n
+    W0 = W[0]
+    W1 = W[1]
+    for a in range(no):
+        codea = buf[a]
+        ca = codea >> 2
+        la = S[codea]
+        for k in range(1, 7):
+            da = FWD[ca, la, k]
+            if da < 0 or not can_land(S, ca, da):
+                continue
+            copy_into(W0, S)
+            place(W0, slide, ca, codea & 3, da)
+            rest = 7 - k
+            for b in range(no):
+                if b == a:
+                    continue
+                codeb = buf[b]
+                cb = codeb >> 2
+                lb = W0[codeb]
+                if lb >= HOME:
+                    continue
+                db = FWD[cb, lb, rest]
+                if db < 0 or not can_land(W0, cb, db):
+                    continue
+                copy_into(W1, W0)
+                place(W1, slide, cb, codeb & 3, db)
+                state_key(W1, keys, n)
+                if seen_key(keys, n0, n, n):
+                    continue
+                put(mv, n, K_SPLIT, card, ca, codea & 3, la, k, da)
+                mv[n, M_C2] = cb
+                mv[n, M_J] = codeb & 3
+                mv[n, M_SRC2] = lb
+                mv[n, M_STEPS2] = rest
+                mv[n, M_DEST2] = db
+                n += 1
+    return n
+
+
+@jit
+def gen_card(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    colour: int,
+    card: int,
+    mv: Arr,
+    n: int,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+) -> int:
+    """Append the distinct legal moves of ``card`` (no pass) to mv[n:]; return the new n."""
+    teams = P[P_TEAMS] != 0
+    partner = (colour + 2) % 4
+    ncols = 2 if teams else 1
+    n0 = n
+    if card == 1 or card == 2:
+        for kc in range(ncols):
+            c = colour if kc == 0 else partner
+            si = start_index(S, c)
+            if si >= 0 and can_land(S, c, EXIT[c]):
+                n = put(mv, n, K_ENTER, card, c, si, START, 0, EXIT[c])
+    no = sorted_codes(S, colour, HOME, buf, 0)
+    if teams:
+        no = sorted_codes(S, partner, HOME, buf, no)
+    if card == SORRY:
+        for kc in range(ncols):
+            c = colour if kc == 0 else partner
+            si = start_index(S, c)
+            if si < 0:
+                continue
+            for t in range(4):
+                if t == c or (not teams and t == colour):
+                    continue
+                nt = sorted_codes(S, t, TRACK, buf, 8)
+                for m in range(8, nt):
+                    tc = buf[m]
+                    n = put(mv, n, K_SORRY, card, c, si, START, 0, S[tc])
+                    mv[n - 1, M_C2] = t
+                    mv[n - 1, M_J] = tc & 3
+                    mv[n - 1, M_SRC2] = S[tc]
+        s4 = P[P_SORRY4]
+        if s4 == 1 or (s4 == 2 and n == n0):
+            for a in range(no):
+                code = buf[a]
+                c = code >> 2
+                loc = S[code]
+                dest = FWD[c, loc, 4]
+                if dest >= 0 and can_land(S, c, dest):
+                    n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 4, dest)
+        return n
+    if card == 7:
+        return gen_seven(S, slide, card, buf, no, mv, n, keys, W)
+    fwd = FSTEP[card]
+    back = BSTEP[card]
+    for a in range(no):
+        code = buf[a]
+        c = code >> 2
+        loc = S[code]
+        if fwd:
+            dest = FWD[c, loc, fwd]
+            if dest >= 0 and can_land(S, c, dest):
+                n = put(mv, n, K_FORWARD, card, c, code & 3, loc, fwd, dest)
+        if back:
+            dest = BWD[c, loc, back]
+            if dest >= 0 and can_land(S, c, dest):
+                n = put(mv, n, K_BACKWARD, card, c, code & 3, loc, back, dest)
+    if card == 11:
+        partner_ok = P[P_SWAP_PARTNER] != 0
+        ns = n
+        for a in range(no):
+            code = buf[a]
+            c = code >> 2
+            loc = S[code]
+            if loc >= TRACK:
+                continue
+            for t in range(4):
+                if t == c:
+                    continue
+                if (t == colour or (teams and t == partner)) and not partner_ok:
+                    continue
+                nt = sorted_codes(S, t, TRACK, buf, 8)
+                for m in range(8, nt):
+                    tc = buf[m]
+                    n = put(mv, n, K_SWAP, card, c, code & 3, loc, 0, S[tc])
+                    mv[n - 1, M_C2] = t
+                    mv[n - 1, M_J] = tc & 3
+                    mv[n - 1, M_SRC2] = S[tc]
+        if partner_ok and teams:
+            w = ns
+            for m in range(ns, n):
+                copy_into(W[0], S)
+                apply_move(W[0], slide, P, mv, m)
+                if w != m:
+                    copy_into(mv[w], mv[m])
+                state_key(W[0], keys, w)
+                if not seen_key(keys, ns, w, w):
+                    w += 1
+            n = w
+    return n
+
+
+@jit
+def put_simple(mv: Arr, n: int, kind: int, card: int) -> int:
+    return put(mv, n, kind, card, -1, -1, -1, 0, -1)
+
+
+@jit
+def legal_moves(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    colour: int,
+    card: int,
+    hand: Arr,
+    mv: Arr,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+) -> int:
+    """Fill mv with the legal moves of the player to move; return their number.
+
+    Standard/teams: the moves of ``card`` plus ``pass`` when allowed (game._generate).
+    Points: the moves of every card kind in ``hand`` (counts per kind), then the discards when
+    no card must be played (game._points_moves)."""
+    if P[P_POINTS] == 0:
+        n = gen_card(S, slide, P, colour, card, mv, 0, keys, W, buf)
+        if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
+            n = put_simple(mv, n, K_PASS, card)
+        return n
+    n = 0
+    must = False
+    for s in range(11):
+        if hand[s] == 0:
+            continue
+        kc = CARD_KINDS[s]
+        n1 = gen_card(S, slide, P, colour, kc, mv, n, keys, W, buf)
+        if n1 > n and not (kc == 11 and not has_forward(mv, n, n1)):
+            must = True
+        n = n1
+    if not must:
+        for s in range(11):
+            if hand[s] > 0:
+                n = put_simple(mv, n, K_DISCARD, CARD_KINDS[s])
+    return n
+
+
+@jit
+def has_forward(mv: Arr, lo: int, hi: int) -> bool:
+    for m in range(lo, hi):  # noqa: SIM110 (no generators in compiled code)
+        if mv[m, M_KIND] == K_FORWARD:
+            return True
+    return False
+
+
+# -- policies -------------------------------------------------------------------------------------
+@jit
+def progress(S: Arr, colour: int, teams: bool) -> int:
+    total = 0
+    b = 4 * colour
+    for i in range(4):
+        total += PROGRESS[colour, S[b + i]]
+    if teams:
+        p = (colour + 2) % 4
+        b = 4 * p
+        for i in range(4):
+            total += PROGRESS[p, S[b + i]]
+    return total
+
+
+@jit
+def choose(
+    policy: int, S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr
+) -> Any:
+    """The built-in policies. ``random`` draws one number from the policy stream at every
+    decision (even a forced one); ``easy`` maximises the mover's progress after the move
+    (the team's pawns in teams), ties to the first move listed; ``first`` plays move 0."""
+    if policy == POLICY_RANDOM:
+        return below(rng, 1, n)
+    if policy == POLICY_EASY:
+        teams = P[P_TEAMS] != 0
+        best = -1
+        idx = 0
+        for m in range(n):
+            copy_into(W[2], S)
+            apply_move(W[2], slide, P, mv, m)
+            v = progress(W[2], colour, teams)
+            if v > best:
+                best = v
+                idx = m
+        return idx
+    return 0
+
+
+# -- games ----------------------------------------------------------------------------------------
+@jit
+def all_home(S: Arr, c: int) -> bool:
+    b = 4 * c
+    return bool(S[b] == HOME and S[b + 1] == HOME and S[b + 2] == HOME and S[b + 3] == HOME)
+
+
+@jit
+def next_colour(cols: Arr, ncols: int, c: int) -> int:
+    for k in range(ncols):
+        if cols[k] == c:
+            return int(cols[(k + 1) % ncols])
+    return c
+
+
+@jit
+def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
+    """Top card of the draw pile piles[0] (the last one); reshuffle the discards when empty."""
+    if counts[0] == 0:
+        nd = counts[1]
+        for k in range(nd):
+            piles[0, k] = piles[1, k]
+        counts[0] = nd
+        counts[1] = 0
+        shuffle(rng, 0, piles[0], nd)
+    counts[0] -= 1
+    return int(piles[0, counts[0]])
+
+
+@jit
+def play_game(
+    seed: Any,
+    cols: Arr,
+    ncols: int,
+    slide: Arr,
+    P: Arr,
+    S: Arr,
+    W: Arr,
+    buf: Arr,
+    mv: Arr,
+    keys: Arr,
+    piles: Arr,
+    counts: Arr,
+    hands: Arr,
+    rng: Arr,
+    trace: Arr,
+    out: Arr,
+    final: Arr,
+) -> None:
+    """Play one game from ``seed`` (as Game(rules, players, seed)) to its end.
+
+    out = [winner colour or -1, turns, first colour, decisions, score R, B, Y, G]; final = the
+    state at the end. The policy stream is SplitMix64 seeded with ``mix64(seed ^ POLICY_SALT)``
+    (see policy_seed in sorry.fast)."""
+    rng[0] = seed
+    rng[1] = mix64(seed ^ np.uint64(0x5EED5EED5EED5EED))
+    first = int(cols[below(rng, 0, ncols)])
+    # the deck in CARDS order, shuffled
+    nd = 0
+    for s in range(11):
+        cnt = 4
+        if s == 0 and P[P_DECK] == 45:
+            cnt = 5
+        for _ in range(cnt):
+            piles[0, nd] = CARD_KINDS[s]
+            nd += 1
+    shuffle(rng, 0, piles[0], nd)
+    counts[0] = nd
+    counts[1] = 0
+    # pawns
+    for k in range(STATE_LEN):
+        S[k] = START if k < OCC else -1
+    for k in range(ncols):
+        c = cols[k]
+        if P[P_OUT]:
+            S[4 * c + 3] = EXIT[c]
+            S[OCC + EXIT[c]] = 4 * c + 3
+    points = P[P_POINTS] != 0
+    teams = P[P_TEAMS] != 0
+    held = counts[2:6]
+    for c in range(4):
+        held[c] = 0
+        for k in range(11):
+            hands[c, k] = 0
+    if points:
+        # deal five cards each, round the table from the first player (game._next_deal)
+        while True:
+            start = 0
+            for k in range(ncols):
+                if cols[k] == first:
+                    start = k
+            best = -1
+            for k in range(ncols):
+                c = cols[(start + k) % ncols]
+                if held[c] < 5 and (best < 0 or held[c] < held[best]):
+                    best = c
+            if best < 0:
+                break
+            card = draw_card(rng, piles, counts)
+            hands[best, CARD_SLOT[card]] += 1
+            held[best] += 1
+    to_move = first
+    turn = 0
+    winner = -1
+    limit = P[P_TURN_LIMIT]
+    policy = P[P_POLICY]
+    ntrace = trace.shape[0]
+    while True:
+        if points:
+            card = 0
+        else:
+            card = draw_card(rng, piles, counts)
+        n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
+        idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
+        kind = mv[idx, M_KIND]
+        if points:
+            card = mv[idx, M_CARD]
+            hands[to_move, CARD_SLOT[card]] -= 1
+        apply_move(S, slide, P, mv, idx)
+        piles[1, counts[1]] = card
+        counts[1] += 1
+        if turn < ntrace:
+            trace[turn, 0] = card
+            trace[turn, 1] = n
+            trace[turn, 2] = idx
+        turn += 1
+        mover = to_move
+        if all_home(S, mover) and (not teams or all_home(S, (mover + 2) % 4)):
+            winner = mover
+            break
+        if limit > 0 and turn >= limit:
+            break
+        if not (card == 2 and P[P_TWO_AGAIN] != 0 and kind != K_DISCARD):
+            to_move = next_colour(cols, ncols, mover)
+        if points:
+            card = draw_card(rng, piles, counts)
+            hands[mover, CARD_SLOT[card]] += 1
+    out[0] = winner
+    out[1] = turn
+    out[2] = first
+    out[3] = turn
+    for c in range(4):
+        out[4 + c] = 0
+    if points:
+        score_points(S, cols, ncols, winner, P[P_BONUS_CUM] != 0, out)
+    copy_into(final, S)
+
+
+@jit
+def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, out: Arr) -> None:
+    most = 0
+    away = 0
+    for k in range(ncols):
+        c = cols[k]
+        h = 0
+        for i in range(4):
+            if S[4 * c + i] == HOME:
+                h += 1
+        out[4 + c] = 5 * h
+        if c != winner:
+            away += 4 - h
+            if h > most:
+                most = h
+    if winner < 0:
+        return
+    bonus = 0
+    if most <= 0:
+        bonus += 100
+    if most <= 1 and (cumulative or bonus == 0):
+        bonus += 50
+    if most <= 2 and (cumulative or bonus == 0):
+        bonus += 25
+    out[4 + winner] += 5 * away + bonus
+
+
+@ajit
+def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
+    S = np.empty(STATE_LEN, dtype=np.int8)
+    W = np.empty((3, STATE_LEN), dtype=np.int8)
+    buf = np.empty(16, dtype=np.int64)
+    mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int64)
+    keys = np.empty((MAX_MOVES, 2), dtype=np.int64)
+    piles = np.empty((2, 48), dtype=np.int8)
+    counts = np.zeros(6, dtype=np.int64)  # draw pile, discard pile, cards held per colour
+    hands = np.zeros((4, 11), dtype=np.int64)
+    rng = np.zeros(2, dtype=np.uint64)
+    return S, W, buf, mv, keys, piles, counts, hands, rng
+
+
+@pjit
+def play_batch(
+    seeds: Arr, cols: Arr, slide: Arr, P: Arr, nchunks: int, trace: Arr, out: Arr, final: Arr
+) -> None:
+    """Play game k from seeds[k] for every k, in ``nchunks`` parallel chunks."""
+    ngames = seeds.shape[0]
+    ncols = cols.shape[0]
+    for ch in prange(nchunks):
+        lo = ngames * ch // nchunks
+        hi = ngames * (ch + 1) // nchunks
+        S, W, buf, mv, keys, piles, counts, hands, rng = new_work()
+        empty = np.empty((0, 3), dtype=np.int64)
+        for g in range(lo, hi):
+            tr = trace if g == 0 else empty
+            play_game(
+                seeds[g],
+                cols,
+                ncols,
+                slide,
+                P,
+                S,
+                W,
+                buf,
+                mv,
+                keys,
+                piles,
+                counts,
+                hands,
+                rng,
+                tr,
+                out[g],
+                final[g],
+            )
+
+
+@ajit
+def list_moves(S: Arr, slide: Arr, P: Arr, colour: int, card: int, hand: Arr) -> tuple[Arr, Arr]:
+    """The legal moves of a position (for tests and tools) and the state after each."""
+    _S, W, buf, mv, keys, _piles, _counts, _hands, _rng = new_work()
+    n = legal_moves(S, slide, P, colour, card, hand, mv, keys, W, buf)
+    res = np.empty((n, STATE_LEN), dtype=np.int8)
+    for m in range(n):
+        copy_into(res[m], S)
+        apply_move(res[m], slide, P, mv, m)
+    return mv[:n].copy(), res
