@@ -10,6 +10,7 @@ from sorry import Rules
 from sorry.errors import SorryError
 from sorry.rng import derive_seed
 from sorry.sim import (
+    GameRecord,
     RunSpec,
     parse_bot_spec,
     plackett_luce,
@@ -99,3 +100,24 @@ def test_bad_specs_are_refused() -> None:
         simulate(5, players=3, rules=Rules(variant="teams"))
     with pytest.raises(SorryError):
         simulate(0, players=2)
+
+
+@pytest.mark.slow
+def test_ray_backend_plays_the_same_games() -> None:
+    """A local Ray instance (started and stopped by the run) gives the same records and
+    totals as one process."""
+    pytest.importorskip("ray")
+    spec = RunSpec(Rules(), (0, 1, 2), ("easy", "random", "random"), seed=31, rotate=True)
+    local = run_games(spec, 30, jobs=1)
+    remote = run_games(spec, 30, jobs=2, backend="ray")
+
+    def key(rs: list[GameRecord]) -> list[tuple[object, ...]]:
+        return [(r.index, r.seed, r.seats, r.winners, r.turns) for r in rs]
+
+    assert key(local) == key(remote)
+    import ray
+
+    assert not ray.is_initialized()
+    a = tournament(["easy", "random"], 8, seed=3)
+    b = tournament(["easy", "random"], 8, seed=3, backend="ray", jobs=2)
+    assert [e["wins"] for e in a["entrants"]] == [e["wins"] for e in b["entrants"]]

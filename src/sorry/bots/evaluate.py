@@ -45,9 +45,10 @@ class Weights:
     safe_bonus: float = 6.0  # per pawn in the Safety Zone
     home_bonus: float = 10.0  # per pawn in HOME
     threat: float = 0.9  # share of the progress at risk counted as lost
-    start_reserve: float = 3.0  # a pawn kept in START while targets exist
+    start_reserve: float = 1.0  # a pawn kept in START while targets exist
     sorry_share: float = 0.5  # how much of a Sorry! threat falls on one given pawn
-    exit_block: float = 2.0  # own pawn sitting on own START exit with pawns in START
+    exit_block: float = 0.0  # own pawn sitting on own START exit with pawns in START
+    points_hand: int = 1  # hand size assumed for a threat in the points variant (tuned)
 
 
 DEFAULT_WEIGHTS = Weights()

@@ -65,8 +65,8 @@ class HardBot:
         team = team_of(rules, view.viewer)
         colours = view.colours
         probs = view.next_card_probabilities()
-        hand_size = 5 if rules.points else 1
         w = self.weights
+        hand_size = w.points_hand if rules.points else 1
 
         def value(s: PawnState) -> float:
             return evaluate(s, colours, team, probs, rules.slide_on, rules.teams, w, hand_size)

@@ -113,7 +113,7 @@ class MediumBot:
         state = state_of(view)
         colours = view.colours
         w = self.weights
-        hand = 5 if rules.points else 1
+        hand = w.points_hand if rules.points else 1
 
         def value(s: PawnState) -> float:
             return evaluate(s, colours, team, probs, rules.slide_on, rules.teams, w, hand)

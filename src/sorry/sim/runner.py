@@ -105,7 +105,7 @@ def play_one(spec: RunSpec, index: int, bots: Sequence[Bot] | None = None) -> Ga
             continue
         c = game.to_move
         view = game.view(c)
-        if timed:
+        if timed and len(view.legal_moves) > 1:  # time the decisions with a choice
             t0 = clock()
             move = by_colour[c].choose(view, rngs[c])
             times[c].append(clock() - t0)
