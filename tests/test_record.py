@@ -398,10 +398,14 @@ def test_wrong_player_and_wrong_order_are_caught(honest: GameRecord) -> None:
     wrong = next(c for c in "RBYG" if c != colour)
     assert "wrong player" in verify(tamper(honest, d, colour=wrong)).problem
     # a step dropped: a move where a card must be drawn
-    steps = list(honest.steps)
-    del steps[d - 1]
-    result = verify(dataclasses.replace(honest, steps=tuple(steps)))
-    assert result.step == d and not result.ok
+    red = next(n for n, s in enumerate(honest.steps, 1) if s.draw is not None and s.colour == "R")
+    for d in (first_draw(honest, 5), red):
+        steps = list(honest.steps)
+        colour = steps[d - 1].colour
+        del steps[d - 1]
+        result = verify(dataclasses.replace(honest, steps=tuple(steps)))
+        assert result.step == d and "a move where a card must be drawn" in result.problem
+        assert result.expected == f"a card for {colour}"
 
 
 def test_a_tampered_result_is_caught(honest: GameRecord) -> None:

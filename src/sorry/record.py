@@ -700,10 +700,12 @@ def verify(record: GameRecord) -> VerifyResult:
                 )
             continue
         if game.is_chance():
+            to = game.deal_to
+            assert to is not None
             return bad(
                 n,
                 "a move where a card must be drawn",
-                f"a card for {COLOUR_LETTERS[game.deal_to or game.to_move]}",
+                f"a card for {COLOUR_LETTERS[to]}",
                 str(step),
             )
         if step.colour != COLOUR_LETTERS[game.to_move]:
