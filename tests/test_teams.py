@@ -10,7 +10,7 @@ import pytest
 from sorry.board import FORWARD as FWD
 from sorry.board import HOME, START, TRACK_LEN
 from sorry.cards import CARDS, SORRY
-from sorry.errors import RulesError
+from sorry.errors import IllegalMoveError, RulesError
 from sorry.game import Game
 from sorry.moves import Move
 from sorry.position import Position
@@ -333,6 +333,15 @@ def test_eleven_swap_partner_option() -> None:
         "Y40<>G50",
     ]
     assert after(pos, 11, "R10<>Y40", rules) == "R:S,S,S,40 B:S,S,S,25 Y:S,S,S,10 G:S,S,S,50"
+    # Typed from Yellow's side it is the same move (the listed one is recorded).
+    g = game(pos, 11, rules)
+    g.push("Y40<>R10")
+    assert g.move_stack == [Move.parse("R10<>Y40")]
+    assert g.board_text() == "R:S,S,S,40 B:S,S,S,25 Y:S,S,S,10 G:S,S,S,50"
+    # Without the option neither side may swap with the partner.
+    for typed in ("Y40<>R10", "R10<>Y40"):
+        with pytest.raises(IllegalMoveError):
+            game(pos, 11).push(typed)
     # When the mover lands on a triangle the order matters: Red slides from Yellow's 39 to 43,
     # Yellow does not slide on its own triangle.
     pos = "R:S,S,S,10 B:S,S,S,S Y:S,S,S,39 G:S,S,S,S R"

@@ -33,6 +33,8 @@ OPTION_VALUES: Final[dict[str, tuple[str, ...]]] = {
     "points_bonus": ("highest", "cumulative"),
     "turn_limit": ("none",),  # or a positive integer
 }
+#: Options whose values are booleans (``yes``/``no`` as text).
+_BOOLS: Final = ("two_draws_again", "team_swap_partner")
 #: Options that only make sense in one variant.
 _VARIANT_ONLY: Final = {
     "team_seven_split": "teams",
@@ -65,10 +67,19 @@ class Rules:
         for name, values in OPTION_VALUES.items():
             if name == "turn_limit":
                 continue
-            if _text(getattr(self, name)) not in values:
-                raise RulesError(f"bad value {getattr(self, name)!r} for option {name}")
+            value = getattr(self, name)
+            if isinstance(value, str) and value in values:
+                value = _convert(name, value)  # "44" -> 44, "no" -> False, as from_options
+                object.__setattr__(self, name, value)
+            if _text(value) not in values or isinstance(value, bool) != (name in _BOOLS):
+                raise RulesError(f"bad value {value!r} for option {name}")
+            only = _VARIANT_ONLY.get(name)
+            if only is not None and only != self.variant and _text(value) != values[0]:
+                raise RulesError(f"option {name} only applies to the {only} variant")
         if self.turn_limit is not None and (
-            not isinstance(self.turn_limit, int) or self.turn_limit < 1
+            isinstance(self.turn_limit, bool)
+            or not isinstance(self.turn_limit, int)
+            or self.turn_limit < 1
         ):
             raise RulesError("turn_limit must be a positive integer or none")
         if self.variant == "points" and self.starting_pawns_out != 1:
