@@ -33,7 +33,7 @@ def presses(keys: Sequence[str]) -> Callable[[Pilot[Any]], Any]:
 
 def position_app(position: str, card: int | None = None, **kw: Any) -> SorryApp:
     game = Game.from_position(position, card=card, **kw)
-    seats = ["human"] + ["medium"] * (len(game.colours) - 1)
+    seats = ["human"] + ["random"] * (len(game.colours) - 1)
     return SorryApp(Session(seats=seats, game=game), speed=0)
 
 
@@ -45,7 +45,7 @@ def test_new_game_screen(snap_compare: Compare) -> None:
 
 
 def test_game_in_progress(snap_compare: Compare) -> None:
-    session = Session(Rules(), players=4, seats="human,medium,medium,medium", seed=8)
+    session = Session(Rules(), players=4, seats="human,random,random,random", seed=8)
     assert snap_compare(SorryApp(session, speed=0), run_before=presses(["enter"] * 12))
 
 
@@ -60,7 +60,7 @@ def test_large_terminal(snap_compare: Compare) -> None:
 
 
 def test_points_hand(snap_compare: Compare) -> None:
-    session = Session(Rules(variant="points"), players=3, seats="human,medium,medium", seed=8)
+    session = Session(Rules(variant="points"), players=3, seats="human,random,random", seed=8)
     assert snap_compare(SorryApp(session, speed=0), run_before=presses(["enter"] * 6))
 
 

@@ -683,7 +683,7 @@ class GameScreen(Screen[None]):
         if g.rules.points:
             v = self.viewer()
             if v is not None and v == c:
-                hand = "  ".join(card_words(x) for x in g.hands[c])
+                hand = "  ".join(card_words(x) for x in sorted(g.hands[c]))
                 lines.append(("Your hand", Style(dim=True)))
                 lines.append((hand, Style(bold=True)))
             else:
@@ -708,11 +708,10 @@ class GameScreen(Screen[None]):
             mark = "▶ " if c == g.to_move and not g.is_over() else "  "
             status.append(mark)
             status.append_text(_name(c))
-            status.append(f" {s.seat_name(c)}")
             if s.match.games != 1 or s.match.target is not None or g.rules.points:
-                unit = " pts" if g.rules.points else ""
-                status.append(f"  {s.match.scores.get(c, 0)}{unit}", style="bold")
-            status.append("\n")
+                status.append(f" {s.match.scores.get(c, 0)}", style="bold")
+                status.append(" ·", style="dim")
+            status.append(f" {s.seat_name(c)}\n")
         status.append(f"speed {app.speed}", style="dim")
         if s.can_undo():
             status.append(" · u: undo", style="dim")
@@ -721,7 +720,7 @@ class GameScreen(Screen[None]):
         v = self.viewer()
         if g.rules.points and v is not None:
             hand.append("Your hand: ", style="dim")
-            hand.append("  ".join(card_words(x) for x in g.hands[v]), style="bold")
+            hand.append("  ".join(card_words(x) for x in sorted(g.hands[v])), style="bold")
         self.query_one("#hand", Static).update(hand)
         prompt = Text()
         if self.note:
