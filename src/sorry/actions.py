@@ -31,14 +31,14 @@ In the points variant an action implies its card (forward 4 is the Sorry! card's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .board import START
+from .board import START, loc_sort_key
 from .cards import CARD_INDEX, CARDS, SORRY, Card
 from .errors import IllegalMoveError, RulesError
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
-from .position import Pawns
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -66,16 +66,31 @@ class _Context(NamedTuple):
     teams: bool
     points: bool
     card: Card | None  # the drawn card (standard and teams)
-    pawns: Pawns  # sorted locations per colour
+    pawns: Sequence[Sequence[int] | None]  # locations per colour (sorted if ``is_sorted``)
+    is_sorted: bool
 
 
 def _context(source: Game | PlayerView) -> _Context:
-    if isinstance(source, PlayerView):
-        pawns = source.pawns
-    else:  # a Game: its live lists are unsorted
-        pawns = source.state.sorted_pawns()
     rules = source.rules
-    return _Context(source.to_move, rules.teams, rules.points, source.card, pawns)
+    if isinstance(source, PlayerView):
+        return _Context(source.to_move, rules.teams, rules.points, source.card, source.pawns, True)
+    # A Game: its live lists are unsorted; slots are counted without sorting them.
+    pawns = source.state.pawns
+    return _Context(source.to_move, rules.teams, rules.points, source.card, pawns, False)
+
+
+def _rank(locs: Sequence[int], loc: int) -> int:
+    """Index of ``loc`` in the sorted tuple of ``locs`` (its first index if repeated)."""
+    if loc == START:
+        return 0
+    return sum(1 for x in locs if x == START or x < loc)
+
+
+def _sorted(ctx: _Context, colour: int) -> Sequence[int] | None:
+    locs = ctx.pawns[colour]
+    if locs is None or ctx.is_sorted or not locs:
+        return locs or None
+    return sorted(locs, key=loc_sort_key)
 
 
 def _slot(ctx: _Context, colour: int, loc: int) -> int:
@@ -87,16 +102,16 @@ def _slot(ctx: _Context, colour: int, loc: int) -> int:
     else:
         raise IllegalMoveError(f"the pawns of colour {colour} are not the mover's to move")
     locs = ctx.pawns[colour]
-    if locs is None or loc not in locs:
+    if not locs or loc not in locs:
         raise IllegalMoveError(f"no pawn of colour {colour} on location {loc}")
-    return base + locs.index(loc)
+    return base + _rank(locs, loc)
 
 
 def _target(ctx: _Context, colour: int, loc: int) -> int:
     locs = ctx.pawns[colour]
-    if locs is None or loc not in locs:
+    if not locs or loc not in locs:
         raise IllegalMoveError(f"no pawn of colour {colour} on location {loc}")
-    return ((colour - ctx.mover) % 4) * 4 + locs.index(loc)
+    return ((colour - ctx.mover) % 4) * 4 + _rank(locs, loc)
 
 
 def _encode(ctx: _Context, move: Move) -> int:
@@ -152,7 +167,7 @@ def _pawn_loc(ctx: _Context, slot: int) -> tuple[int, int]:
         colour = (ctx.mover + 2) % 4
     else:
         raise IllegalMoveError(f"pawn slot {slot} names a partner's pawn outside the teams variant")
-    locs = ctx.pawns[colour]
+    locs = _sorted(ctx, colour)
     if locs is None or len(locs) <= slot & 3:
         raise IllegalMoveError(f"pawn slot {slot} names no pawn")
     return colour, locs[slot & 3]
@@ -160,7 +175,7 @@ def _pawn_loc(ctx: _Context, slot: int) -> tuple[int, int]:
 
 def _target_loc(ctx: _Context, target: int) -> tuple[int, int]:
     colour = (ctx.mover + (target >> 2)) % 4
-    locs = ctx.pawns[colour]
+    locs = _sorted(ctx, colour)
     if locs is None:
         raise IllegalMoveError(f"target {target} names a colour not in play")
     return colour, locs[target & 3]
