@@ -25,6 +25,7 @@ from sorry.tui.app import (
     SorryApp,
 )
 from sorry.tui.layout import START_BOX, track_cell
+from sorry.tui.players import estimate_moves
 from sorry.tui.session import Session
 
 Body = Callable[[SorryApp, Pilot[Any]], Awaitable[None]]
@@ -301,8 +302,21 @@ def test_hints_show_chances() -> None:
         assert isinstance(screen, GameScreen)
         assert screen.hints is not None and len(screen.hints) == len(s.game.legal_moves)
         assert "%" in options_text(app)
+        await keys(app, pilot, "m")
+        assert isinstance(app.screen, MoveListScreen)
+        assert "%" in str(app.screen.query_one("#moves").render_line(0))
 
     run(app, body)
+
+
+def test_hint_engines_agree_on_a_sure_win() -> None:
+    g = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
+    for engine in ("random", "bots", "auto"):
+        assert estimate_moves(g, rollouts=3, seed=2, engine=engine) == [(g.legal_moves[0], 1.0)]
+    g = Game.from_position("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+    est = estimate_moves(g, rollouts=16, seconds=0.0, engine="bots")
+    assert sorted(str(m) for m, _p in est) == sorted(str(m) for m in g.legal_moves)
+    assert all(0.0 <= p <= 1.0 for _m, p in est)
 
 
 def test_hot_seat_points_hides_hands() -> None:

@@ -541,7 +541,11 @@ class GameScreen(Screen[None]):
 
         def work() -> None:
             est = estimate_moves(
-                game, rollouts=app.hint_rollouts, seconds=app.hint_seconds, seed=seed
+                game,
+                rollouts=app.hint_rollouts,
+                seconds=app.hint_seconds,
+                seed=seed,
+                engine=app.hint_engine,
             )
             self.app.call_from_thread(self._hints_ready, game.position_string(), dict(est))
 
@@ -972,8 +976,10 @@ class SorryApp(App[int]):
         auto_hint: bool = False,
         defaults: dict[str, Any] | None = None,
         save_at_end: str | None = None,
+        hint_engine: str = "auto",
     ) -> None:
         super().__init__()
+        self.hint_engine = hint_engine
         self.save_at_end = save_at_end
         self.session = session
         self.speed = max(0, min(len(SPEEDS) - 1, speed))

@@ -5,7 +5,7 @@
 ['you', 'bot easy']
 >>> from sorry import Game
 >>> g = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
->>> est = estimate_moves(g, rollouts=4, seed=1)
+>>> est = estimate_moves(g, rollouts=4, seed=1, engine="random")
 >>> [(str(m), p) for m, p in est]
 [('Rs1+5', 1.0)]
 """
@@ -157,10 +157,20 @@ def estimate_moves(
     seconds: float | None = None,
     seed: int = 0,
     progress: Callable[[list[tuple[Move, float]]], None] | None = None,
+    engine: str = "auto",
 ) -> list[tuple[Move, float]]:
     """Each legal move of the player to move with its estimated chance of winning (the
-    player's side winning), from random playouts of games consistent with what that player
-    can see. Stops after ``rollouts`` playouts per move or ``seconds``; best move first."""
+    player's side winning), best first, from at most ``rollouts`` playouts per move of games
+    consistent with what that player can see, stopping after ``seconds``.
+
+    ``engine``: ``bots`` uses :func:`sorry.bots.hint` (greedy playouts, in batches so that the
+    time limit holds), ``random`` uniformly random playouts, ``auto`` the first if it exists."""
+    if engine in ("auto", "bots"):
+        fn = getattr(_bots_module(), "hint", None)
+        if fn is not None:
+            return _bots_hint(fn, game, rollouts, seconds, seed)
+        if engine == "bots":
+            raise SorryError("sorry.bots has no hint engine")
     moves = game.legal_moves
     if not moves:
         return []
@@ -190,6 +200,33 @@ def estimate_moves(
         if deadline is not None and now > deadline:
             break
     return _ranked(moves, wins, runs)
+
+
+def _bots_hint(
+    fn: Callable[..., list[tuple[Move, float]]],
+    game: Game,
+    rollouts: int,
+    seconds: float | None,
+    seed: int,
+) -> list[tuple[Move, float]]:
+    view = game.view(game.to_move)
+    moves = list(view.legal_moves)
+    if not moves:
+        return []
+    deadline = None if seconds is None else time.monotonic() + seconds
+    totals = {m: 0.0 for m in moves}
+    runs = 0
+    k = 0
+    while runs < rollouts:
+        batch = min(8, rollouts - runs)
+        for m, p in fn(view, rollouts=batch, seed=derive_seed(seed, k)):
+            totals[m] = totals.get(m, 0.0) + p * batch
+        runs += batch
+        k += 1
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    ranked = [(m, totals[m] / runs) for m in moves]
+    return sorted(ranked, key=lambda mp: -mp[1])
 
 
 def _single(
