@@ -117,6 +117,19 @@ def test_the_card_may_be_omitted_when_only_one_card_gives_the_move() -> None:
         g.push("12:R4+12")
 
 
+def test_a_split_seven_may_be_typed_without_its_card_in_any_order() -> None:
+    hands = {0: [7, 3, 3, 3, 3], 2: [1, 1, 1, 1, 1]}
+    for typed in ("R10+3/R20+4", "R20+4/R10+3", "7:R20+4/R10+3"):
+        g = game("R:S,S,10,20 Y:S,S,S,34 R", hands)
+        g.push(typed)
+        assert g.move_stack == [Move.parse("7:R10+3/R20+4")]
+        assert g.board_text() == "R:S,S,13,28 Y:S,S,S,34"  # 24 is a triangle: slides to 28
+        assert g.discard_pile == [7]
+    g = game("R:S,S,10,20 Y:S,S,S,34 R", {0: [8, 3, 3, 3, 3], 2: [1, 1, 1, 1, 1]})
+    with pytest.raises(IllegalMoveError, match="hand 8,3,3,3,3"):
+        g.push("R20+4/R10+3")  # no 7 in the hand
+
+
 def test_a_two_plays_again_from_the_refilled_hand() -> None:
     g = game("R:S,S,S,10 Y:S,S,S,34 R", {0: [2, 3, 3, 3, 3], 2: [1, 2, 4, 7, 8]})
     g.push("2:RS>4")

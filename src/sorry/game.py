@@ -36,7 +36,7 @@ from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .movegen import card_moves
 from .movegen import legal_moves as standard_moves
-from .moves import DISCARD, FORWARD, PASS, Move
+from .moves import DISCARD, FORWARD, PASS, SPLIT, Move
 from .position import Position, field_text
 from .rng import Rng
 from .rules import Rules
@@ -362,6 +362,8 @@ class Game:
             candidates = [m for m in self.legal_moves if m._replace(card=None) == move]
             if len(candidates) == 1:
                 move = candidates[0]
+            elif move.kind == SPLIT:  # only a 7 splits (its halves may be in any order)
+                move = move._replace(card=7)
         listed = self._moves_cache
         if listed is None:
             listed = self._moves_cache = self._generate()
