@@ -436,3 +436,34 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     assert made[-1].session is not None and made[-1].save_path == str(path)
     assert main(["tui", "--speed", "9"]) == 2
     assert main(["tui", "--seats", "human,wizard"]) == 2
+
+
+def test_finished_game_saved_and_resumed_counts_once(tmp_path: Path) -> None:
+    session = Session(Rules(), players=2, seats="random,random", seed=6, games=2)
+    path = tmp_path / "end.json"
+    app = SorryApp(session, speed=0, save_at_end=str(path))
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameOverScreen)
+
+    run(app, body)
+    resumed = Session.load(path)
+    assert resumed.game.is_over() and resumed.match.games_played == 1
+    assert resumed.finish() is None
+    game2 = resumed.next_game()
+    assert game2.first == session.game.winner
+    assert resumed.match.games_played == 1
+
+
+def test_teams_start_the_partners_pawn() -> None:
+    rules = Rules(variant="teams")
+    app, s = position_app("R:S,S,S,S B:S,S,S,S Y:S,S,S,S G:S,S,S,S R", card=1, rules=rules)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        text = options_text(app)
+        assert "Red pawn in START" in text and "Yellow pawn in START" in text
+        await keys(app, pilot, "2")  # Yellow's pawn leaves START (its partner's card)
+        assert str(s.game.move_stack[0]) == "YS>34"
+        assert s.log[0].text == "Yellow leaves START for 34"
+
+    run(app, body)

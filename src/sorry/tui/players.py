@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -47,6 +48,7 @@ def _bots_module() -> Any:
         return None
 
 
+@functools.cache
 def bot_levels() -> tuple[str, ...]:
     """The bot levels that can be made now (those of :data:`sorry.bots.LEVELS`)."""
     mod = _bots_module()

@@ -317,6 +317,9 @@ class Session:
             m.next_first = COLOUR_LETTERS.index(info["next_first"])
         if commitment is not None:
             session.commitment = commitment
+        if game.is_over() and m.results and m.results[-1].seed == game.seed:
+            session.recorded = True  # saved after the end: already counted in the match
+            m._current = None
         session._rebuild_log(start)
         return session
 
