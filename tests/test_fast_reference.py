@@ -113,6 +113,8 @@ def reference_moves(
     if rules.points:
         pos = Position.parse(position)
         g = Game.from_position(pos, rules, hands={pos.to_move: hand or []})
+        while g.is_chance():  # deal the other hands
+            g.draw()
     else:
         g = Game.from_position(position, rules, card=card)
     out = []
