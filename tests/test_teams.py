@@ -237,7 +237,7 @@ def _random_team_position(rnd: random.Random, on_board: int) -> str:
                     safe.add(x - TRACK_LEN + 1)
                     locs.append(f"s{x - TRACK_LEN + 1}")
                     break
-        locs += ["S"] * (4 - len(locs))
+        locs += [rnd.choice("SSH") for _ in range(4 - len(locs))]
         fields.append(f"{letter}:" + ",".join(locs))
     return " ".join(fields) + " R"
 
@@ -472,3 +472,107 @@ def test_cards_cover_the_deck() -> None:
     pos = "R:S,10,20,s2 B:S,S,25,35 Y:S,40,50,s1 G:S,S,5,55 R"
     for card in CARDS:
         assert game(pos, card).legal_moves != [Move.pass_()]
+
+
+# -- an independent reference for every card ---------------------------------------------------
+def _reference_results(state: PawnState, rules: Rules, colour: int, card: int) -> set[object]:
+    """Results of every legal move of ``card`` in the team game, from RULES.md 4-6 directly
+    (START exit, movement tables, landing rules), without the move generator."""
+    from sorry.board import BACKWARD as BWD
+    from sorry.board import START_EXIT
+
+    team = (colour, (colour + 2) % 4)
+    out: set[object] = set()
+
+    def free(st: PawnState, c: int, dest: int) -> bool:
+        if dest < TRACK_LEN:
+            return all(loc != dest for loc in st.pawns[c])
+        return dest == HOME or dest not in st.pawns[c]
+
+    def result(c: int, i: int, dest: int) -> None:
+        st = state.copy()
+        st.place(c, i, dest, [])
+        out.add(st.key())
+
+    pawns = [(c, i, state.pawns[c][i]) for c in team for i in range(4)]
+    fwd = {1: 1, 2: 2, 3: 3, 5: 5, 8: 8, 10: 10, 11: 11, 12: 12}.get(card, 0)
+    back = {4: 4, 10: 1}.get(card, 0)
+    if card in (1, 2):
+        for c in team:
+            if START in state.pawns[c] and free(state, c, START_EXIT[c]):
+                result(c, state.pawns[c].index(START), START_EXIT[c])
+    for c, i, loc in pawns:
+        if loc in (START, HOME):
+            continue
+        if fwd and FWD[c][loc][fwd] >= 0 and free(state, c, FWD[c][loc][fwd]):
+            result(c, i, FWD[c][loc][fwd])
+        if back and BWD[c][loc][back] >= 0 and free(state, c, BWD[c][loc][back]):
+            result(c, i, BWD[c][loc][back])
+    if card == 11:
+        for c, i, loc in pawns:
+            if loc >= TRACK_LEN:
+                continue
+            for t in range(4):
+                if t == c or (t in team and not rules.team_swap_partner):
+                    continue
+                for j, tloc in enumerate(state.pawns[t]):
+                    if tloc < TRACK_LEN:
+                        st = state.copy()
+                        st.swap(c, i, t, j, [])
+                        out.add(st.key())
+    if card == SORRY:
+        targets = 0
+        for c in team:
+            if START not in state.pawns[c]:
+                continue
+            for t in range(4):
+                for tloc in state.pawns[t]:
+                    if t != c and tloc < TRACK_LEN:
+                        targets += 1
+                        result(c, state.pawns[c].index(START), tloc)
+        extra = rules.sorry_forward_4
+        if extra == "always" or (extra == "fallback" and not targets):
+            for c, i, loc in pawns:
+                if (
+                    loc not in (START, HOME)
+                    and FWD[c][loc][4] >= 0
+                    and free(state, c, FWD[c][loc][4])
+                ):
+                    result(c, i, FWD[c][loc][4])
+    if card == 7:
+        out = _brute_seven(state, team, 7 if rules.team_seven_split == "any" else 2)
+    return out
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        (),
+        ("team_swap_partner=yes", "sorry_forward_4=fallback"),
+        ("slide_on=own", "swap_slides=both", "sorry_forward_4=always"),
+        ("slide_on=all", "team_seven_split=any"),
+    ],
+)
+def test_every_card_matches_the_reference(options: tuple[str, ...]) -> None:
+    rules = Rules.from_options("teams", options)
+    rnd = random.Random(" ".join(options))
+    for _ in range(40):
+        pos = _random_team_position(rnd, rnd.choice((2, 3, 4, 5, 6)))
+        colour = rnd.choice((0, 2))
+        pos = pos[:-1] + "RY"[colour // 2]
+        for card in CARDS:
+            g = game(pos, card, rules)
+            got = []
+            for m in g.legal_moves:
+                if m.is_pass:
+                    continue
+                st = g.state.copy()
+                st.apply(m, [])
+                got.append(st.key())
+            ref = _reference_results(g.state, rules, colour, card)
+            assert set(got) == ref, (pos, card)
+            if card in (7, 11):
+                assert len(got) == len(set(got)), (pos, card)
+            has_pass = Move.pass_() in g.legal_moves
+            can_forward = any(m.kind == 0 for m in g.legal_moves)
+            assert has_pass == (not got or (card == 11 and not can_forward)), (pos, card)
