@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board import COLOUR_LETTERS, TRACK_LEN
-from ..cards import CARD_INDEX, CARDS, card_name
+from ..cards import CARD_INDEX, CARDS, card_name, deck_counts
 from ..errors import RulesError
 from ..rules import VARIANTS, Rules
 from ..view import PlayerView
@@ -73,9 +73,7 @@ def make_rules(variant: str = "standard", options: dict[str, Any] | None = None)
 def observation(view: PlayerView, out: FloatArray | None = None) -> FloatArray:
     """The observation vector (``OBS_SIZE`` float32) of ``view``'s owner."""
     if out is None:
-        out = np.zeros(OBS_SIZE, np.float32)
-    else:
-        out[:OBS_SIZE] = 0.0
+        out = np.empty(OBS_SIZE, np.float32)
     _fill(view, out)
     return out
 
@@ -93,35 +91,52 @@ def information_state(view: PlayerView, out: FloatArray | None = None) -> FloatA
     return out
 
 
+_CARD_IDX = [CARD_INDEX.get(c, 0) for c in range(14)]
+_DECK_COUNTS = {size: [deck_counts(size)[c] for c in CARDS] for size in (44, 45)}
+
+
 def _fill(view: PlayerView, out: FloatArray) -> None:
+    # Collects the few non-zero values in a dict: numpy converts a short index list much
+    # faster than a full list of 339 floats.
     me = view.viewer
     turn = 15 * me
+    buf: dict[int, float] = {}
+    get = buf.get
+    idx = _CARD_IDX
     for c in view.colours:
         r = (c - me) % 4
-        out[IN_PLAY + r] = 1.0
+        buf[IN_PLAY + r] = 1.0
         locs = view.pawns[c]
         assert locs is not None
         base = PAWNS + r * NUM_LOCATIONS
         for loc in locs:
-            idx = (loc - turn) % TRACK_LEN if loc < TRACK_LEN else loc
-            out[base + idx] += 0.25
-        out[HAND_SIZES + r] = view.hand_sizes[c] / 5.0
-    out[TO_MOVE + (view.to_move - me) % 4] = 1.0
-    out[PHASE + view.phase] = 1.0
+            i = base + ((loc - turn) % TRACK_LEN if loc < TRACK_LEN else loc)
+            buf[i] = get(i, 0.0) + 0.25
+        buf[HAND_SIZES + r] = view.hand_sizes[c] / 5.0
+    buf[TO_MOVE + (view.to_move - me) % 4] = 1.0
+    buf[PHASE + view.phase] = 1.0
+    unseen = _DECK_COUNTS[view.rules.deck][:]
     if view.card is not None:
-        out[CARD + CARD_INDEX[view.card]] = 1.0
+        buf[CARD + idx[view.card]] = 1.0
+        unseen[idx[view.card]] -= 1
     for card in view.hand:
-        out[HAND + CARD_INDEX[card]] += 0.2
+        i = HAND + idx[card]
+        buf[i] = get(i, 0.0) + 0.2
+        unseen[idx[card]] -= 1
     for card in view.discard_pile:
-        out[DISCARDS + CARD_INDEX[card]] += 0.2
-    for card, n in view.unseen_counts().items():
-        out[UNSEEN + CARD_INDEX[card]] = n / 5.0
-    out[DRAW_COUNT] = view.draw_count / DECK_MAX
-    out[VARIANT + VARIANTS.index(view.rules.variant)] = 1.0
+        i = DISCARDS + idx[card]
+        buf[i] = get(i, 0.0) + 0.2
+        unseen[idx[card]] -= 1
+    for k in range(NUM_CARDS):
+        buf[UNSEEN + k] = unseen[k] / 5.0
+    buf[DRAW_COUNT] = view.draw_count / DECK_MAX
+    buf[VARIANT + VARIANTS.index(view.rules.variant)] = 1.0
     if view.deal_to is not None:
-        out[DEAL_TO + (view.deal_to - me) % 4] = 1.0
+        buf[DEAL_TO + (view.deal_to - me) % 4] = 1.0
     for w in view.winners:
-        out[WINNERS + (w - me) % 4] = 1.0
+        buf[WINNERS + (w - me) % 4] = 1.0
+    out[:OBS_SIZE] = 0.0
+    out[list(buf)] = list(buf.values())
 
 
 def observation_string(view: PlayerView) -> str:
