@@ -31,7 +31,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option as ListOption
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES, COLOURS
+from ..board import COLOUR_LETTERS, COLOUR_NAMES, COLOURS, TRACK_LEN
 from ..errors import SorryError
 from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
@@ -54,6 +54,21 @@ SPEEDS: tuple[tuple[float, float], ...] = (
     (0.02, 0.12),
 )
 DEFAULT_SPEED = 3
+
+
+def changed_places(
+    before: Sequence[Sequence[int]], after: Sequence[Sequence[int]]
+) -> list[tuple[int, int]]:
+    """Where pawns arrived between two boards (a bumped pawn's START included), as marks."""
+    out = []
+    for c, locs in enumerate(after):
+        left = list(before[c])
+        for loc in locs:
+            if loc in left:
+                left.remove(loc)
+            else:
+                out.append((-1, loc) if loc < TRACK_LEN else (c, loc))
+    return out
 
 
 def _name(colour: int) -> Text:
@@ -311,7 +326,7 @@ class GameScreen(Screen[None]):
         self.cursor = 0
         self.revealed: int | None = None
         self.frame: tuple[list[list[int]], tuple[int, int] | None] | None = None
-        self.last: tuple[int, int] | None = None
+        self.last: list[tuple[int, int]] = []
         self.hints: dict[Move, float] | None = None
         self.hinting = False
         self.note = ""
@@ -384,8 +399,9 @@ class GameScreen(Screen[None]):
             self.refresh_board()
             await asyncio.sleep(step * 2)
         self.frame = None
-        self.last = shown[-1].focus if shown else None
+        before = [p[:] for p in s.game.pawns]
         s.play(move)
+        self.last = changed_places(before, s.game.pawns)
         self.hints = None
         self.note = ""
         self.write_log()
@@ -429,7 +445,7 @@ class GameScreen(Screen[None]):
     def _after_game(self, choice: str | None) -> None:
         if choice == "next":
             self.session.next_game()
-            self.last = None
+            self.last = []
             self.revealed = None
             self.rebuild_log()
             self.advance()
@@ -571,7 +587,7 @@ class GameScreen(Screen[None]):
         self.workers.cancel_group(self, "play")
         self.frame = None
         s.undo()
-        self.last = None
+        self.last = []
         self.rebuild_log()
         self.note = "Your last move was taken back."
         self.start_human_turn()
@@ -642,8 +658,10 @@ class GameScreen(Screen[None]):
         elif self.chooser is not None:
             pawns = self.chooser.preview()
             opts = self._options()
+            for place in self.last:
+                marks[place] = ("last", "")
             for i, tok in enumerate(opts):
-                if tok.place is not None and tok.place not in marks:
+                if tok.place is not None and marks.get(tok.place, ("last",))[0] == "last":
                     marks[tok.place] = ("option", str(i + 1) if i < 9 else "")
             if opts:
                 cur = opts[min(self.cursor, len(opts) - 1)]
@@ -651,7 +669,7 @@ class GameScreen(Screen[None]):
                 for o in self.chooser.options_from(cur):
                     if len(o.path) > n + 1:
                         nxt = o.path[n + 1].place
-                        if nxt is not None and nxt not in marks:
+                        if nxt is not None and marks.get(nxt, ("last",))[0] == "last":
                             marks[nxt] = ("preview", "")
                 if cur.place is not None:
                     marks[cur.place] = ("cursor", marks.get(cur.place, ("", ""))[1])
@@ -660,8 +678,8 @@ class GameScreen(Screen[None]):
                     marks[tok.place] = ("focus", "")
         else:
             pawns = [p[:] for p in g.pawns]
-            if self.last is not None:
-                marks[self.last] = ("last", "")
+            for place in self.last:
+                marks[place] = ("last", "")
         self.query_one(BoardView).show(pawns, g.colours, marks, self.centre_lines())
 
     def centre_lines(self) -> list[tuple[str, Style]]:
