@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from sorry.board import HOME, START, START_EXIT
-from sorry.cards import SORRY, deck_counts
+from sorry.cards import CARDS, SORRY, deck_counts
 from sorry.errors import GameStateError, IllegalMoveError
 from sorry.game import HAND_SIZE, Game
 from sorry.moves import Move
@@ -326,3 +326,61 @@ def test_random_points_games_account_for_every_card(players: int, options: tuple
         if rules.points_bonus == "cumulative":
             bonus = {0: 175, 1: 75, 2: 25, 3: 0}[most]
         assert g.scores[w] == 20 + 5 * sum(4 - homes[c] for c in g.colours if c != w) + bonus
+
+
+def _random_position(rnd: random.Random, colours: tuple[int, ...]) -> str:
+    taken: set[int] = set()
+    fields = []
+    for c in colours:
+        locs = []
+        for _ in range(4):
+            kind = rnd.random()
+            if kind < 0.45:
+                x = rnd.randrange(60)
+                if x not in taken:
+                    taken.add(x)
+                    locs.append(str(x))
+                    continue
+            if kind < 0.6:
+                k = rnd.randrange(1, 6)
+                if f"s{k}" not in locs:
+                    locs.append(f"s{k}")
+                    continue
+            locs.append(rnd.choice("SH"))
+        fields.append("RBYG"[c] + ":" + ",".join(locs))
+    return " ".join(fields) + " " + "RBYG"[colours[0]]
+
+
+@pytest.mark.parametrize(
+    "options", [(), ("sorry_forward_4=fallback", "slide_on=own"), ("deck=44", "swap_slides=both")]
+)
+def test_plays_are_the_standard_moves_of_each_card_in_the_hand(options: tuple[str, ...]) -> None:
+    rules = Rules.from_options("points", options)
+    standard = Rules.from_options("standard", options)
+    rnd = random.Random(repr(options))
+    deck = [c for c, n in deck_counts(rules.deck).items() for _ in range(n)]
+    dead_seen = 0
+    for _ in range(200):
+        colours = rnd.choice(((0, 2), (0, 1, 2), (0, 1, 2, 3)))
+        pos = _random_position(rnd, colours)
+        if rnd.random() < 0.3:  # Red deep in its Safety Zone: dead hands become likely
+            deep = rnd.choice(("R:s3,s5,H,H", "R:s4,H,H,H", "R:s1,s4,s5,H"))
+            pos = " ".join([deep, *pos.split()[1:]])
+        if "R:H,H,H,H" in pos:
+            continue
+        hand = rnd.sample(deck, 5)
+        g = game(pos, {0: hand}, rules)
+        while g.is_chance():
+            g.draw()
+        expected = []
+        usable = False
+        for card in sorted(set(hand), key=CARDS.index):
+            listed = Game.from_position(pos, standard, card=card).legal_moves
+            plays = [m for m in listed if not m.is_pass]
+            usable = usable or (bool(plays) and Move.pass_() not in listed)
+            expected += [m.with_card(card) for m in plays]
+        if not usable:
+            dead_seen += 1
+            expected += [Move.discard(c) for c in sorted(set(hand), key=CARDS.index)]
+        assert g.legal_moves == expected, (pos, hand)
+    assert dead_seen > 0
