@@ -24,6 +24,7 @@ from .errors import (
     SorryError,
 )
 from .game import Game
+from .match import Match
 from .moves import Move
 from .position import Position
 from .rules import Rules
@@ -44,6 +45,7 @@ __all__ = [
     "Game",
     "GameStateError",
     "IllegalMoveError",
+    "Match",
     "Move",
     "NotationError",
     "Position",
