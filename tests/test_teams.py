@@ -10,7 +10,7 @@ import pytest
 from sorry.board import FORWARD as FWD
 from sorry.board import HOME, START, TRACK_LEN
 from sorry.cards import CARDS, SORRY
-from sorry.errors import IllegalMoveError, RulesError
+from sorry.errors import IllegalMoveError, PositionError, RulesError
 from sorry.game import Game
 from sorry.moves import Move
 from sorry.position import Position
@@ -65,7 +65,7 @@ def test_any_of_the_eight_pawns_moves_and_partner_is_bumped() -> None:
 def test_own_colour_still_blocks() -> None:
     # Two Yellow pawns: one cannot land on the other, but a Red pawn may land on Yellow.
     pos = "R:S,S,S,10 B:S,S,S,S Y:S,S,10,15 G:S,S,S,S R"
-    with pytest.raises(Exception, match="square 10"):
+    with pytest.raises(PositionError, match="square 10"):
         game(pos, 5)  # two pawns on one square is not a position
     pos = "R:S,S,S,20 B:S,S,S,S Y:S,S,5,10 G:S,S,S,S R"
     assert moves(pos, 5) == ["R20+5", "Y10+5"]  # Y5+5 would land on Yellow's own pawn on 10
@@ -100,7 +100,7 @@ def test_partner_pawn_uses_its_own_entry_and_safety_zone() -> None:
 def test_partner_pawn_slides_by_its_own_colour() -> None:
     # slide_on=other: a Yellow pawn slides on Red's triangle 9 (to 13) but not on its own 39.
     pos = "R:S,S,S,36 B:S,S,S,S Y:S,S,6,36 G:S,S,S,S R"
-    with pytest.raises(Exception, match="square 36"):
+    with pytest.raises(PositionError, match="square 36"):
         Position.parse(pos)
     pos = "R:S,S,S,S B:S,S,S,S Y:S,S,6,36 G:S,S,S,S R"
     assert after(pos, 3, "Y6+3") == "R:S,S,S,S B:S,S,S,S Y:S,S,13,36 G:S,S,S,S"
@@ -179,7 +179,7 @@ def test_seven_split_any_three_and_more_pawns() -> None:
     assert g.board_text() == "R:S,S,11,22 B:S,S,S,S Y:S,S,S,44 G:S,S,S,S"
     # Without the option a three-part split is refused.
     g = game("R:S,S,10,20 B:S,S,S,S Y:S,S,S,40 G:S,S,S,S R", 7)
-    with pytest.raises(Exception, match="illegal"):
+    with pytest.raises(IllegalMoveError, match="illegal"):
         g.push("R10+1/R20+2/Y40+4")
 
 
