@@ -235,6 +235,9 @@ def test_determinise_is_consistent_with_the_view(game: Game, seed: int) -> None:
         assert len(d.draw_pile) == len(game.draw_pile)
         assert d.discard_pile == game.discard_pile
         assert d.position_string() == game.position_string()
+        mine, theirs = d._snapshot(), game._snapshot()
+        for key in ("position", "phase", "card", "deal_to", "discard_pile", "turn", "first"):
+            assert mine[key] == theirs[key], key
         if c == game.to_move or not game.rules.points:
             assert d.legal_moves == game.legal_moves
         # seeded and reproducible

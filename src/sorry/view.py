@@ -176,6 +176,6 @@ class PlayerView:
         game.first = self.first
         game.winners = self.winners
         game.scores = dict(self.scores) if self.scores is not None else None
-        game._deal_to = self.deal_to
+        game._deal_to = self.deal_to if self.rules.points else None
         game._initial = game._snapshot()
         return game
