@@ -209,3 +209,18 @@ def test_the_sorry_command_runs_record_and_verify(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     done = subprocess.run([*run, "verify", str(out)], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.startswith("OK: ")
+    # through a pipe: the record on stdout, messages on stderr, verify reading stdin
+    made = subprocess.run(
+        [*run, "record", "--seed", "2", "--players", "2", "--out", "-"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0 and made.stdout == out.read_text(encoding="utf-8").replace(
+        GameRecord.load(out).nonce, GameRecord.from_json(made.stdout).nonce
+    ).replace(GameRecord.load(out).commitment, GameRecord.from_json(made.stdout).commitment)
+    assert "commitment (sha256)" in made.stderr and "standard output" in made.stderr
+    done = subprocess.run(
+        [*run, "verify", "-"], input=made.stdout, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and done.stdout.startswith("OK: ")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable
 
 from ..board import COLOUR_NAMES
@@ -38,7 +39,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(default: random)",
     )
     p.add_argument("--nonce", help="the commitment's nonce, 32 hex digits (default: random)")
-    p.add_argument("--out", "-O", required=True, metavar="FILE", help="where to write the record")
+    p.add_argument(
+        "--out",
+        "-O",
+        required=True,
+        metavar="FILE",
+        help="where to write the record (- for stdout)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     add_rules_arguments(p)
     p.set_defaults(func=run)
@@ -89,8 +96,12 @@ def run(args: argparse.Namespace) -> int:
         for c, level in zip(game.colours, levels, strict=True)
     }
     commitment = Commitment.for_game(game, args.nonce)
+
+    def say(text: str) -> None:  # messages go to stderr when the record goes to stdout
+        print(text, file=sys.stderr if args.out == "-" else sys.stdout, flush=True)
+
     if not args.quiet:
-        print(f"commitment (sha256): {commitment.sha256}")
+        say(f"commitment (sha256): {commitment.sha256}")
     for _ in range(MAX_STEPS):
         if game.is_over():
             break
@@ -103,14 +114,18 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"the game did not end within {MAX_STEPS} steps")
     seats = [Seat(c, "bot", level, level) for c, level in zip(game.colours, levels, strict=True)]
     record = GameRecord.from_game(game, seats, commitment=commitment)
-    try:
-        record.save(args.out)
-    except OSError as exc:
-        raise CliError(f"cannot write {os.fspath(args.out)}: {exc.strerror}") from None
+    if args.out == "-":
+        sys.stdout.write(record.to_json())
+    else:
+        try:
+            record.save(args.out)
+        except OSError as exc:
+            raise CliError(f"cannot write {os.fspath(args.out)}: {exc.strerror}") from None
     if not args.quiet:
         first = COLOUR_NAMES[game.first]
-        print(f"seed {game.seed}, {first} started; {record.result.describe()}")
-        print(f"record written to {args.out} ({len(record.steps)} steps)")
+        say(f"seed {game.seed}, {first} started; {record.result.describe()}")
+        where = "standard output" if args.out == "-" else args.out
+        say(f"record written to {where} ({len(record.steps)} steps)")
     return 0
 
 

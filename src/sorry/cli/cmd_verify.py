@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..record import GameRecord, verify
 
@@ -21,13 +22,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Re-play a game record and report the first illegal or inconsistent step, "
         "or confirm it. Exit status: 0 OK, 1 a problem found, 2 unreadable input.",
     )
-    p.add_argument("file", metavar="FILE", help="a game record (sorry record / play --save)")
+    p.add_argument(
+        "file", metavar="FILE", help="a game record (sorry record / play --save); - for stdin"
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    record = GameRecord.load(args.file)
+    record = (
+        GameRecord.from_json(sys.stdin.read()) if args.file == "-" else GameRecord.load(args.file)
+    )
     result = verify(record)
     if args.json:
         print(
