@@ -71,8 +71,16 @@ def frames(record: GameRecord) -> list[Frame]:
         )
         pending.clear()
 
-    snap()
+    # Standard and teams: a frame right after each move, so the card drawn for a move shows
+    # with it. Points: after each move and the refill that follows it (frame 0: the deal).
+    points = record.rules.points
+    due = points
+    if not points:
+        snap()
     for n, step in enumerate(record.steps, 1):
+        if due and step.move is not None:
+            snap()
+            due = False
         try:
             if step.draw is not None:
                 game.draw(parse_card(step.draw))
@@ -85,7 +93,12 @@ def frames(record: GameRecord) -> list[Frame]:
             ) from None
         pending.append(step)
         if step.move is not None:
-            snap()
+            if points:
+                due = True
+            else:
+                snap()
+    if due or not out:
+        snap()
     last = out[-1]
     end = record.result.describe() if game.is_over() else None
     out[-1] = Frame(
@@ -130,16 +143,17 @@ def compact_board(position: str | Position) -> str:
 
 def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
     lines = [f"Turn {frame.turn}/{total}"]
-    draws = [s for s in frame.events if s.draw is not None]
-    moves = [s for s in frame.events if s.move is not None]
-    if draws:
-        by: dict[str, list[str]] = {}
-        for s in draws:
-            by.setdefault(s.colour, []).append(s.draw or "")
-        lines.append("  drawn: " + "  ".join(f"{c} {','.join(cards)}" for c, cards in by.items()))
-    for s in moves:
-        name = COLOUR_NAMES[COLOUR_LETTERS.index(s.colour)]
-        lines.append(f"  {name} plays {s.move}")
+    by: dict[str, list[str]] = {}  # consecutive draws, by colour
+    for s in (*frame.events, None):
+        if s is not None and s.draw is not None:
+            by.setdefault(s.colour, []).append(s.draw)
+            continue
+        if by:
+            lines.append("  drawn: " + "  ".join(f"{c} {','.join(v)}" for c, v in by.items()))
+            by = {}
+        if s is not None:
+            name = COLOUR_NAMES[COLOUR_LETTERS.index(s.colour)]
+            lines.append(f"  {name} plays {s.move}")
     lines.append(f"  {frame.position}")
     if full_board:
         from ..textboard import render
