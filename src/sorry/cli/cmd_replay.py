@@ -3,7 +3,8 @@
 Interactive commands (one per line): ``n`` or Enter next turn, ``p`` previous turn, ``j N`` jump
 to turn N, ``f``/``l`` first/last turn, ``b`` the full board, ``q`` quit, ``h`` help.
 ``--to N`` prints turn N and exits, ``--print`` prints every turn (for scripts and tests).
-Turn N is the game after N moves (passes and discards count as moves).
+Turn N is the game after N moves (passes and discards count as moves; in the points variant
+with the hand refilled after it, and turn 0 shows the deal).
 """
 
 from __future__ import annotations
