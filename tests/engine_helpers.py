@@ -1,6 +1,8 @@
 """Shared helpers for the rules-engine tests: play a card in a position and see every result.
 
->>> is run by the tests, e.g. ``moves_of("R:S,S,S,10 Y:S,S,S,S R", 5) == {"R10+5": ...}``.
+Import them with ``from engine_helpers import moves_of`` (a module name of its own: ``conftest``
+is ambiguous once a subdirectory has a conftest.py too). Example:
+``moves_of("R:S,S,S,10 Y:S,S,S,S R", 5) == {"R10+5": ...}``.
 """
 
 from __future__ import annotations

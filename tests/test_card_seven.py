@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import game_at, moves_of
+from engine_helpers import game_at, moves_of
 from sorry import IllegalMoveError
 
 Y0 = "Y:S,S,S,S"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import moves_of
+from engine_helpers import moves_of
 from sorry.cards import CARDS, SORRY
 
 

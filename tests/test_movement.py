@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import moves_of
+from engine_helpers import moves_of
 
 Y0 = "Y:S,S,S,S"
 
