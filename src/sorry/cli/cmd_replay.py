@@ -10,6 +10,7 @@ with the hand refilled after it, and turn 0 shows the deal).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 
@@ -34,7 +35,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mode.add_argument("--to", type=int, metavar="N", help="print turn N and exit")
     mode.add_argument("--print", action="store_true", help="print every turn and exit")
     p.add_argument("--board", action="store_true", help="draw the full board at each turn")
-    p.add_argument("--colour", choices=("auto", "always", "never"), default="never")
+    p.add_argument(
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="ANSI colours on the full board (default: on a terminal unless NO_COLOR is set)",
+    )
     p.set_defaults(func=run)
 
 
@@ -180,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
     record = GameRecord.load(args.file)
     all_frames = frames(record)
     total = len(all_frames) - 1
-    colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty())
+    colour = args.colour == "always" or (
+        args.colour == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    )
 
     def out(k: int) -> None:
         print(show(all_frames[k], total, args.board, colour), flush=True)
