@@ -162,8 +162,11 @@ def test_replay_print_shows_every_turn(tmp_path: Path, capsys: pytest.CaptureFix
     for step in rec.steps:
         if step.position is not None:
             assert step.position in text
-    assert main(["replay", str(out), "--to", "1", "--board"]) == 0
-    assert "H0" in capsys.readouterr().out
+    assert main(["replay", str(out), "--to", "1", "--board", "--colour", "never"]) == 0
+    text = capsys.readouterr().out
+    assert "H0" in text and "\x1b[" not in text
+    assert main(["replay", str(out), "--to", "1", "--board", "--colour", "always"]) == 0
+    assert "\x1b[" in capsys.readouterr().out
 
 
 def test_replay_interactive(
