@@ -98,7 +98,7 @@ def params(rules: Rules, policy: int = K.POLICY_RANDOM) -> tuple[Array, Array]:
     P[K.P_BONUS_CUM] = int(rules.points_bonus == "cumulative")
     P[K.P_TURN_LIMIT] = rules.turn_limit or 0
     P[K.P_POLICY] = policy
-    slide = np.array(board.slide_table(rules.slide_on), dtype=np.int64)
+    slide = np.array(board.slide_table(rules.slide_on), dtype=np.int8)
     return P, slide
 
 

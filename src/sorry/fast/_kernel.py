@@ -35,6 +35,12 @@ def jit(fn: F) -> F:
     return cast(F, numba.njit(cache=True, **_NO_NRT)(fn))
 
 
+def ijit(fn: F) -> F:
+    """``jit`` inlined into its callers by numba (small helpers on the hot path, where a call
+    with its array arguments costs more than the work)."""
+    return cast(F, numba.njit(cache=True, inline="always", **_NO_NRT)(fn))
+
+
 def ajit(fn: F) -> F:
     """``numba.njit(cache=True)``: functions that allocate arrays (called once per batch)."""
     return cast(F, numba.njit(cache=True)(fn))
@@ -55,8 +61,8 @@ OCC = 16  # offset of the occupancy table in a state
 STATE_LEN = 76
 SORRY = 13
 
-FWD = np.array(board.FORWARD, dtype=np.int64)  # [colour, location, steps 0..12]
-BWD = np.array(board.BACKWARD, dtype=np.int64)  # [colour, location, steps 0..4]
+FWD = np.array(board.FORWARD, dtype=np.int8)  # [colour, location, steps 0..12]
+BWD = np.array(board.BACKWARD, dtype=np.int8)  # [colour, location, steps 0..4]
 EXIT = np.array(board.START_EXIT, dtype=np.int64)
 #: progress of a pawn: 65 - steps_to_home (0 in START, 65 HOME)
 PROGRESS = np.array(
@@ -125,21 +131,21 @@ U27 = np.uint64(27)
 U31 = np.uint64(31)
 
 
-@jit
+@ijit
 def mix64(z: Any) -> Any:
     z = (z ^ (z >> U30)) * MIX1
     z = (z ^ (z >> U27)) * MIX2
     return z ^ (z >> U31)
 
 
-@jit
+@ijit
 def next64(rng: Arr, k: int) -> Any:
     s = rng[k] + GOLDEN
     rng[k] = s
     return mix64(s)
 
 
-@jit
+@ijit
 def below(rng: Arr, k: int, n: int) -> Any:
     return np.int64(next64(rng, k) % np.uint64(n))
 
@@ -153,7 +159,7 @@ def shuffle(rng: Arr, k: int, items: Arr, n: int) -> None:
         items[j] = t
 
 
-@jit
+@ijit
 def copy_into(dst: Arr, src: Arr) -> None:
     """dst[:] = src for 1-D arrays, without numba's (allocating) slice assignment."""
     for k in range(src.shape[0]):
@@ -161,7 +167,7 @@ def copy_into(dst: Arr, src: Arr) -> None:
 
 
 # -- pawns ----------------------------------------------------------------------------------------
-@jit
+@ijit
 def can_land(S: Arr, c: int, dest: int) -> bool:
     if dest < TRACK:
         o = S[OCC + dest]
@@ -172,7 +178,7 @@ def can_land(S: Arr, c: int, dest: int) -> bool:
     return bool(S[b] != dest and S[b + 1] != dest and S[b + 2] != dest and S[b + 3] != dest)
 
 
-@jit
+@ijit
 def start_index(S: Arr, c: int) -> int:
     b = 4 * c
     for i in range(4):
@@ -181,14 +187,14 @@ def start_index(S: Arr, c: int) -> int:
     return -1
 
 
-@jit
+@ijit
 def bump(S: Arr, code: int) -> None:
     loc = S[code]
     S[code] = START
     S[OCC + loc] = -1
 
 
-@jit
+@ijit
 def slide_from(S: Arr, code: int, dest: int, end: int) -> None:
     for sq in range(dest + 1, end + 1):
         o = S[OCC + sq]
@@ -237,7 +243,7 @@ def swap(S: Arr, slide: Arr, both: int, c: int, i: int, c2: int, j: int) -> None
             slide_from(S, code2, x, end)
 
 
-@jit
+@ijit
 def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
     kind = mv[k, M_KIND]
     if kind <= K_SORRY:
@@ -249,32 +255,55 @@ def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
         place(S, slide, mv[k, M_C2], mv[k, M_J], mv[k, M_DEST2])
 
 
+@ijit
+def packed4(S: Arr, b: int, oc: int, ov: int) -> Any:
+    """The four locations S[b:b+4] (with S[oc] read as ov) sorted and packed in 28 bits."""
+    a0 = np.int64(ov if b == oc else S[b])
+    a1 = np.int64(ov if b + 1 == oc else S[b + 1])
+    a2 = np.int64(ov if b + 2 == oc else S[b + 2])
+    a3 = np.int64(ov if b + 3 == oc else S[b + 3])
+    if a0 > a1:
+        a0, a1 = a1, a0
+    if a2 > a3:
+        a2, a3 = a3, a2
+    if a0 > a2:
+        a0, a2 = a2, a0
+    if a1 > a3:
+        a1, a3 = a3, a1
+    if a1 > a2:
+        a1, a2 = a2, a1
+    return (a0 << 21) | (a1 << 14) | (a2 << 7) | a3
+
+
 @jit
 def state_key(S: Arr, keys: Arr, k: int) -> None:
     """keys[k] = two ints equal exactly for equal positions (sorted locations per colour)."""
-    for half in range(2):
-        acc = np.int64(0)
-        for cc in range(2):
-            b = 8 * half + 4 * cc
-            a0 = np.int64(S[b])
-            a1 = np.int64(S[b + 1])
-            a2 = np.int64(S[b + 2])
-            a3 = np.int64(S[b + 3])
-            if a0 > a1:
-                a0, a1 = a1, a0
-            if a2 > a3:
-                a2, a3 = a3, a2
-            if a0 > a2:
-                a0, a2 = a2, a0
-            if a1 > a3:
-                a1, a3 = a3, a1
-            if a1 > a2:
-                a1, a2 = a2, a1
-            acc = (acc << 28) | (a0 << 21) | (a1 << 14) | (a2 << 7) | a3
-        keys[k, half] = acc
+    keys[k, 0] = (packed4(S, 0, -1, 0) << 28) | packed4(S, 4, -1, 0)
+    keys[k, 1] = (packed4(S, 8, -1, 0) << 28) | packed4(S, 12, -1, 0)
 
 
 @jit
+def team_key(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
+    """The mover's (team's) sorted locations, with S[oc] read as ov."""
+    k0 = packed4(S, 4 * colour, oc, ov)
+    if teams:
+        k0 = (k0 << 28) | packed4(S, 4 * ((colour + 2) % 4), oc, ov)
+    return k0
+
+
+@jit
+def others_in_start(S: Arr, colour: int, teams: bool) -> Any:
+    """Bit 4*c+i set for each pawn in START that is not the mover's (team's)."""
+    partner = (colour + 2) % 4
+    mask = np.int64(0)
+    for code in range(16):
+        c = code >> 2
+        if c != colour and not (teams and c == partner) and S[code] == START:
+            mask |= np.int64(1) << code
+    return mask
+
+
+@ijit
 def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
     a = keys[k, 0]
     b = keys[k, 1]
@@ -284,7 +313,7 @@ def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
     return False
 
 
-@jit
+@ijit
 def sorted_codes(S: Arr, c: int, limit: int, buf: Arr, n: int) -> int:
     """Append the codes of colour c's pawns with location < limit to buf[n:], by location."""
     b = 4 * c
@@ -301,7 +330,7 @@ def sorted_codes(S: Arr, c: int, limit: int, buf: Arr, n: int) -> int:
     return n
 
 
-@jit
+@ijit
 def put(
     mv: Arr, n: int, kind: int, card: int, c: int, i: int, src: int, steps: int, dest: int
 ) -> int:
@@ -312,34 +341,51 @@ def put(
     mv[n, M_SRC] = src
     mv[n, M_STEPS] = steps
     mv[n, M_DEST] = dest
-    mv[n, M_C2] = -1
-    mv[n, M_J] = -1
-    mv[n, M_SRC2] = -1
-    mv[n, M_STEPS2] = 0
-    mv[n, M_DEST2] = -1
     return n + 1
 
 
 # -- move generation (sorry.movegen.card_moves) ---------------------------------------------------
 @jit
 def gen_seven(
-    S: Arr, slide: Arr, card: int, buf: Arr, no: int, mv: Arr, n: int, keys: Arr, W: Arr
+    S: Arr,
+    slide: Arr,
+    colour: int,
+    teams: bool,
+    card: int,
+    buf: Arr,
+    no: int,
+    mv: Arr,
+    n: int,
+    keys: Arr,
+    W: Arr,
 ) -> int:
+    """The 7: a forward 7 with each pawn, then every split, each result listed once.
+
+    Results are compared by a key as exact as the reference's state key among the results of
+    one 7 from one position: the mover's (team's) sorted locations, and which other pawns are in
+    START (a 7 moves only the mover's pawns; the others can only be bumped to START). A second
+    half that neither bumps nor slides is keyed without playing it."""
     n0 = n
+    W0 = W[0]
+    W1 = W[1]
+    mask = others_in_start(S, colour, teams)
     for a in range(no):
         code = buf[a]
         c = code >> 2
         loc = S[code]
         dest = FWD[c, loc, 7]
         if dest >= 0 and can_land(S, c, dest):
-            copy_into(W[0], S)
-            place(W[0], slide, c, code & 3, dest)
-            state_key(W[0], keys, n)
+            if dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0):
+                keys[n, 0] = team_key(S, colour, teams, code, dest)
+                keys[n, 1] = mask
+            else:
+                copy_into(W0, S)
+                place(W0, slide, c, code & 3, dest)
+                keys[n, 0] = team_key(W0, colour, teams, -1, 0)
+                keys[n, 1] = others_in_start(W0, colour, teams)
             n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
     if no < 2:
         return n
-    W0 = W[0]
-    W1 = W[1]
     for a in range(no):
         codea = buf[a]
         ca = codea >> 2
@@ -348,23 +394,42 @@ def gen_seven(
             da = FWD[ca, la, k]
             if da < 0 or not can_land(S, ca, da):
                 continue
-            copy_into(W0, S)
-            place(W0, slide, ca, codea & 3, da)
+            # X: the board after the first half. A half that neither bumps nor slides is
+            # played on S itself and taken back below; any other on a copy.
+            simple = da >= TRACK or (S[OCC + da] < 0 and slide[ca, da] < 0)
+            if simple:
+                X = S
+                if la < TRACK:
+                    S[OCC + la] = -1
+                S[codea] = da
+                if da < TRACK:
+                    S[OCC + da] = codea
+                mask0 = mask
+            else:
+                X = W0
+                copy_into(W0, S)
+                place(W0, slide, ca, codea & 3, da)
+                mask0 = others_in_start(W0, colour, teams)
             rest = 7 - k
             for b in range(no):
                 if b == a:
                     continue
                 codeb = buf[b]
                 cb = codeb >> 2
-                lb = W0[codeb]
+                lb = X[codeb]
                 if lb >= HOME:
                     continue
                 db = FWD[cb, lb, rest]
-                if db < 0 or not can_land(W0, cb, db):
+                if db < 0 or not can_land(X, cb, db):
                     continue
-                copy_into(W1, W0)
-                place(W1, slide, cb, codeb & 3, db)
-                state_key(W1, keys, n)
+                if db >= TRACK or (X[OCC + db] < 0 and slide[cb, db] < 0):
+                    keys[n, 0] = team_key(X, colour, teams, codeb, db)
+                    keys[n, 1] = mask0
+                else:
+                    copy_into(W1, X)
+                    place(W1, slide, cb, codeb & 3, db)
+                    keys[n, 0] = team_key(W1, colour, teams, -1, 0)
+                    keys[n, 1] = others_in_start(W1, colour, teams)
                 if seen_key(keys, n0, n, n):
                     continue
                 put(mv, n, K_SPLIT, card, ca, codea & 3, la, k, da)
@@ -374,6 +439,12 @@ def gen_seven(
                 mv[n, M_STEPS2] = rest
                 mv[n, M_DEST2] = db
                 n += 1
+            if simple:
+                S[codea] = la
+                if da < TRACK:
+                    S[OCC + da] = -1
+                if la < TRACK:
+                    S[OCC + la] = codea
     return n
 
 
@@ -431,7 +502,7 @@ def gen_card(
                     n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 4, dest)
         return n
     if card == 7:
-        return gen_seven(S, slide, card, buf, no, mv, n, keys, W)
+        return gen_seven(S, slide, colour, teams, card, buf, no, mv, n, keys, W)
     fwd = FSTEP[card]
     back = BSTEP[card]
     for a in range(no):
@@ -481,7 +552,7 @@ def gen_card(
     return n
 
 
-@jit
+@ijit
 def put_simple(mv: Arr, n: int, kind: int, card: int) -> int:
     return put(mv, n, kind, card, -1, -1, -1, 0, -1)
 
@@ -526,7 +597,7 @@ def legal_moves(
     return n
 
 
-@jit
+@ijit
 def has_forward(mv: Arr, lo: int, hi: int) -> bool:
     for m in range(lo, hi):  # noqa: SIM110 (no generators in compiled code)
         if mv[m, M_KIND] == K_FORWARD:
@@ -574,13 +645,13 @@ def choose(
 
 
 # -- games ----------------------------------------------------------------------------------------
-@jit
+@ijit
 def all_home(S: Arr, c: int) -> bool:
     b = 4 * c
     return bool(S[b] == HOME and S[b + 1] == HOME and S[b + 2] == HOME and S[b + 3] == HOME)
 
 
-@jit
+@ijit
 def next_colour(cols: Arr, ncols: int, c: int) -> int:
     for k in range(ncols):
         if cols[k] == c:
@@ -685,8 +756,16 @@ def play_game(
             card = 0
         else:
             card = draw_card(rng, piles, counts)
-        n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
-        idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
+        if points:
+            n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
+        else:  # legal_moves without one call layer (the hot path)
+            n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
+            if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
+                n = put_simple(mv, n, K_PASS, card)
+        if policy == POLICY_RANDOM:
+            idx = below(rng, 1, n)
+        else:
+            idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
         kind = mv[idx, M_KIND]
         if points:
             card = mv[idx, M_CARD]
@@ -753,7 +832,7 @@ def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
     S = np.empty(STATE_LEN, dtype=np.int8)
     W = np.empty((3, STATE_LEN), dtype=np.int8)
     buf = np.empty(16, dtype=np.int64)
-    mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int64)
+    mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int16)
     keys = np.empty((MAX_MOVES, 2), dtype=np.int64)
     piles = np.empty((2, 48), dtype=np.int8)
     counts = np.zeros(6, dtype=np.int64)  # draw pile, discard pile, cards held per colour
