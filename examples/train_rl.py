@@ -1,6 +1,6 @@
 """Train a Sorry! agent with a compact policy gradient in plain NumPy, then measure it.
 
-    python examples/train_rl.py                       # 2 players, 600 training games vs random
+    python examples/train_rl.py                       # 2 players, 4000 training games vs random
     python examples/train_rl.py --episodes 2000 --opponent easy --eval-games 400
     python examples/train_rl.py --variant points --players 2
 
@@ -163,9 +163,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default="standard", choices=("standard", "teams", "points"))
     parser.add_argument("--opponent", default="random", help="bot level to train against")
-    parser.add_argument("--episodes", type=int, default=600)
-    parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--episodes", type=int, default=4000)
+    parser.add_argument("--eval-games", type=int, default=300)
+    parser.add_argument("--lr", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", dest="verbose", action="store_false")
     args = parser.parse_args(argv)

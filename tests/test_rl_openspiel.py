@@ -140,3 +140,13 @@ def test_python_mcts_and_ismcts_bots_play() -> None:
     state2 = _play(game2.new_initial_state(), 1, rng)
     bot2 = mcts.MCTSBot(game2, 2.0, 4, evaluator, random_state=rng)
     assert bot2.step(state2) in state2.legal_actions()
+
+
+def test_python_tensor_shortcut_matches_the_observer() -> None:
+    game = pyspiel.load_game("python_sorry", {"players": 3, "variant": "points"})
+    state = _play(game.new_initial_state(), 80, np.random.RandomState(6))
+    for p in range(3):
+        assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
+        assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
+    with pytest.raises(ValueError, match="not in the game"):
+        state.observation_tensor(3)

@@ -29,6 +29,7 @@ from ..actions import NUM_ACTIONS, action_name, decode, legal_actions
 from ..cards import CARD_INDEX, CARDS, card_name
 from ..game import Game
 from ..rules import OPTION_VALUES, Rules
+from ..view import PlayerView
 from .observation import (
     INFO_SIZE,
     OBS_SIZE,
@@ -221,6 +222,21 @@ class SorryState(pyspiel.State):  # type: ignore[misc]
         view = self._box.game.view(self._colours[player_id])
         new = SorryState(self.get_game(), view.determinise(seed))
         return new
+
+    # Python callers get the tensors directly: OpenSpiel's own path through the observer
+    # copies the state and fills the tensor twice per query (C++ callers still use it).
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return observation(self._view(player)).tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return information_state(self._view(player)).tolist()  # type: ignore[no-any-return]
+
+    def _view(self, player: int | None) -> PlayerView:
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < len(self._colours):
+            raise ValueError(f"player {player} is not in the game")
+        return self._box.game.view(self._colours[player])
 
     def __str__(self) -> str:
         g = self._box.game
