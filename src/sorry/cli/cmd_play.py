@@ -107,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
 
 def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> int:
     seat_of = dict(zip(game.colours, seats, strict=True))
+    commitment = None
+    if save:
+        # Commit to the seed and deck before the first card (revealed in the saved record),
+        # so the players can check afterwards that the game was not rigged.
+        from ..record import Commitment
+
+        commitment = Commitment.for_game(game)
+        print(f"Deck commitment (SHA-256): {commitment.sha256}")
     choosers = {
         c: make_chooser(level, game.seed + 1 + c)
         for c, level in seat_of.items() if level != "human"
@@ -144,18 +152,11 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
             print("Scores: " + ", ".join(
                 f"{COLOUR_NAMES[c]} {s}" for c, s in sorted(game.scores.items())))
     if save:
-        _save(game, seats, save)
+        from ..record import save_record
+
+        save_record(game, seats, save, commitment=commitment)
+        print(f"Saved to {save}; check it with: sorry verify {save}")
     return 0
-
-
-def _save(game: Game, seats: list[str], path: str) -> None:
-    record = _optional("record")
-    if record is None:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(game.to_json())
-    else:
-        record.save_record(game, seats, path)
-    print(f"Saved to {path}.")
 
 
 def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
