@@ -1,0 +1,116 @@
+"""The command line: sorry moves, show and play (subprocess-free, through sorry.cli.main)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from sorry.cli import main
+
+POS = "R:S,S,4,s2 Y:12,33,40,H R"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_moves_lists_move_and_result(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "moves", POS, "10")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "R4+10 => R:S,S,14,s2 Y:12,33,40,H",
+        "R4-1 => R:S,S,3,s2 Y:12,33,40,H",
+        "Rs2-1 => R:S,S,4,s1 Y:12,33,40,H",
+    ]
+
+
+def test_moves_pass_line_for_declinable_eleven(capsys: pytest.CaptureFixture[str]) -> None:
+    # Red's only pawn out is on 0, behind its entry: 11 forward is impossible, swaps are not.
+    code, out, _ = run(capsys, "moves", "R:S,S,S,0 Y:S,S,S,40 R", "11")
+    assert code == 0
+    assert out.splitlines() == ["R0<>Y40 => R:S,S,S,40 Y:S,S,S,0", "pass"]
+
+
+def test_moves_pass_when_nothing_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "R:S,S,S,S Y:S,S,S,S R", "5")
+    assert (code, out) == (0, "pass\n")
+
+
+def test_moves_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", POS, "S", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["position"] == POS and data["card"] == "S" and data["may_pass"] is False
+    assert [m["move"] for m in data["moves"]] == ["RS>Y12", "RS>Y33", "RS>Y40"]
+    assert data["moves"][0]["result"] == "R:S,4,12,s2 Y:S,33,40,H"
+
+
+def test_moves_with_option(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "R:S,S,S,S Y:S,S,S,S R", "S", "--option",
+                    "sorry_forward_4=always")
+    assert out == "pass\n"  # no pawn out and no target: nothing to do
+    _, out, _ = run(capsys, "moves", "R:S,S,S,20 Y:S,S,S,S R", "S", "-o",
+                    "sorry_forward_4=fallback")
+    assert out.splitlines() == ["R20+4 => R:S,S,S,28 Y:S,S,S,S"]  # slides 24 -> 28
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["moves", "R:S,S,S,S,S Y:S,S,S,S R", "1"], "Red has 5 pawns"),
+        (["moves", "R:S,S,S,60 Y:S,S,S,S R", "1"], "square 60"),
+        (["moves", "X:S,S,S,S Y:S,S,S,S R", "1"], "unknown colour"),
+        (["moves", "R:S,S,5,5 Y:S,S,S,S R", "1"], "two Red pawns"),
+        (["moves", POS, "9"], "unknown card"),
+        (["moves", POS, "5", "--option", "deck=43"], "deck"),
+        (["moves", POS, "5", "--option", "nonsense=1"], "unknown rule option"),
+        (["moves", POS], "give the card"),
+    ],
+)
+def test_bad_input_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("sorry: error:") and message in err
+
+
+def test_show_draws_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", POS, "--colour", "never")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 18 and "\x1b[" not in out
+    assert "Ro" in lines[0]  # Red's pawn on its START exit 4, the end of its short slide
+    assert POS in lines[-1]
+    _, coloured, _ = run(capsys, "show", POS, "--colour", "always")
+    assert "\x1b[31m" in coloured
+
+
+def test_play_plain_bots_only_to_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "--plain", "--players", "2", "--seats", "random,easy",
+                       "--seed", "5", "--colour", "never")
+    assert code == 0
+    assert "wins after" in out
+    assert out.count("[R] ") + out.count("[Y] ") > 20
+
+
+def test_play_plain_human_moves_by_number(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    code, out, _ = run(capsys, "play", "--plain", "--players", "2", "--seed", "2",
+                       "--colour", "never")
+    assert code == 0
+    assert "Red, you drew" in out and "Your move" in out
+
+
+def test_play_rejects_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "--plain", "--players", "2", "--seats", "human")
+    assert code == 2 and "2 are playing" in err
