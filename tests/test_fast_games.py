@@ -101,3 +101,16 @@ def test_statistics_agree_with_independent_reference_games(players: int) -> None
     t_ref = np.array(ref_turns, dtype=float)
     se = math.sqrt(t_fast.var() / len(t_fast) + t_ref.var() / len(t_ref))
     assert abs(t_fast.mean() - t_ref.mean()) < 4 * se, (t_fast.mean(), t_ref.mean(), se)
+
+
+def test_random_policy_plays_sorry_sims_random_bot_games() -> None:
+    """Same master seed, same games: sorry.sim with random bots and sorry.fast's random policy."""
+    from sorry.sim import simulate as sim_simulate
+
+    for players in (2, 4):
+        ref = sim_simulate(12, players=players, bots=["random"], seed=5)
+        res = fast.simulate(12, players, seed=5)
+        cols = res.colours
+        assert [s["wins"] for s in ref["seats"]] == [int((res.winner == c).sum()) for c in cols]
+        assert ref["length"]["mean"] == pytest.approx(float(res.turns.mean()))
+        assert ref["first_player"]["wins"] == int((res.winner == res.first).sum())

@@ -11,7 +11,7 @@ from sorry.board import HOME, NUM_LOCATIONS, SAFE_BASE, START, TRACK_LEN, steps_
 from sorry.fast import policy_seed
 from sorry.moves import Move
 from sorry.position import field_text
-from sorry.rng import Rng, mix64
+from sorry.rng import Rng, derive_seed
 from sorry.state import Change, PawnState
 
 PROGRESS = [[65 - steps_to_home(c, loc) for loc in range(NUM_LOCATIONS)] for c in range(4)]
@@ -41,14 +41,14 @@ def play_reference(
     """A whole reference game from ``seed`` with the fast engine's policy stream; returns the
     game and its trace (position, number of moves, choice) per decision."""
     g = Game(rules, players, seed=seed)
-    prng = Rng(policy_seed(seed))
+    prngs = {c: Rng(policy_seed(seed, c)) for c in g.colours}
     trace = []
     while not g.is_over():
         if g.is_chance():
             g.draw()
             continue
         moves = g.legal_moves
-        k = prng.below(len(moves)) if policy == "random" else easy_choice(g, moves)
+        k = prngs[g.to_move].below(len(moves)) if policy == "random" else easy_choice(g, moves)
         trace.append((g.position_string(), len(moves), k))
         g.push(moves[k])
     return g, trace
@@ -142,8 +142,8 @@ def test_first_player_and_deck_match_the_reference() -> None:
             assert [int(c) for c in r.trace[: len(cards), 0]] == cards
 
 
-def test_policy_seed_is_a_splitmix_stream() -> None:
-    assert fast.policy_seed(0) == mix64(fast.POLICY_SALT)
+def test_policy_streams_are_sorry_sims() -> None:
+    assert fast.policy_seed(7, 2) == derive_seed(7, 1002)
     r = fast.play(5, 4)
     _g, trace = play_reference(5, 4, Rules())
     assert [(n, k) for _, n, k in trace] == [(int(a), int(b)) for a, b in r.trace[:, 1:]]

@@ -3,7 +3,8 @@
 Optional extra ``fast`` (numba + numpy). Games are played by compiled code over small integer
 arrays, in parallel chunks across cores; a game with a given seed uses the same card sequence as
 ``Game(rules, players, seed=seed)`` and lists the same legal moves in the same order as the
-reference engine, so with the same policy stream both engines play the same game.
+reference engine, so with the same policy streams both engines play the same game (the
+``random`` policy plays exactly the games of ``sorry.sim`` with random bots).
 
 >>> from sorry.fast import simulate
 >>> r = simulate(200, players=4, seed=1)
@@ -33,13 +34,11 @@ from ..errors import RulesError, SorryError
 from ..game import DEFAULT_COLOURS
 from ..moves import Move
 from ..position import Position, field_text
-from ..rng import derive_seed, mix64
+from ..rng import derive_seed
 from ..rules import Rules
 from . import _kernel as K
 
 POLICIES: Final = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASY, "first": K.POLICY_FIRST}
-#: The policy stream of a game with seed s is SplitMix64 seeded with mix64(s ^ POLICY_SALT).
-POLICY_SALT: Final = 0x5EED5EED5EED5EED
 
 Array = npt.NDArray[Any]
 #: A custom policy: a numba-jitted function with the signature of ``_kernel.choose``:
@@ -58,9 +57,11 @@ __all__ = [
 ]
 
 
-def policy_seed(seed: int) -> int:
-    """The seed of the policy stream (``sorry.rng.Rng``) of the game with seed ``seed``."""
-    return mix64((seed ^ POLICY_SALT) & ((1 << 64) - 1))
+def policy_seed(seed: int, colour: int) -> int:
+    """The seed of colour ``colour``'s policy stream (a ``sorry.rng.Rng``) in the game with
+    seed ``seed``: ``derive_seed(seed, 1000 + colour)``, the stream ``sorry.sim`` gives each
+    seat's bot, so the ``random`` policy plays the games of ``sorry.sim``'s random bots."""
+    return derive_seed(seed, 1000 + colour)
 
 
 def game_seeds(n_games: int, seed: int = 0, start: int = 0) -> Array:
@@ -208,9 +209,10 @@ def simulate(
 
     Game ``k`` uses the seed ``derive_seed(seed, k)`` (or ``seeds[k]``), exactly as
     ``Game(rules, players, seed=...)`` does: same first player, same deck shuffles. The policy
-    (``random``, ``easy``, ``first`` or a jitted function, see docs/fast.md) draws from its own
-    stream seeded with :func:`policy_seed`. ``threads`` defaults to every core. ``trace`` > 0
-    records (card, number of legal moves, chosen index) of the first ``trace`` moves of game 0.
+    (``random``, ``easy``, ``first`` or a jitted function, see docs/fast.md) draws from one
+    stream per colour seeded with :func:`policy_seed`. ``threads`` defaults to every core.
+    ``trace`` > 0 records (card, number of legal moves, chosen index) of the first ``trace``
+    moves of game 0.
     """
     rules = rules or Rules()
     cols = _colours(players, rules)

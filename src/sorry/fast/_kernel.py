@@ -624,11 +624,12 @@ def progress(S: Arr, colour: int, teams: bool) -> int:
 def choose(
     policy: int, S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr
 ) -> Any:
-    """The built-in policies. ``random`` draws one number from the policy stream at every
-    decision (even a forced one); ``easy`` maximises the mover's progress after the move
-    (the team's pawns in teams), ties to the first move listed; ``first`` plays move 0."""
+    """The built-in policies. ``random`` draws one number from the mover's stream at every
+    decision (even a forced one), as sorry.bots' RandomBot; ``easy`` maximises the mover's
+    progress after the move (the team's pawns in teams), ties to the first move listed;
+    ``first`` plays move 0."""
     if policy == POLICY_RANDOM:
-        return below(rng, 1, n)
+        return below(rng, 1 + colour, n)
     if policy == POLICY_EASY:
         teams = P[P_TEAMS] != 0
         best = -1
@@ -696,10 +697,11 @@ def play_game(
     """Play one game from ``seed`` (as Game(rules, players, seed)) to its end.
 
     out = [winner colour or -1, turns, first colour, decisions, score R, B, Y, G]; final = the
-    state at the end. The policy stream is SplitMix64 seeded with ``mix64(seed ^ POLICY_SALT)``
-    (see policy_seed in sorry.fast)."""
+    state at the end. rng[0] is the deck's stream (Rng(seed)); rng[1 + c] is the policy stream
+    of colour c, seeded with derive_seed(seed, 1000 + c) as in sorry.sim (see policy_seed)."""
     rng[0] = seed
-    rng[1] = mix64(seed ^ np.uint64(0x5EED5EED5EED5EED))
+    for c in range(4):
+        rng[1 + c] = mix64(seed * GOLDEN + np.uint64(1001 + c))
     first = int(cols[below(rng, 0, ncols)])
     # the deck in CARDS order, shuffled
     nd = 0
@@ -763,7 +765,7 @@ def play_game(
             if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
                 n = put_simple(mv, n, K_PASS, card)
         if policy == POLICY_RANDOM:
-            idx = below(rng, 1, n)
+            idx = below(rng, 1 + to_move, n)
         else:
             idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
         kind = mv[idx, M_KIND]
@@ -837,7 +839,7 @@ def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
     piles = np.empty((2, 48), dtype=np.int8)
     counts = np.zeros(6, dtype=np.int64)  # draw pile, discard pile, cards held per colour
     hands = np.zeros((4, 11), dtype=np.int64)
-    rng = np.zeros(2, dtype=np.uint64)
+    rng = np.zeros(5, dtype=np.uint64)  # the deck's stream, then one per colour
     return S, W, buf, mv, keys, piles, counts, hands, rng
 
 
