@@ -21,6 +21,8 @@ PARAMS = [
     {"players": 4, "variant": "teams", "team_swap_partner": "yes", "swap_slides": "both"},
     {"players": 2, "variant": "points"},
     {"players": 4, "variant": "points", "sorry_forward_4": "always"},
+    {"players": 3, "starting_pawns_out": 1, "slide_on": "own", "turn_limit": 40},
+    {"players": 3, "variant": "points", "points_bonus": "cumulative", "deck": 44},
 ]
 
 
@@ -68,6 +70,15 @@ def test_refuses_multi_part_splits_and_bad_params() -> None:
         pyspiel.load_game("python_sorry", {"players": 2, "variant": "teams"})
     with pytest.raises(RulesError):
         pyspiel.load_game("python_sorry", {"variant": "speed"})
+
+
+def test_turn_limit_ends_unfinished_with_zero_returns() -> None:
+    game = pyspiel.load_game("python_sorry", {"players": 2, "turn_limit": 12})
+    assert game.max_game_length() >= 24
+    state = _play(game.new_initial_state(), 10_000, np.random.RandomState(5))
+    assert state.is_terminal() and state.engine.unfinished
+    assert state.returns() == [0.0, 0.0]
+    assert state.engine.turn == 12
 
 
 def test_chance_outcomes_follow_the_cards_left() -> None:
