@@ -4,3 +4,9 @@
 set -euo pipefail
 PY=${1:-.venv/bin/python}
 "$PY" -m pip install --quiet -e ".[all,test]"
+# Web server tests: the Starlette TestClient's HTTP client, Playwright's Python package (its own
+# browser download does not work here) and Debian's chromium for the browser tests.
+"$PY" -m pip install --quiet "httpx>=0.27" "playwright>=1.45" "pytest-timeout>=2.3"
+if [ "$(id -u)" = "0" ] && [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi

@@ -1,0 +1,76 @@
+"""``sorry serve``: the game server for playing in the browser (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import CliError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "serve",
+        help="run the game server for play in the browser",
+        description="Run the authoritative game server. Friends open http://HOST:PORT/ in a "
+        "browser. Games are stored in SQLite (the per-user data folder) or PostgreSQL.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help="sqlite:///PATH or postgresql://USER@HOST/DB "
+        "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)",
+    )
+    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving")
+    p.add_argument(
+        "--takeover-after",
+        type=float,
+        default=60.0,
+        help="seconds a player may be away on their turn before a bot plays for them",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another Origin allowed to open WebSockets (e.g. https://example.org)",
+    )
+    p.add_argument("--log-level", default="warning", help="uvicorn log level")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from ..web import Settings, create_app
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise CliError(
+            f"the web server needs the web extra: pip install 'sorry-engine[web]' ({exc})"
+        ) from None
+    if not 0 < args.port < 65536:
+        raise CliError("port must be 1-65535")
+    if args.bot_delay < 0 or args.takeover_after < 0:
+        raise CliError("delays must not be negative")
+    settings = Settings(
+        bot_delay=args.bot_delay,
+        takeover_after=args.takeover_after,
+        allowed_origins=tuple(args.allow_origin),
+    )
+    try:
+        app = create_app(args.database, settings)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(f"sorry: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=16 * 1024,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=3,
+    )
+    return 0

@@ -1,0 +1,12 @@
+"""Online play: an authoritative game server (Starlette + uvicorn) with a database.
+
+``sorry serve`` runs it; :func:`create_app` builds the ASGI application. See docs/web.md.
+Needs the ``web`` extra (starlette, uvicorn, SQLAlchemy, psycopg).
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+from .service import GameService, Settings
+
+__all__ = ["GameService", "Settings", "create_app"]

@@ -1,0 +1,483 @@
+"""The HTTP and WebSocket face of the game service (Starlette).
+
+Routes:
+
+=================================  =========================================================
+``GET  /``                         the lobby and the form to create a game
+``GET  /g/{id}``                   a game's page (play, watch or replay)
+``GET  /static/...``               the page's JavaScript and CSS (shipped with the package)
+``GET  /api/meta``                 variants, rule options and bot levels
+``GET  /api/board``                board geometry for drawing pawns, ``/api/board.svg`` the board
+``GET  /api/games``                the lobby: public games
+``POST /api/games``                create a game; answers each invited seat's link and token
+``GET  /api/games/{id}``           a game's public summary
+``POST /api/games/{id}/join``      sit at a seat with a display name
+``GET  /api/games/{id}/record``    the full game record (finished games only)
+``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
+``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
+=================================  =========================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..board import COLOUR_LETTERS
+from ..errors import SorryError
+from ..rules import OPTION_VALUES, VARIANTS, Rules
+from ..svg import board_geometry, board_svg
+from .db import Database
+from .players import bot_levels
+from .protocol import MAX_MESSAGE_BYTES, ClientMessage, ProtocolError, dumps, parse_client_message
+from .service import Conn, GameService, LiveGame, Settings, clean_name
+
+STATIC = Path(__file__).parent / "static"
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+MAX_BODY = 8192
+HELLO_TIMEOUT = 15.0
+MAX_VIOLATIONS = 40  # rate-limit violations before the connection is closed
+
+
+class BadRequest(Exception):
+    pass
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's Origin must be this server itself or one of ``allowed``; clients that
+    send no Origin (not browsers) are let through: their seat token still guards them."""
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    parts = urlsplit(origin)
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+class RateLimit:
+    """A token bucket."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    if not origin_allowed(
+        request.headers.get("origin"),
+        request.headers.get("host"),
+        request.app.state.service.settings.allowed_origins,
+    ):
+        raise BadRequest("cross-site request refused (Origin not allowed)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"request body larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise BadRequest("request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest("request body must be a JSON object")
+    return data
+
+
+def parse_colour(value: object) -> int:
+    if not isinstance(value, str) or len(value) != 1 or value not in COLOUR_LETTERS:
+        raise BadRequest("seat colour must be one of R, B, Y, G")
+    return COLOUR_LETTERS.index(value)
+
+
+def parse_create(data: dict[str, Any]) -> tuple[Rules, list[dict[str, Any]], str, bool]:
+    variant = data.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or len(options) > len(OPTION_VALUES):
+        raise BadRequest("options must be an object of rule options")
+    clean: dict[str, str] = {}
+    for k, v in options.items():
+        if not isinstance(v, str | int) or isinstance(v, bool):
+            raise BadRequest(f"option {str(k)[:30]!r} must be a string")
+        clean[str(k)] = str(v)
+    try:
+        rules = Rules.from_options(variant, clean)
+    except SorryError as exc:
+        raise BadRequest(str(exc)) from None
+    raw_seats = data.get("seats")
+    if not isinstance(raw_seats, list) or not 2 <= len(raw_seats) <= 4:
+        raise BadRequest("seats must be a list of 2 to 4 seats")
+    seats: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    levels = bot_levels()
+    for s in raw_seats:
+        if not isinstance(s, dict):
+            raise BadRequest("each seat must be an object {colour, kind, level}")
+        colour = parse_colour(s.get("colour"))
+        if colour in seen:
+            raise BadRequest("each colour may be seated once")
+        seen.add(colour)
+        kind = s.get("kind")
+        if kind not in ("invite", "open", "bot"):
+            raise BadRequest("seat kind must be invite, open or bot")
+        level = s.get("level")
+        if kind == "bot":
+            if level is None:
+                level = levels[0]
+            if level not in levels:
+                raise BadRequest(f"bot level must be one of {', '.join(levels)}")
+        seats.append({"colour": colour, "kind": kind, "level": level})
+    if rules.teams and len(seats) != 4:
+        raise BadRequest("the teams variant needs all four seats")
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > 60 or any(not c.isprintable() for c in name):
+        raise BadRequest("name must be printable text of at most 60 characters")
+    public = data.get("public", False)
+    if not isinstance(public, bool):
+        raise BadRequest("public must be true or false")
+    return rules, seats, name.strip(), public
+
+
+def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
+    return {
+        "id": live.id,
+        "name": live.name,
+        "public": live.public,
+        "variant": live.game.rules.variant,
+        "options": live.game.rules.options_text(),
+        "status": live.status,
+        "seq": live.seq,
+        "turn": live.game.turn,
+        "seats": service.seats_json(live),
+        "winners": [COLOUR_LETTERS[c] for c in live.game.winners],
+    }
+
+
+# -- HTTP handlers -------------------------------------------------------------------------
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def meta(request: Request) -> Response:
+    return JSONResponse(
+        {
+            "variants": list(VARIANTS),
+            "options": {k: list(v) for k, v in OPTION_VALUES.items()},
+            "bot_levels": bot_levels(),
+            "colours": list(COLOUR_LETTERS),
+        }
+    )
+
+
+async def board(request: Request) -> Response:
+    return JSONResponse(board_geometry())
+
+
+async def board_picture(request: Request) -> Response:
+    position = request.query_params.get("position")
+    try:
+        text = board_svg(position[:200] if position else None)
+    except SorryError as exc:
+        return error(400, str(exc))
+    return Response(text, media_type="image/svg+xml")
+
+
+async def lobby(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    rows = await asyncio.to_thread(service.db.lobby)
+    out = []
+    for row in rows:
+        live = await service.get(row.id)
+        if live is not None:
+            out.append(summary(service, live))
+    return JSONResponse({"games": out})
+
+
+async def create(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    try:
+        rules, seats, name, public = parse_create(await read_json(request))
+        gid, tokens = await service.create_game(rules, seats, name, public)
+    except (BadRequest, ValueError) as exc:
+        return error(400, str(exc))
+    base = str(request.base_url).rstrip("/")
+    out = []
+    for s in seats:
+        c = s["colour"]
+        item: dict[str, Any] = {"colour": COLOUR_LETTERS[c], "kind": s["kind"]}
+        if c in tokens:
+            item["token"] = tokens[c]
+            item["link"] = f"{base}/g/{gid}#seat={COLOUR_LETTERS[c]}&token={tokens[c]}"
+        out.append(item)
+    return JSONResponse({"id": gid, "url": f"{base}/g/{gid}", "seats": out}, status_code=201)
+
+
+async def _live(request: Request) -> LiveGame | None:
+    gid = request.path_params["gid"]
+    if not GAME_ID.match(gid):
+        return None
+    service: GameService = request.app.state.service
+    return await service.get(gid)
+
+
+async def game_summary(request: Request) -> Response:
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    return JSONResponse(summary(request.app.state.service, live))
+
+
+async def join(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        data = await read_json(request)
+        colour = parse_colour(data.get("seat"))
+        name = clean_name(data.get("name"), "Player")
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
+            raise BadRequest("token must be a string of 1-128 characters")
+    except (BadRequest, ValueError) as exc:
+        return error(400, str(exc))
+    ok, result = await service.join(live, colour, name, token)
+    if not ok:
+        return error(403, result)
+    return JSONResponse({"seat": COLOUR_LETTERS[colour], "token": result, "name": name})
+
+
+async def record(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        data = service.record(live)
+    except PermissionError as exc:
+        return error(409, str(exc))
+    return Response(
+        json.dumps(data, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="sorry-{live.id}.json"'},
+    )
+
+
+async def replay(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        frames = await asyncio.to_thread(service.replay, live)
+    except PermissionError as exc:
+        return error(409, str(exc))
+    return JSONResponse({"id": live.id, "frames": frames})
+
+
+# -- WebSocket -----------------------------------------------------------------------------
+async def ws_endpoint(ws: WebSocket) -> None:
+    service: GameService = ws.app.state.service
+    if not origin_allowed(
+        ws.headers.get("origin"), ws.headers.get("host"), service.settings.allowed_origins
+    ):
+        await ws.close(code=1008, reason="Origin not allowed")
+        return
+    gid = ws.path_params["gid"]
+    await ws.accept()
+    live = await service.get(gid) if GAME_ID.match(gid) else None
+    if live is None:
+        await ws.send_text(dumps({"type": "error", "code": "no_game", "error": "no such game"}))
+        await ws.close(code=4404)
+        return
+    conn = Conn()
+    writer = asyncio.create_task(_writer(ws, conn))
+    limit = RateLimit(service.settings.rate, service.settings.burst)
+    violations = 0
+    attached = False
+    try:
+        while not conn.closed:
+            try:
+                timeout = None if attached else HELLO_TIMEOUT
+                msg = await asyncio.wait_for(ws.receive(), timeout)
+            except TimeoutError:
+                conn.send({"type": "error", "code": "timeout", "error": "send hello first"})
+                break
+            if msg["type"] == "websocket.disconnect":
+                break
+            raw = msg.get("text")
+            if raw is None:
+                raw = msg.get("bytes") or b""
+            if not limit.allow():
+                violations += 1
+                if violations == 1 or violations % 10 == 0:
+                    conn.send(
+                        {
+                            "type": "error",
+                            "code": "rate_limited",
+                            "error": "too many messages: slow down",
+                        }
+                    )
+                if violations >= MAX_VIOLATIONS:
+                    break
+                continue
+            try:
+                cm = parse_client_message(raw)
+            except ProtocolError as exc:
+                conn.send({"type": "error", "code": exc.code, "error": exc.message})
+                continue
+            if not attached:
+                if cm.type != "hello":
+                    conn.send(
+                        {
+                            "type": "error",
+                            "code": "hello_first",
+                            "error": "the first message must be hello",
+                        }
+                    )
+                    continue
+                if cm.seat is not None:
+                    assert cm.token is not None
+                    if not service.check_token(live, cm.seat, cm.token):
+                        await service.refresh(live)
+                    if not service.check_token(live, cm.seat, cm.token):
+                        conn.send(
+                            {"type": "error", "code": "bad_token", "error": "wrong seat or token"}
+                        )
+                        continue
+                    conn.seat = cm.seat
+                conn.send(
+                    {
+                        "type": "welcome",
+                        "game": live.id,
+                        "seat": COLOUR_LETTERS[conn.seat] if conn.seat is not None else None,
+                        "role": "player" if conn.seat is not None else "spectator",
+                        "max_message_bytes": MAX_MESSAGE_BYTES,
+                    }
+                )
+                service.attach(live, conn)
+                attached = True
+                continue
+            await _handle(service, live, conn, cm)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if attached:
+            service.detach(live, conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMessage) -> None:
+    if cm.type == "ping":
+        conn.send({"type": "pong", "seq": live.seq})
+    elif cm.type == "resync":
+        conn.send(service.state_message(live, conn, full=True))
+    elif cm.type == "hello":
+        conn.send({"type": "error", "code": "already_hello", "error": "hello was already sent"})
+    elif conn.seat is None:
+        conn.send(
+            {
+                "type": "rejected",
+                "code": "spectator",
+                "seq": live.seq,
+                "resync": False,
+                "reason": "spectators cannot play",
+            }
+        )
+    elif cm.type == "move":
+        assert cm.seq is not None and cm.move is not None
+        reply = await service.submit(live, conn.seat, cm.seq, cm.move)
+        conn.send(reply)
+        if reply.get("resync"):
+            conn.send(service.state_message(live, conn, full=True))
+    elif cm.type == "hint":
+        assert cm.seq is not None
+        reply = await service.hint_for(live, conn.seat, cm.seq)
+        conn.send(reply)
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:
+        conn.closed = True
+    finally:
+        if not conn.closed:
+            conn.closed = True
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+def create_app(
+    database: str | Database | None = None, settings: Settings | None = None
+) -> Starlette:
+    """The application. ``database``: a URL (``sqlite:///...``, ``postgresql://...``), a
+    :class:`Database`, or None for SQLite in the per-user data folder."""
+    db = database if isinstance(database, Database) else Database(database)
+    service = GameService(db, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    routes = [
+        Route("/", page),
+        Route("/g/{gid}", page),
+        Route("/api/meta", meta),
+        Route("/api/board", board),
+        Route("/api/board.svg", board_picture),
+        Route("/api/games", lobby, methods=["GET"]),
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/games/{gid}", game_summary),
+        Route("/api/games/{gid}/join", join, methods=["POST"]),
+        Route("/api/games/{gid}/record", record),
+        Route("/api/games/{gid}/replay", replay),
+        WebSocketRoute("/ws/{gid}", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.service = service
+    app.state.db = db
+    return app

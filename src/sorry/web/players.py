@@ -1,0 +1,69 @@
+"""Bots for the server: ``sorry.bots`` when it is installed, else a uniform-random chooser
+behind the same call (``make_bot(level).choose(view, rng)``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from ..moves import Move
+from ..rng import Rng
+from ..view import PlayerView
+
+
+class Chooser(Protocol):
+    def choose(self, view: PlayerView, rng: Rng) -> Move: ...
+
+
+class RandomBot:
+    """Picks a legal move uniformly at random (seeded)."""
+
+    def choose(self, view: PlayerView, rng: Rng) -> Move:
+        return view.legal_moves[rng.below(len(view.legal_moves))]
+
+
+def _bots_module() -> Any:
+    try:
+        return importlib.import_module("sorry.bots")
+    except ImportError:
+        return None
+
+
+def bot_levels() -> list[str]:
+    """Levels a seat may be given, weakest first."""
+    mod = _bots_module()
+    levels = getattr(mod, "LEVELS", None) if mod is not None else None
+    if levels:
+        return [str(x) for x in levels]
+    return ["random"]
+
+
+def make_bot(level: str) -> Chooser:
+    mod = _bots_module()
+    if mod is not None and hasattr(mod, "make_bot"):
+        bot: Chooser = mod.make_bot(level)
+        return bot
+    if level != "random":
+        raise ValueError(f"unknown bot level {level!r}")
+    return RandomBot()
+
+
+def hint(view: PlayerView, rng: Rng) -> Move:
+    """A suggested move for the viewer: ``sorry.bots.hint`` when it exists, else the
+    choice of the strongest bot level available."""
+    mod = _bots_module()
+    fn = getattr(mod, "hint", None) if mod is not None else None
+    if fn is not None:
+        try:
+            result = fn(view)
+        except TypeError:
+            result = None
+        if isinstance(result, Move):
+            return result
+        if isinstance(result, list | tuple) and result:
+            first = result[0]
+            if isinstance(first, Move):
+                return first
+            if isinstance(first, tuple) and first and isinstance(first[0], Move):
+                return first[0]
+    return make_bot(bot_levels()[-1]).choose(view, rng)

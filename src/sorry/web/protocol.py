@@ -1,0 +1,222 @@
+"""The WebSocket protocol: validation of what clients send, and what the server sends them.
+
+Everything a client learns of a game goes through :func:`view_json`, which serialises a
+:class:`sorry.view.PlayerView` (a seat's view) or the public view of a spectator: never the
+order of the draw pile, the seed, the generator's state, or a hand the receiver may not see.
+
+Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
+
+``{"type": "hello", "seat": "R", "token": "..."}``   sit at a seat (omit both to watch)
+``{"type": "move", "seq": 12, "move": "R12+5"}``     play one of the listed legal moves
+``{"type": "hint", "seq": 12}``                      ask the server for a suggested move
+``{"type": "resync"}``                               ask for the full state again
+``{"type": "ping"}``                                 keep-alive (answered by ``pong``)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, TRACK_LEN, loc_name
+from ..cards import card_name
+from ..game import Game
+from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
+from ..view import PlayerView
+
+MAX_MESSAGE_BYTES = 2048
+MAX_TOKEN_CHARS = 128
+MAX_MOVE_CHARS = 64
+MAX_SEQ = 10**9
+CLIENT_TYPES = ("hello", "move", "hint", "resync", "ping")
+PHASES = ("chance", "decision", "over")
+
+
+class ProtocolError(Exception):
+    """A client message that is malformed or not allowed; ``code`` is machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    type: str
+    seq: int | None = None
+    move: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Validate one message from a client; raises :class:`ProtocolError` with the reason."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "bad_type", f"unknown message type (expected one of {', '.join(CLIENT_TYPES)})"
+        )
+    allowed = {
+        "hello": {"type", "seat", "token"},
+        "move": {"type", "seq", "move"},
+        "hint": {"type", "seq"},
+        "resync": {"type"},
+        "ping": {"type"},
+    }[kind]
+    extra = sorted(str(k)[:20] for k in data if k not in allowed)
+    if extra:
+        raise ProtocolError("bad_field", f"unexpected field(s) in {kind}: {', '.join(extra)}")
+    if kind == "hello":
+        seat = data.get("seat")
+        token = data.get("token")
+        if seat is None and token is None:
+            return ClientMessage("hello")
+        if not isinstance(seat, str) or len(seat) != 1 or seat not in COLOUR_LETTERS:
+            raise ProtocolError("bad_field", "seat must be one of R, B, Y, G")
+        if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN_CHARS:
+            raise ProtocolError("bad_field", "token must be a string of 1-128 characters")
+        return ClientMessage("hello", seat=COLOUR_LETTERS.index(seat), token=token)
+    if kind in ("move", "hint"):
+        seq = data.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+            raise ProtocolError("bad_field", "seq must be the integer sequence number last seen")
+        if kind == "hint":
+            return ClientMessage("hint", seq=seq)
+        move = data.get("move")
+        if not isinstance(move, str) or not 1 <= len(move) <= MAX_MOVE_CHARS:
+            raise ProtocolError("bad_field", "move must be a string of 1-64 characters")
+        return ClientMessage("move", seq=seq, move=move)
+    return ClientMessage(kind)
+
+
+# -- what the server sends ------------------------------------------------------------------
+def loc_text(loc: int) -> str:
+    return loc_name(loc)
+
+
+def public_view(game: Game) -> PlayerView:
+    """What a spectator may see: a view with no hand and no moves."""
+    view = PlayerView.of(game, game.colours[0])
+    return replace(view, viewer=-1, hand=(), legal_moves=())
+
+
+def move_paths(game: Game, move: Move) -> list[list[Any]]:
+    """Where the pawns a move touches go: ``[[colour, from, to], ...]`` (bumps included)."""
+    state = game.state.copy()
+    before = [p[:] for p in state.pawns]
+    changes: list[tuple[int, int, int]] = []
+    state.apply(move, changes)
+    seen: dict[tuple[int, int], int] = {}
+    for c, i, _old in changes:
+        seen.setdefault((c, i), before[c][i])
+    return [
+        [COLOUR_LETTERS[c], loc_name(src), loc_name(state.pawns[c][i])]
+        for (c, i), src in seen.items()
+        if state.pawns[c][i] != src
+    ]
+
+
+def describe_move(move: Move) -> str:
+    """Words for a move, for buttons and the game log."""
+    prefix = f"[{card_name(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
+
+    def pawn(colour: int, loc: int) -> str:
+        where = {START: "in START", HOME: "at HOME"}.get(loc)
+        if where is None:
+            where = f"on {loc}" if loc < TRACK_LEN else f"on safety {loc_name(loc)}"
+        return f"{COLOUR_NAMES[colour]} pawn {where}"
+
+    kind = move.kind
+    if kind == PASS:
+        return "Pass (decline / forfeit)"
+    if kind == DISCARD:
+        return f"Discard {card_name(move.card or 0)}"
+    if kind == SPLIT:
+        return (
+            prefix
+            + "Split 7: "
+            + " then ".join(f"{pawn(p.colour, p.src)} +{p.steps}" for p in move.parts)
+        )
+    if kind == FORWARD:
+        return prefix + f"{pawn(move.colour, move.src)} forward {move.steps}"
+    if kind == BACKWARD:
+        return prefix + f"{pawn(move.colour, move.src)} back {move.steps}"
+    if kind == ENTER:
+        return prefix + f"Start a {COLOUR_NAMES[move.colour]} pawn"
+    if kind == SORRY:
+        return (
+            prefix
+            + f"Sorry! {COLOUR_NAMES[move.colour]} takes {pawn(move.target_colour, move.target)}"
+        )
+    if kind == SWAP:
+        return (
+            prefix
+            + f"Swap {pawn(move.colour, move.src)} with {pawn(move.target_colour, move.target)}"
+        )
+    return prefix + str(move)
+
+
+def _pawns_json(view: PlayerView) -> dict[str, list[str]]:
+    return {
+        COLOUR_LETTERS[c]: [loc_name(x) for x in locs]
+        for c, locs in enumerate(view.pawns)
+        if locs is not None
+    }
+
+
+def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
+    """Serialise a view. ``game`` (the same moment) lets the server annotate each legal move
+    with the pawns it moves, for highlighting; nothing else is taken from it."""
+    legal: list[dict[str, Any]] = []
+    for m in view.legal_moves:
+        entry: dict[str, Any] = {"move": str(m), "text": describe_move(m)}
+        entry["card"] = card_name(m.card) if m.card is not None else None
+        entry["kind"] = m.kind_name
+        if game is not None and m.kind not in (PASS, DISCARD):
+            entry["paths"] = move_paths(game, m)
+        else:
+            entry["paths"] = []
+        legal.append(entry)
+    return {
+        "variant": view.rules.variant,
+        "options": view.rules.options_text(),
+        "viewer": COLOUR_LETTERS[view.viewer] if view.viewer >= 0 else None,
+        "colours": [COLOUR_LETTERS[c] for c in view.colours],
+        "to_move": COLOUR_LETTERS[view.to_move],
+        "phase": PHASES[view.phase],
+        "pawns": _pawns_json(view),
+        "position": view.position_string(),
+        "card": card_name(view.card) if view.card is not None else None,
+        "hand": [card_name(c) for c in view.hand],
+        "hand_sizes": {COLOUR_LETTERS[c]: view.hand_sizes[c] for c in view.colours},
+        "discard_pile": [card_name(c) for c in view.discard_pile],
+        "draw_count": view.draw_count,
+        "turn": view.turn,
+        "first": COLOUR_LETTERS[view.first],
+        "winners": [COLOUR_LETTERS[c] for c in view.winners],
+        "scores": {COLOUR_LETTERS[c]: s for c, s in view.scores}
+        if view.scores is not None
+        else None,
+        "legal_moves": legal,
+    }
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))

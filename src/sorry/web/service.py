@@ -1,0 +1,639 @@
+"""The authoritative game service: the only place where games change.
+
+* A client submits a move chosen from the legal moves it was sent, with the sequence number of
+  the state it saw. The service re-checks everything (seat, turn, sequence number, legality)
+  and answers every submission: ``accepted`` (through the new state), ``rejected`` with a
+  reason, or a ``resync`` with the full state.
+* One writer per game: within a process a per-game lock; between processes the conditional
+  update of :meth:`Database.commit_move` (the sequence number must not have moved).
+* The move, the cards drawn after it and the resulting state are committed in one transaction
+  **before** anyone is told. A restarted server reloads every game from the database.
+* Bots play the bot seats, and take over a human seat whose player has been away longer than
+  ``takeover_after`` seconds, until the player is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board import COLOUR_LETTERS, COLOUR_NAMES
+from ..cards import card_name, parse_card
+from ..game import Game
+from ..moves import Move
+from ..rng import Rng, derive_seed
+from ..rules import Rules
+from .db import ConflictError, Database, GameRow, MoveRow, SeatRow
+from .players import Chooser, bot_levels, hint, make_bot
+from .protocol import describe_move, dumps, move_paths, public_view, view_json
+
+log = logging.getLogger("sorry.web")
+
+MAX_NAME_CHARS = 24
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(name: object, fallback: str) -> str:
+    """A display name: printable, trimmed, at most 24 characters (ValueError otherwise)."""
+    if name is None:
+        return fallback
+    if not isinstance(name, str):
+        raise ValueError("name must be a string")
+    text = " ".join(name.split())
+    if not text:
+        return fallback
+    if len(text) > MAX_NAME_CHARS:
+        raise ValueError(f"name must be at most {MAX_NAME_CHARS} characters")
+    if any(not ch.isprintable() for ch in text):
+        raise ValueError("name must be printable text")
+    return text
+
+
+@dataclass
+class Settings:
+    bot_delay: float = 0.6  # seconds a bot waits before moving (so people can follow)
+    takeover_after: float = 60.0  # seconds a player may be away before a bot plays for them
+    takeover_level: str | None = None  # bot level that plays for an absent player
+    tick: float = 0.5
+    allowed_origins: tuple[str, ...] = ()
+    listen: bool = True  # PostgreSQL: LISTEN for moves committed by other processes
+    rate: float = 10.0  # messages per second a WebSocket client may send on average
+    burst: float = 30.0  # and in a burst
+
+
+class Conn:
+    """One WebSocket client. Messages are queued; a writer task sends them in order."""
+
+    QUEUE_LIMIT = 512
+
+    def __init__(self, ident: str = "") -> None:
+        self.ident = ident or secrets.token_hex(4)
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.QUEUE_LIMIT:
+            self.close()  # a client that does not read is dropped
+            return
+        self.queue.put_nowait(dumps(message))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class LiveGame:
+    id: str
+    name: str
+    public: bool
+    game: Game
+    seq: int
+    seats: dict[int, SeatRow]
+    log: list[dict[str, Any]]
+    created_at: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    away_since: dict[int, float] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    last_change: float = field(default_factory=time.monotonic)
+
+    def connected(self, colour: int) -> bool:
+        return any(c.seat == colour and not c.closed for c in self.conns)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.game.is_over() else "playing"
+
+
+def log_entries(game: Game, rows: list[MoveRow]) -> list[dict[str, Any]]:
+    """The public log of a game: each accepted decision, and the card it used when public."""
+    entries: list[dict[str, Any]] = []
+    last_card: int | None = None
+    points = game.rules.points
+    it = iter(rows)
+    for step in game.history:
+        if not isinstance(step, Move):
+            last_card = step
+            continue
+        row = next(it, None)
+        if row is None:
+            break
+        card = step.card if points else last_card
+        entries.append(_entry(row.seq, row.colour, row.actor, step, card, []))
+    return entries
+
+
+def _entry(
+    seq: int, colour: int, actor: str, move: Move, card: int | None, paths: list[list[Any]]
+) -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "colour": COLOUR_LETTERS[colour],
+        "actor": actor,
+        "move": str(move),
+        "text": describe_move(move),
+        "card": card_name(card) if card is not None else None,
+        "paths": paths,
+    }
+
+
+class GameService:
+    """Every game this process serves, backed by one :class:`Database`."""
+
+    def __init__(self, db: Database, settings: Settings | None = None) -> None:
+        self.db = db
+        self.settings = settings or Settings()
+        self.live: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._bots: dict[str, Chooser] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._listener: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.on_event: Callable[[str, dict[str, Any]], None] | None = None  # for tests
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every unfinished game from the database and start the background work."""
+        self.loop = asyncio.get_running_loop()
+        for gid in await asyncio.to_thread(self.db.game_ids, "playing"):
+            live = await self.get(gid)
+            if live is not None:
+                self._schedule_bot(live)
+        self._ticker = asyncio.create_task(self._tick_loop())
+        if self.settings.listen and not self.db.is_sqlite:
+            from .notify import Listener
+
+            self._listener = Listener(self.db, self._notified)
+            self._listener.start()
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.stop()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        tasks = list(self._tasks) + [
+            g.bot_task for g in self.live.values() if g.bot_task is not None
+        ]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for g in self.live.values():
+            for c in list(g.conns):
+                c.close()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- games --------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        rules: Rules,
+        seats: list[dict[str, Any]],
+        name: str = "",
+        public: bool = False,
+        seed: int | None = None,
+    ) -> tuple[str, dict[int, str]]:
+        """Create a game. ``seats``: ``{"colour": int, "kind": "invite"|"open"|"bot",
+        "level": str}``. Returns the id and the secret token of each invited seat."""
+        colours = sorted(s["colour"] for s in seats)
+        game = Game(rules, players=colours, seed=seed)
+        while game.is_chance():
+            game.draw()
+        gid = secrets.token_urlsafe(9)
+        tokens: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        levels = bot_levels()
+        for s in sorted(seats, key=lambda s: int(s["colour"])):
+            c = int(s["colour"])
+            kind = s["kind"]
+            if kind == "bot":
+                level = s.get("level") or levels[0]
+                if level not in levels:
+                    raise ValueError(f"unknown bot level {level!r} (known: {', '.join(levels)})")
+                rows.append(SeatRow(c, "bot", level, f"{level} bot", None, True))
+            elif kind == "invite":
+                tokens[c] = new_token()
+                rows.append(
+                    SeatRow(c, "human", None, COLOUR_NAMES[c], hash_token(tokens[c]), False)
+                )
+            elif kind == "open":
+                rows.append(SeatRow(c, "human", None, COLOUR_NAMES[c], None, False))
+            else:
+                raise ValueError(f"bad seat kind {kind!r} (expected invite, open or bot)")
+        title = name or f"{rules.variant.capitalize()} game"
+        await asyncio.to_thread(
+            self.db.create_game,
+            gid,
+            title,
+            public,
+            rules.variant,
+            rules.to_dict(),
+            game.to_dict(),
+            rows,
+        )
+        live = await self.get(gid)
+        if live is not None:
+            self._schedule_bot(live)
+        return gid, tokens
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        async with self._load_lock:
+            live = self.live.get(game_id)
+            if live is not None:
+                return live
+            row = await asyncio.to_thread(self.db.load_game, game_id)
+            if row is None:
+                return None
+            rows = await asyncio.to_thread(self.db.load_moves, game_id)
+            live = self._build(row, rows)
+            self.live[game_id] = live
+            return live
+
+    def _build(self, row: GameRow, rows: list[MoveRow]) -> LiveGame:
+        game = Game.from_dict(row.state)
+        now = time.monotonic()
+        live = LiveGame(
+            id=row.id,
+            name=row.name,
+            public=row.public,
+            game=game,
+            seq=row.seq,
+            seats={s.colour: s for s in row.seats},
+            log=log_entries(game, rows),
+            created_at=row.created_at,
+        )
+        for c, s in live.seats.items():
+            if s.kind == "human":
+                live.away_since[c] = now
+        return live
+
+    async def refresh(self, live: LiveGame) -> bool:
+        """Reload a game from the database if another writer moved it on; tells everyone."""
+        row = await asyncio.to_thread(self.db.load_game, live.id)
+        if row is None:
+            return False
+        changed = False
+        async with live.lock:
+            seats = {s.colour: s for s in row.seats}
+            if seats != live.seats:
+                live.seats = seats
+                changed = True
+            if row.seq > live.seq:
+                rows = await asyncio.to_thread(self.db.load_moves, live.id)
+                live.game = Game.from_dict(row.state)
+                live.seq = row.seq
+                live.log = log_entries(live.game, rows)
+                live.last_change = time.monotonic()
+                changed = True
+            if changed:
+                for conn in list(live.conns):
+                    conn.send(self.state_message(live, conn, full=True))
+        if changed:
+            self._schedule_bot(live, remote=True)
+        return changed
+
+    def _notified(self, payload: str) -> None:
+        """From the LISTEN thread: another process committed ``game_id:seq``."""
+        gid, _, seq_text = payload.partition(":")
+        live = self.live.get(gid)
+        if live is None or self.loop is None:
+            return
+        try:
+            seq = int(seq_text)
+        except ValueError:
+            return
+        if seq > live.seq:
+            self.loop.call_soon_threadsafe(lambda: self._spawn(self.refresh(live)))
+
+    # -- what clients see ---------------------------------------------------------------------
+    def seats_json(self, live: LiveGame) -> list[dict[str, Any]]:
+        out = []
+        takeover = self.settings.takeover_after
+        now = time.monotonic()
+        for c in live.game.colours:
+            s = live.seats[c]
+            away = (
+                s.kind == "human"
+                and not live.connected(c)
+                and now - live.away_since.get(c, now) >= takeover
+            )
+            out.append(
+                {
+                    "colour": COLOUR_LETTERS[c],
+                    "kind": s.kind,
+                    "level": s.bot_level,
+                    "name": s.name,
+                    "claimed": s.claimed,
+                    "open": s.kind == "human" and s.token_hash is None,
+                    "connected": s.kind == "bot" or live.connected(c),
+                    "bot_playing": away,
+                }
+            )
+        return out
+
+    def state_message(self, live: LiveGame, conn: Conn, full: bool = False) -> dict[str, Any]:
+        game = live.game
+        seat = conn.seat
+        if seat is not None:
+            view = game.view(seat)
+            vj = view_json(view, game if view.legal_moves else None)
+        else:
+            vj = view_json(public_view(game))
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game": live.id,
+            "name": live.name,
+            "seq": live.seq,
+            "status": live.status,
+            "view": vj,
+            "seats": self.seats_json(live),
+            "last": live.log[-1] if live.log else None,
+        }
+        if full:
+            msg["log"] = live.log
+        return msg
+
+    def broadcast(self, live: LiveGame) -> None:
+        for conn in list(live.conns):
+            if conn.closed:
+                live.conns.discard(conn)
+                continue
+            conn.send(self.state_message(live, conn))
+
+    # -- seats --------------------------------------------------------------------------------
+    def check_token(self, live: LiveGame, colour: int, token: str) -> bool:
+        seat = live.seats.get(colour)
+        digest = hash_token(token)
+        if seat is None or seat.kind != "human" or seat.token_hash is None:
+            # compare anyway, so a wrong seat takes as long as a wrong token
+            hmac.compare_digest(digest, "0" * 64)
+            return False
+        return hmac.compare_digest(digest, seat.token_hash)
+
+    async def join(
+        self, live: LiveGame, colour: int, name: str, token: str | None
+    ) -> tuple[bool, str]:
+        """Sit at a seat with a display name: an invited seat with its token, or an open
+        seat (a new token is made and returned). Returns (ok, token or reason)."""
+        seat = live.seats.get(colour)
+        if seat is None:
+            return False, f"{COLOUR_NAMES[colour]} is not playing in this game"
+        if seat.kind != "human":
+            return False, f"{COLOUR_NAMES[colour]} is played by a bot"
+        if token is not None:
+            if not self.check_token(live, colour, token):
+                await self.refresh(live)
+                if not self.check_token(live, colour, token):
+                    return False, "wrong token for this seat"
+            await asyncio.to_thread(self.db.claim_seat, live.id, colour, name, None, False)
+            await self.refresh(live)
+            return True, token
+        if seat.token_hash is not None or seat.claimed:
+            return False, "this seat is taken (it needs its invite link)"
+        fresh = new_token()
+        ok = await asyncio.to_thread(
+            self.db.claim_seat, live.id, colour, name, hash_token(fresh), True
+        )
+        await self.refresh(live)
+        if not ok:
+            return False, "somebody else took this seat first"
+        return True, fresh
+
+    def attach(self, live: LiveGame, conn: Conn) -> None:
+        live.conns.add(conn)
+        if conn.seat is not None:
+            live.away_since.pop(conn.seat, None)
+        conn.send(self.state_message(live, conn, full=True))
+        self.broadcast_seats(live)
+
+    def detach(self, live: LiveGame, conn: Conn) -> None:
+        live.conns.discard(conn)
+        if conn.seat is not None and not live.connected(conn.seat):
+            live.away_since[conn.seat] = time.monotonic()
+            self.broadcast_seats(live)
+
+    def broadcast_seats(self, live: LiveGame) -> None:
+        msg = {"type": "seats", "seq": live.seq, "seats": self.seats_json(live)}
+        for conn in list(live.conns):
+            conn.send(msg)
+
+    # -- moves --------------------------------------------------------------------------------
+    async def submit(
+        self, live: LiveGame, colour: int, seq: int, move_text: str, actor: str = "player"
+    ) -> dict[str, Any]:
+        """Judge and, if accepted, commit a move. Returns the reply for the submitter:
+        ``{"type": "accepted", ...}``, ``{"type": "rejected", "reason": ...}`` or a
+        ``{"type": "resync", ...}`` marker (the caller then sends the full state)."""
+        async with live.lock:
+            game = live.game
+            if seq != live.seq:
+                return _reject(
+                    "stale",
+                    f"stale move: the game is at seq {live.seq}, not {seq}",
+                    live.seq,
+                    resync=True,
+                )
+            if game.is_over():
+                return _reject("game_over", "the game is over", live.seq)
+            if game.to_move != colour:
+                return _reject(
+                    "not_your_turn", f"it is {COLOUR_NAMES[game.to_move]}'s turn", live.seq
+                )
+            legal = {str(m): m for m in game.legal_moves}
+            move = legal.get(move_text)
+            if move is None:
+                return _reject("illegal", f"{move_text!r} is not one of the legal moves", live.seq)
+            card = move.card if game.rules.points else game.card
+            paths = move_paths(game, move)
+            new = game.copy()
+            new.push(move)
+            draws: list[str] = []
+            while new.is_chance():
+                draws.append(card_name(new.draw()))
+            row = MoveRow(live.seq + 1, colour, actor, str(move), draws)
+            status = "over" if new.is_over() else "playing"
+            try:
+                await asyncio.to_thread(
+                    self.db.commit_move, live.id, live.seq, row, new.to_dict(), status
+                )
+            except ConflictError:
+                resync_needed = True
+            else:
+                resync_needed = False
+                live.game = new
+                live.seq += 1
+                live.last_change = time.monotonic()
+                live.log.append(_entry(live.seq, colour, actor, move, card, paths))
+                self.broadcast(live)
+                if self.on_event is not None:
+                    self.on_event("accepted", {"game": live.id, "seq": live.seq})
+        if resync_needed:
+            await self.refresh(live)
+            return _reject("stale", "another server accepted a move first", live.seq, resync=True)
+        self._schedule_bot(live)
+        return {"type": "accepted", "seq": live.seq, "move": str(move)}
+
+    async def hint_for(self, live: LiveGame, colour: int, seq: int) -> dict[str, Any]:
+        game = live.game
+        if seq != live.seq:
+            return _reject(
+                "stale", f"stale hint: the game is at seq {live.seq}", live.seq, resync=True
+            )
+        if game.is_over() or game.to_move != colour:
+            return _reject("not_your_turn", "hints are for the player to move", live.seq)
+        view = game.view(colour)
+        move = await asyncio.to_thread(hint, view, Rng(derive_seed(game.seed, seq) ^ 0x5A5A))
+        return {"type": "hint", "seq": seq, "move": str(move), "text": describe_move(move)}
+
+    # -- bots ---------------------------------------------------------------------------------
+    def _bot(self, level: str) -> Chooser:
+        bot = self._bots.get(level)
+        if bot is None:
+            bot = self._bots[level] = make_bot(level)
+        return bot
+
+    def _bot_level_for(self, live: LiveGame, colour: int) -> tuple[str, str] | None:
+        """(level, actor) if a bot should move for ``colour`` now, else None."""
+        seat = live.seats[colour]
+        if seat.kind == "bot":
+            return seat.bot_level or bot_levels()[0], "bot"
+        if live.connected(colour):
+            return None
+        away = live.away_since.get(colour)
+        if away is not None and time.monotonic() - away >= self.settings.takeover_after:
+            level = self.settings.takeover_level or bot_levels()[min(2, len(bot_levels()) - 1)]
+            return level, "takeover"
+        return None
+
+    def _schedule_bot(self, live: LiveGame, remote: bool = False) -> None:
+        game = live.game
+        if game.is_over() or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        who = self._bot_level_for(live, game.to_move)
+        if who is None:
+            return
+        delay = self.settings.bot_delay
+        if remote:  # the process that committed the last move plays the next bot move
+            delay = delay * 3 + 1.0
+        live.bot_task = asyncio.ensure_future(self._bot_turn(live, live.seq, who, delay))
+
+    async def _bot_turn(self, live: LiveGame, seq: int, who: tuple[str, str], delay: float) -> None:
+        level, actor = who
+        if delay > 0:
+            await asyncio.sleep(delay)
+        game = live.game
+        if live.seq != seq or game.is_over():
+            return
+        colour = game.to_move
+        if self._bot_level_for(live, colour) is None:
+            return  # the player came back
+        view = game.view(colour)
+        bot = self._bot(level)
+        rng = Rng(derive_seed(game.seed, seq))
+        try:
+            move = await asyncio.to_thread(bot.choose, view, rng)
+        except Exception:  # a broken bot must not stop the game: play a legal move
+            log.exception("bot %s failed; playing the first legal move", level)
+            move = view.legal_moves[0]
+        live.bot_task = None
+        reply = await self.submit(live, colour, seq, str(move), actor)
+        if reply["type"] != "accepted":
+            log.debug("bot move not accepted in %s: %s", live.id, reply)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick)
+            try:
+                self.tick()
+            except Exception:  # pragma: no cover - keep ticking whatever happens
+                log.exception("tick failed")
+
+    def tick(self) -> None:
+        """Bots take over absent players; a stalled bot seat is restarted."""
+        for live in list(self.live.values()):
+            if live.game.is_over():
+                continue
+            colour = live.game.to_move
+            seat = live.seats[colour]
+            task_idle = live.bot_task is None or live.bot_task.done()
+            if seat.kind == "human" and task_idle and self._bot_level_for(live, colour):
+                self.broadcast_seats(live)
+                self._schedule_bot(live)
+            elif seat.kind == "bot" and task_idle:
+                idle = time.monotonic() - live.last_change
+                if idle > self.settings.bot_delay * 3 + 2.0:
+                    self._schedule_bot(live)
+
+    # -- finished games -----------------------------------------------------------------------
+    def record(self, live: LiveGame) -> dict[str, Any]:
+        """The full game record (deck order included): only once the game is over."""
+        if not live.game.is_over():
+            raise PermissionError("the record is available when the game is over")
+        data = live.game.to_dict()
+        data["server"] = {
+            "id": live.id,
+            "name": live.name,
+            "seats": {
+                COLOUR_LETTERS[c]: {"kind": s.kind, "name": s.name, "level": s.bot_level}
+                for c, s in live.seats.items()
+            },
+            "log": live.log,
+        }
+        return data
+
+    def replay(self, live: LiveGame) -> list[dict[str, Any]]:
+        """Frames of a finished game, move by move: the public view after each decision."""
+        if not live.game.is_over():
+            raise PermissionError("the replay is available when the game is over")
+        data = live.game.to_dict()
+        start = dict(data, steps=[], current=data["initial"], winners=[], scores=None)
+        game = Game.from_dict(start)
+        frames = [{"seq": 0, "entry": None, "view": view_json(public_view(game))}]
+        entries = iter(live.log)
+        for step in data["steps"]:
+            if step.startswith("draw:"):
+                game.draw(parse_card(step[5:]))
+                continue
+            game.push(Move.parse(step))
+            entry = next(entries, None)
+            frames.append(
+                {
+                    "seq": entry["seq"] if entry else len(frames),
+                    "entry": entry,
+                    "view": view_json(public_view(game)),
+                }
+            )
+        return frames
+
+
+def _reject(code: str, reason: str, seq: int, resync: bool = False) -> dict[str, Any]:
+    return {"type": "rejected", "code": code, "reason": reason, "seq": seq, "resync": resync}

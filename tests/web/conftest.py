@@ -1,0 +1,130 @@
+"""Fixtures for the web server tests: an app on a fresh SQLite database (or PostgreSQL),
+a TestClient, and helpers to create games and talk the WebSocket protocol."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")  # the web extra; CI installs every extra
+
+from starlette.testclient import TestClient
+
+from sorry.web import Settings, create_app
+
+
+def fast_settings(**kw: Any) -> Settings:
+    kw.setdefault("bot_delay", 0.0)
+    kw.setdefault("takeover_after", 3600.0)
+    kw.setdefault("tick", 0.05)
+    kw.setdefault("rate", 1000.0)
+    kw.setdefault("burst", 1000.0)
+    return Settings(**kw)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Any) -> str:
+    return f"sqlite:///{tmp_path / 'web.db'}"
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    app = create_app(sqlite_url, fast_settings())
+    with TestClient(app) as c:
+        yield c
+
+
+def postgres_base_url() -> str:
+    """SORRY_TEST_POSTGRES_URL, else the CI machine's server."""
+    return os.environ.get("SORRY_TEST_POSTGRES_URL") or "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_required() -> bool:
+    return bool(os.environ.get("SORRY_TEST_POSTGRES_URL")) or os.environ.get("CI") == "true"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema, dropped afterwards. Under CI=true
+    (or with SORRY_TEST_POSTGRES_URL set) an unreachable server fails the test."""
+    base = postgres_base_url()
+    import psycopg
+
+    schema = "sorry_t_" + secrets.token_hex(5)
+    try:
+        conn = psycopg.connect(base, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        if postgres_required():
+            pytest.fail(f"PostgreSQL at {base} is unreachable: {exc}")
+        pytest.skip(f"PostgreSQL unreachable: {exc}")
+    with conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def new_game(
+    client: TestClient,
+    seats: dict[str, str] | None = None,
+    variant: str = "standard",
+    **extra: Any,
+) -> dict[str, Any]:
+    """Create a game: ``seats`` maps colour to invite/open/bot (or bot:LEVEL)."""
+    seats = seats or {"R": "invite", "Y": "invite"}
+    body: dict[str, Any] = {"variant": variant, "seats": [], **extra}
+    for colour, kind in seats.items():
+        k, _, level = kind.partition(":")
+        seat: dict[str, Any] = {"colour": colour, "kind": k}
+        if level:
+            seat["level"] = level
+        body["seats"].append(seat)
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    data["tokens"] = {s["colour"]: s["token"] for s in data["seats"] if "token" in s}
+    return data
+
+
+def recv(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
+    """Receive messages until one of type ``kind`` (others are skipped)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
+def hello(ws: Any, seat: str | None = None, token: str | None = None) -> dict[str, Any]:
+    """Send hello; return the first full state."""
+    msg: dict[str, Any] = {"type": "hello"}
+    if seat is not None:
+        msg.update(seat=seat, token=token)
+    ws.send_json(msg)
+    welcome = recv(ws, "welcome")
+    assert welcome["seat"] == seat
+    return recv(ws, "state")
+
+
+def play(ws: Any, state: dict[str, Any], move: str) -> dict[str, Any]:
+    """Send ``move`` at ``state``'s seq; expect it accepted; return the newest state after."""
+    ws.send_json({"type": "move", "seq": state["seq"], "move": move})
+    latest = state
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "state":
+            latest = msg
+        elif msg["type"] == "accepted":
+            break
+        elif msg["type"] in ("rejected", "error"):
+            raise AssertionError(f"move {move} rejected: {msg}")
+    while latest["seq"] < msg["seq"]:
+        latest = recv(ws, "state")
+    return latest
