@@ -70,6 +70,15 @@ def test_refuses_multi_part_splits_and_bad_params() -> None:
         pyspiel.load_game("python_sorry", {"players": 2, "variant": "teams"})
     with pytest.raises(RulesError):
         pyspiel.load_game("python_sorry", {"variant": "speed"})
+    with pytest.raises(RulesError, match="first_player"):
+        pyspiel.load_game("python_sorry", {"players": 2, "first_player": 2})
+
+
+def test_first_player() -> None:
+    game = pyspiel.load_game("python_sorry", {"players": 3, "first_player": 2})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.current_player() == 2
 
 
 def test_turn_limit_ends_unfinished_with_zero_returns() -> None:

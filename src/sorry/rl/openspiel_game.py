@@ -7,11 +7,12 @@ Importing this module registers the game. Parameters (every one optional):
   ``sorry_forward_4``, ``slide_on``, ...), except ``team_seven_split=any`` (refused: its moves
   have no action, see docs/actions.md);
 * ``turn_limit``: turns before the game ends unfinished (returns all 0); default 1000, because
-  OpenSpiel needs a bounded game.
+  OpenSpiel needs a bounded game;
+* ``first_player``: the player who starts (default 0).
 
-Players ``0..n-1`` are the colours in play in seat order (2 players: Red, Yellow); the first
-colour in play starts. Chance nodes draw a card: the outcome is the card's index in
-:data:`sorry.cards.CARDS`, weighted by the cards left. Decisions use the actions of
+Players ``0..n-1`` are the colours in play in seat order (2 players: Red, Yellow). Chance
+nodes draw a card: the outcome is the card's index in :data:`sorry.cards.CARDS`, weighted by
+the cards left. Decisions use the actions of
 :mod:`sorry.actions`. Returns are zero-sum: ``n-1`` for the winner and ``-1`` for the others
 (teams: ``+1``/``-1``). Observation and information-state tensors are those of
 :mod:`sorry.rl.observation`; both hide the other players' hands.
@@ -27,6 +28,7 @@ import pyspiel
 
 from ..actions import NUM_ACTIONS, action_name, decode, legal_actions
 from ..cards import CARD_INDEX, CARDS, card_name
+from ..errors import RulesError
 from ..game import Game
 from ..rules import OPTION_VALUES, Rules
 from ..view import PlayerView
@@ -49,6 +51,7 @@ for _name, _values in OPTION_VALUES.items():
 _PARAMS["deck"] = 45
 _PARAMS["starting_pawns_out"] = 0
 _PARAMS["turn_limit"] = DEFAULT_TURN_LIMIT
+_PARAMS["first_player"] = 0
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -74,6 +77,7 @@ def rules_from_params(params: dict[str, Any]) -> tuple[Rules, int]:
     players = int(p.pop("players", 4))
     variant = str(p.pop("variant", "standard"))
     limit = int(p.pop("turn_limit", DEFAULT_TURN_LIMIT))
+    p.pop("first_player", None)
     defaults = Rules(variant=variant if variant in ("standard", "teams", "points") else "standard")
     default_opts = defaults.options()
     options = {k: str(v) for k, v in p.items() if str(v) != default_opts.get(k, str(v))}
@@ -94,7 +98,10 @@ class SorryGame(pyspiel.Game):  # type: ignore[misc]
         self.rules, players = rules_from_params(full)
         # Validates the number of players against the variant.
         self.colours = Game(self.rules, players=players, seed=0).colours
-        self._template = Game(self.rules, players=self.colours, seed=0, first=self.colours[0])
+        first = int(full["first_player"])
+        if not 0 <= first < len(self.colours):
+            raise RulesError(f"first_player must be 0-{len(self.colours) - 1}, not {first}")
+        self._template = Game(self.rules, players=self.colours, seed=0, first=self.colours[first])
         n = len(self.colours)
         limit = self.rules.turn_limit or DEFAULT_TURN_LIMIT
         top = 1.0 if self.rules.teams else float(n - 1)
@@ -113,7 +120,7 @@ class SorryGame(pyspiel.Game):  # type: ignore[misc]
         return SorryState(self)
 
     def new_game(self) -> Game:
-        """A fresh engine game for these rules (the first colour in play starts)."""
+        """A fresh engine game for these rules (``first_player`` starts)."""
         return self._template.copy(stack=False)
 
     def make_py_observer(
