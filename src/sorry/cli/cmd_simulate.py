@@ -34,6 +34,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(random easy medium hard expert; parameters as expert:simulations=100)",
     )
     p.add_argument("--backend", choices=BACKENDS, default="process", help="process or ray")
+    p.add_argument(
+        "--engine",
+        choices=("python", "fast"),
+        default="python",
+        help="python (any bots) or fast: the compiled engine (extra 'fast'; random bots; the "
+        "same games; --jobs is its thread count)",
+    )
     p.add_argument("--address", help="Ray cluster address (with --backend ray)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
     p.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths")
@@ -52,17 +59,22 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--games must be at least 1")
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
-    res = simulate(
-        args.games,
-        players=players,
-        rules=rules,
-        bots=bots,
-        seed=args.seed,
-        jobs=args.jobs,
-        backend=args.backend,
-        address=args.address,
-        progress=not args.no_progress and sys.stderr.isatty(),
-    )
+    if args.engine == "fast":
+        from ..fast.report import simulate_report
+
+        res = simulate_report(args.games, players, rules, bots, args.seed, threads=args.jobs)
+    else:
+        res = simulate(
+            args.games,
+            players=players,
+            rules=rules,
+            bots=bots,
+            seed=args.seed,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            progress=not args.no_progress and sys.stderr.isatty(),
+        )
     if args.json == "-":
         json.dump(res, sys.stdout, indent=2, default=str)
         print()

@@ -1,0 +1,110 @@
+"""The fast engine's results in the shape of :func:`sorry.sim.simulate`'s report, so that
+``sorry simulate --engine fast`` prints, plots and writes JSON like the Python engine.
+
+>>> from sorry.fast.report import simulate_report
+>>> res = simulate_report(50, players=2, seed=3)
+>>> res["games"], res["engine"], sum(s["wins"] for s in res["seats"])
+(50, 'fast', 50)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..board import COLOUR_NAMES
+from ..errors import SorryError
+from ..rules import Rules
+from ..sim.stats import median, percentile, wilson
+from . import FastResult, simulate
+
+#: sorry.sim bot specs that the fast engine plays exactly (same games, game for game).
+FAST_BOTS = {"random": "random"}
+
+
+def _interval(wins: float, n: int) -> dict[str, float]:
+    lo, hi = wilson(wins, n)
+    return {"rate": wins / n if n else 0.0, "ci_low": lo, "ci_high": hi}
+
+
+def report(res: FastResult, seed: int, bots: Sequence[str]) -> dict[str, Any]:
+    """A :class:`FastResult` as the dict of :func:`sorry.sim.simulate`."""
+    n = res.games
+    colours = res.colours
+    teams = res.rules.teams
+    winners = res.winner
+    seats = []
+    for k, c in enumerate(colours):
+        won = (
+            (winners == c) | ((winners >= 0) & (winners == (c + 2) % 4)) if teams else winners == c
+        )
+        wins = int(won.sum())
+        seats.append(
+            {"colour": COLOUR_NAMES[c], "bot": bots[k], "wins": wins, **_interval(wins, n)}
+        )
+    first_won = (winners == res.first) | (teams & (winners == (res.first + 2) % 4))
+    first_wins = int((first_won & (winners >= 0)).sum())
+    turns = [int(t) for t in res.turns]
+    out: dict[str, Any] = {
+        "kind": "simulate",
+        "games": n,
+        "players": len(colours),
+        "rules": res.rules.to_dict(),
+        "seed": seed,
+        "bots": list(bots),
+        "seats": seats,
+        "unfinished": int((winners < 0).sum()),
+        "first_player": {
+            "wins": first_wins,
+            "fair_share": (2 if teams else 1) / len(colours),
+            **_interval(first_wins, n),
+        },
+        "length": {
+            "mean": float(np.mean(res.turns)) if n else 0.0,
+            "median": median(turns),
+            "p5": percentile(turns, 0.05),
+            "p95": percentile(turns, 0.95),
+            "histogram": dict(sorted(Counter(turns).items())),
+        },
+        "seconds": res.seconds,
+        "games_per_second": n / res.seconds if res.seconds > 0 else 0.0,
+        "backend": "fast",
+        "engine": "fast",
+        "jobs": res.threads,
+    }
+    if res.rules.points:
+        out["mean_points"] = {
+            COLOUR_NAMES[c]: float(res.scores[:, c].mean()) if n else 0.0 for c in colours
+        }
+    return out
+
+
+def simulate_report(
+    games: int,
+    players: int = 4,
+    rules: Rules | None = None,
+    bots: Sequence[str] | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """:func:`sorry.sim.simulate` on the fast engine: the same games and the same report for
+    the bots it has (``random``); ``threads`` defaults to every core."""
+    specs = list(bots) if bots else ["random"]
+    if len(specs) not in (1, players):
+        raise SorryError(f"give one bot or {players} bots (one per seat), not {len(specs)}")
+    if len(specs) == 1:
+        specs = specs * players
+    unknown = sorted({b for b in specs if b not in FAST_BOTS})
+    if unknown or len(set(specs)) != 1:
+        raise SorryError(
+            "the fast engine plays the same bot in every seat, one of: "
+            + ", ".join(FAST_BOTS)
+            + (f" (not {', '.join(unknown)})" if unknown else "")
+        )
+    res = simulate(
+        games, players, seed=seed, policy=FAST_BOTS[specs[0]], threads=threads, rules=rules
+    )
+    return report(res, seed, specs)
