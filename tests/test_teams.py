@@ -559,9 +559,25 @@ def _reference_results(state: PawnState, rules: Rules, colour: int, card: int) -
     ],
 )
 def test_every_card_matches_the_reference(options: tuple[str, ...]) -> None:
+    _check_against_reference(options, 40, " ".join(options))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("team_seven_split=any", "team_swap_partner=yes", "swap_slides=both"),
+        ("slide_on=own", "sorry_forward_4=fallback", "team_seven_split=any"),
+    ],
+)
+def test_every_card_matches_the_reference_thoroughly(options: tuple[str, ...]) -> None:
+    _check_against_reference(options, 300, "slow " + " ".join(options))
+
+
+def _check_against_reference(options: tuple[str, ...], positions: int, seed: str) -> None:
     rules = Rules.from_options("teams", options)
-    rnd = random.Random(" ".join(options))
-    for _ in range(40):
+    rnd = random.Random(seed)
+    for _ in range(positions):
         pos = _random_team_position(rnd, rnd.choice((2, 3, 4, 5, 6)))
         colour = rnd.choice((0, 2))
         pos = pos[:-1] + "RY"[colour // 2]
