@@ -8,16 +8,19 @@
    difference is measured with far less noise), then a fast greedy playout of up to ``depth``
    moves (:mod:`sorry.bots.rollout`). A finished playout scores 1 or 0, an unfinished one the
    evaluation squashed into (0, 1).
-3. The candidate with the best mean wins; ties go to the hard bot's order.
+3. A candidate replaces the hard bot's choice only if its mean advantage over it in the same
+   worlds exceeds ``confidence`` standard errors of the paired differences; the largest such
+   advantage wins.
 
-The budget is ``simulations`` (worlds; deterministic for a seed) and optionally
-``time_limit`` seconds, after which the search stops with what it has (at least one world).
-The default budget takes about 0.2 s per decision with several candidates on one core of this
-machine (see ``docs/strength.md``).
+The budget is ``simulations`` (worlds; deterministic for a seed; by default 40, or 20 in the
+points variant) and optionally ``time_limit`` seconds, after which the search stops with what
+it has (at least one world). The default budget takes about 0.1-0.2 s per decision with
+several candidates on one core of this machine (see ``docs/strength.md``).
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..cards import Card
@@ -30,7 +33,9 @@ from .hard import HardBot
 from .levels import discard_choice
 from .rollout import Playout
 
-DEFAULT_SIMULATIONS = 40
+#: Worlds per decision by default: about 0.1-0.2 s for a decision with several candidates on
+#: one unloaded core of this machine (a points playout, with five cards a turn, costs more).
+DEFAULT_SIMULATIONS = {"standard": 40, "teams": 40, "points": 20}
 
 
 class ExpertBot:
@@ -40,14 +45,15 @@ class ExpertBot:
 
     def __init__(
         self,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int | None = None,
         time_limit: float | None = None,
         candidates: int = 4,
         depth: int = 24,
         scale: float = 40.0,
+        confidence: float = 1.5,
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
-        if simulations < 1:
+        if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
         if time_limit is not None and time_limit <= 0:
             raise ValueError("time_limit must be positive")
@@ -56,6 +62,7 @@ class ExpertBot:
         self.candidates = max(1, candidates)
         self.depth = depth
         self.scale = scale
+        self.confidence = confidence
         self.hard = HardBot(weights)
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
@@ -75,18 +82,33 @@ class ExpertBot:
     def search(
         self, view: PlayerView, cands: list[Move], rng: Rng, start: float | None = None
     ) -> list[float]:
-        """Mean playout score of each candidate over the simulations (or until time_limit)."""
+        """Each candidate's mean advantage over the first (the hard bot's choice) across the
+        simulated worlds, shrunk to 0 unless it exceeds ``confidence`` standard errors of the
+        paired differences (or until ``time_limit``): the search overrules the hard bot only
+        when the playouts clearly disagree."""
         start = time.perf_counter() if start is None else start
-        totals = [0.0] * len(cands)
+        k = len(cands)
+        sums = [0.0] * k
+        squares = [0.0] * k
         done = 0
-        for _ in range(self.simulations):
+        sims = self.simulations or DEFAULT_SIMULATIONS[view.rules.variant]
+        for _ in range(sims):
             world = rng.next64()
-            for k, m in enumerate(cands):
-                totals[k] += self.playout(view, m, world)
+            base = self.playout(view, cands[0], world)
+            for i in range(1, k):
+                d = self.playout(view, cands[i], world) - base
+                sums[i] += d
+                squares[i] += d * d
             done += 1
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
-        return [t / done for t in totals]
+        out = [0.0] * k
+        for i in range(1, k):
+            mean = sums[i] / done
+            var = max(0.0, squares[i] / done - mean * mean)
+            se = math.sqrt(var / max(1, done - 1)) if done > 1 else float("inf")
+            out[i] = mean if mean > self.confidence * se else 0.0
+        return out
 
     def playout(self, view: PlayerView, move: Move, world: int) -> float:
         """Score of ``move`` in the determinised world ``world`` (a seed)."""
