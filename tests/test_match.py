@@ -148,6 +148,9 @@ def test_match_misuse_is_refused() -> None:
         Match(POINTS, players=2, target=-5)
     with pytest.raises(RulesError, match="four colours"):
         Match(Rules(variant="teams"), players=2, games=1)
+    # Unfinished games score nothing: a target alone might never be reached.
+    with pytest.raises(RulesError, match="number of games"):
+        Match(Rules.from_options("points", ["turn_limit=10"]), players=2, target=100)
     with pytest.raises(RulesError, match="not playing"):
         Match(Rules(), players=2, games=1, first=1)
     m = Match(Rules(), players=2, games=1, seed=0)

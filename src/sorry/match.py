@@ -96,6 +96,10 @@ class Match:
             isinstance(target, bool) or not isinstance(target, int) or target < 1
         ):
             raise RulesError(f"the target score must be a positive integer, not {target!r}")
+        if games is None and self.rules.turn_limit is not None:
+            raise RulesError(
+                "with turn_limit games may end unfinished: give the match a number of games"
+            )
         if first is not None and first not in self.colours:
             raise RulesError(f"colour {first} is not playing and cannot start")
         self.games = games
