@@ -121,3 +121,35 @@ def test_ray_backend_plays_the_same_games() -> None:
     a = tournament(["easy", "random"], 8, seed=3)
     b = tournament(["easy", "random"], 8, seed=3, backend="ray", jobs=2)
     assert [e["wins"] for e in a["entrants"]] == [e["wins"] for e in b["entrants"]]
+
+
+def test_progress_bar_shows_the_time_left() -> None:
+    import io
+
+    from sorry.sim.runner import Progress
+
+    out = io.StringIO()
+    bar = Progress(10, True, out)
+    bar.update(10)
+    bar.close()
+    text = out.getvalue()
+    assert "10/10 games" in text and "ETA 0:00:00" in text and text.endswith("\n")
+    quiet = io.StringIO()
+    silent = Progress(10, False, quiet)
+    silent.update(5)
+    silent.close()
+    assert quiet.getvalue() == ""
+
+
+def test_tournament_plot_and_csv(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from sorry.sim import plot, write_csv, write_json
+
+    assert isinstance(tmp_path, Path)
+    res = tournament(["easy", "random"], 4, seed=2)
+    plot(res, str(tmp_path / "t.png"))
+    write_json(res, str(tmp_path / "t.json"))
+    write_csv(res, str(tmp_path / "t.csv"))
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "t.csv").read_text().splitlines()[0].startswith("name,bot,games,wins")
