@@ -734,9 +734,7 @@ class GameScreen(Screen[None]):
                 status.append(f" {s.match.scores.get(c, 0)}", style="bold")
                 status.append(" ·", style="dim")
             status.append(f" {s.seat_name(c)}\n")
-        status.append(f"speed {app.speed}", style="dim")
-        if s.can_undo():
-            status.append(" · u: undo", style="dim")
+        status.append(f"{len(g.draw_pile)} cards to draw · speed {app.speed}", style="dim")
         self.query_one("#status", Static).update(status)
         hand = Text()
         v = self.viewer()
