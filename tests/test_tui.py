@@ -467,3 +467,15 @@ def test_teams_start_the_partners_pawn() -> None:
         assert s.log[0].text == "Yellow leaves START for 34"
 
     run(app, body)
+
+
+def test_a_failing_bot_is_replaced_for_the_turn() -> None:
+    class Broken:
+        def choose(self, view: Any, rng: Any) -> Any:
+            raise RuntimeError("bug")
+
+    session = Session(Rules(), players=2, seats="random,random", seed=1)
+    session.bots = {c: Broken() for c in session.colours}
+    session.draw_cards()
+    move = session.bot_move()
+    assert move in session.game.legal_moves

@@ -113,9 +113,20 @@ class Session:
             self.game.draw()
 
     def bot_move(self) -> Move:
+        """The bot's choice for the colour to move; a bot that fails or answers an illegal
+        move is replaced by a random choice for that turn (the game goes on)."""
         c = self.game.to_move
-        bot = self.bots.get(c) or make_bot("random")
-        return bot.choose(self.game.view(c), self.rngs[c])
+        view = self.game.view(c)
+        bot = self.bots.get(c)
+        if bot is not None:
+            try:
+                move = bot.choose(view, self.rngs[c])
+            except Exception:  # a faulty bot must not end a person's game
+                move = None
+            if move is not None and self.game.is_legal(move):
+                return move
+        moves = view.legal_moves
+        return moves[self.rngs[c].below(len(moves))]
 
     def play(self, move: Move) -> LogEntry:
         g = self.game
