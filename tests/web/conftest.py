@@ -128,3 +128,63 @@ def play(ws: Any, state: dict[str, Any], move: str) -> dict[str, Any]:
     while latest["seq"] < msg["seq"]:
         latest = recv(ws, "state")
     return latest
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``sorry serve`` in a subprocess on a free port of 127.0.0.1."""
+
+    def __init__(self, database: str, *args: str, port: int | None = None) -> None:
+        import subprocess
+        import sys
+        import time
+        import urllib.request
+
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(self.port)]
+        cmd += ["--database", database, *args]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/meta", timeout=1).read()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    self.stop()
+                    raise RuntimeError(f"server did not start: {err}") from None
+                time.sleep(0.1)
+
+    def api(self, path: str, body: Any = None) -> Any:
+        import json
+        import urllib.request
+
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.base + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def kill(self) -> None:
+        import signal
+
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:
+                self.kill()

@@ -188,6 +188,10 @@ async def page(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
+async def favicon(request: Request) -> Response:
+    return Response(status_code=204)
+
+
 async def meta(request: Request) -> Response:
     return JSONResponse(
         {
@@ -465,6 +469,7 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/g/{gid}", page),
+        Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/board", board),
         Route("/api/board.svg", board_picture),

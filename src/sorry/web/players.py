@@ -10,6 +10,8 @@ from ..moves import Move
 from ..rng import Rng
 from ..view import PlayerView
 
+HINT_ROLLOUTS = 24
+
 
 class Chooser(Protocol):
     def choose(self, view: PlayerView, rng: Rng) -> Move: ...
@@ -55,7 +57,7 @@ def hint(view: PlayerView, rng: Rng) -> Move:
     fn = getattr(mod, "hint", None) if mod is not None else None
     if fn is not None:
         try:
-            result = fn(view)
+            result = fn(view, rollouts=HINT_ROLLOUTS, seed=rng.next64())
         except TypeError:
             result = None
         if isinstance(result, Move):

@@ -623,8 +623,12 @@ class GameService:
             if step.startswith("draw:"):
                 game.draw(parse_card(step[5:]))
                 continue
-            game.push(Move.parse(step))
+            move = Move.parse(step)
+            paths = move_paths(game, move)
+            game.push(move)
             entry = next(entries, None)
+            if entry is not None:
+                entry = dict(entry, paths=paths)
             frames.append(
                 {
                     "seq": entry["seq"] if entry else len(frames),
