@@ -16,6 +16,7 @@ from sorry import Game, Rules
 from sorry.cards import SORRY
 from sorry.tui.app import (
     BoardView,
+    ConfirmScreen,
     GameOverScreen,
     GameScreen,
     HelpScreen,
@@ -479,3 +480,20 @@ def test_a_failing_bot_is_replaced_for_the_turn() -> None:
     session.draw_cards()
     move = session.bot_move()
     assert move in session.game.legal_moves
+
+
+def test_leaving_a_game_in_progress_asks_first() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        while not session.human_moves:
+            await keys(app, pilot, "enter")
+        await keys(app, pilot, "n")
+        assert isinstance(app.screen, ConfirmScreen)
+        await keys(app, pilot, "n")
+        assert isinstance(app.screen, GameScreen)
+        await keys(app, pilot, "n", "y")
+        assert isinstance(app.screen, NewGameScreen)
+
+    run(app, body, size=(100, 40))

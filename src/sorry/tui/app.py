@@ -4,7 +4,7 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -176,6 +176,28 @@ class PassScreen(ModalScreen[bool]):
 
     def action_ready(self) -> None:
         self.dismiss(True)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Static { width: 50; height: auto; border: round $warning; padding: 1 2;
+        background: $surface; text-align: center; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(self.question, "\n\n", ("y: yes   n: no", "bold")))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class SaveScreen(ModalScreen[str | None]):
@@ -617,12 +639,28 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def _confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask before leaving a game people are playing (unsaved moves would be lost)."""
+        s = self.session
+        if s.game.is_over() or not s.humans or not s.game.move_stack:
+            then()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
     def action_new_game(self) -> None:
-        self.workers.cancel_group(self, "play")
-        self.app.switch_screen(NewGameScreen())
+        def leave() -> None:
+            self.workers.cancel_group(self, "play")
+            self.app.switch_screen(NewGameScreen())
+
+        self._confirm("Leave this game for a new one? (s saves it first)", leave)
 
     def action_quit(self) -> None:
-        self.app.exit(0)
+        self._confirm("Quit the game? (s saves it first)", lambda: self.app.exit(0))
 
     # -- drawing ------------------------------------------------------------------------------
     def viewer(self) -> int | None:
