@@ -9,8 +9,9 @@ are bots). Its policy is a softmax over the legal actions (the environment's act
 scoring each action by a linear function of the *observation after the move*: the observation
 layout of docs/rl.md computed for the position the move leads to (the agent works that out from
 its own view, as a player at the table would). The 339 weights act like a piece-square table
-per relative colour plus values for the cards in hand, and are learned with REINFORCE (reward
-+1 for a win, -1 for a loss) with a running-mean baseline.
+per relative colour plus values for the cards in hand. They are learned by policy gradient
+(REINFORCE, reward +1 for a win and -1 for a loss) with a learned baseline: a linear value of
+the observation before each decision (a Monte-Carlo actor-critic).
 
 It prints the win rate of the trained (greedy) policy against the ``random`` and ``easy`` bots,
 and of the untrained (uniform) policy for comparison.
@@ -90,20 +91,22 @@ def play_episode(
     rng: np.random.Generator,
     seed: int,
     greedy: bool = False,
-) -> tuple[float, list[np.ndarray]]:
-    """One game; ``policy=None`` plays uniformly at random. Returns the final reward and the
-    score-function gradients of the agent's choices."""
-    _obs, info = env.reset(seed=seed)
+) -> tuple[float, list[np.ndarray], list[np.ndarray]]:
+    """One game; ``policy=None`` plays uniformly at random. Returns the final reward, the
+    observations at the agent's decisions and the score-function gradients of its choices."""
+    obs, info = env.reset(seed=seed)
+    seen: list[np.ndarray] = []
     grads: list[np.ndarray] = []
     while True:
         if policy is None:
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         else:
+            seen.append(obs)
             action, grad = policy.act(env, rng, greedy)
             grads.append(grad)
-        _obs, reward, terminated, truncated, info = env.step(action)
+        obs, reward, terminated, truncated, info = env.step(action)
         if terminated or truncated:
-            return float(reward), grads
+            return float(reward), seen, grads
 
 
 def win_rate(make_env: Any, policy: LinearAfterstatePolicy | None, games: int, seed: int) -> float:
@@ -111,7 +114,7 @@ def win_rate(make_env: Any, policy: LinearAfterstatePolicy | None, games: int, s
     rng = np.random.default_rng(seed)
     wins = 0
     for g in range(games):
-        reward, _ = play_episode(env, policy, rng, seed=seed * 1_000_003 + g, greedy=True)
+        reward, _, _ = play_episode(env, policy, rng, seed=seed * 1_000_003 + g, greedy=True)
         wins += reward > 0
     return wins / games
 
@@ -123,17 +126,21 @@ def train(args: argparse.Namespace) -> tuple[dict[str, Any], LinearAfterstatePol
     env = make_env()
     policy = LinearAfterstatePolicy()
     rng = np.random.default_rng(args.seed)
-    baseline = 0.0
+    value_w = np.zeros(OBS_SIZE)  # the critic: a linear value of the observation
+    value_b = 0.0
     recent: list[float] = []
     start = time.perf_counter()
     steps = 0
     for episode in range(args.episodes):
-        reward, grads = play_episode(env, policy, rng, seed=args.seed + episode)
+        reward, seen, grads = play_episode(env, policy, rng, seed=args.seed + episode)
         steps += len(grads)
-        advantage = reward - baseline
-        baseline += 0.02 * (reward - baseline)
         if grads:
-            policy.w += args.lr * advantage * np.sum(grads, axis=0) / np.sqrt(len(grads))
+            x = np.array(seen, np.float64)
+            advantage = reward - (x @ value_w + value_b)  # per decision
+            step = (advantage[:, None] * np.array(grads)).sum(axis=0)
+            policy.w += args.lr * step / np.sqrt(len(grads))
+            value_w += args.value_lr * (advantage[:, None] * x).sum(axis=0) / len(grads)
+            value_b += args.value_lr * float(advantage.mean())
         recent.append(reward > 0)
         if args.verbose and (episode + 1) % max(1, args.episodes // 10) == 0:
             rate = np.mean(recent[-100:])
@@ -166,6 +173,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--episodes", type=int, default=4000)
     parser.add_argument("--eval-games", type=int, default=300)
     parser.add_argument("--lr", type=float, default=1.0)
+    parser.add_argument("--value-lr", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", dest="verbose", action="store_false")
     args = parser.parse_args(argv)
