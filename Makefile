@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint install-test bench clean
+.PHONY: play test lint install-test bench clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,15 @@ test: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/bench_engine.py
+
+# Re-extract the messages and merge them into every catalog (then translate what is new:
+# docs/i18n.md). Needs Babel (the i18n extra).
+catalogs:
+	mkdir -p build
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
+		--project=sorry-engine -o build/sorry.pot src/sorry
+	$(BIN)/pybabel update -i build/sorry.pot -d src/sorry/locale -D sorry \
+		--no-fuzzy-matching --ignore-obsolete
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .i18n import N_, _
+
 Colour = int
 Location = int
 
@@ -30,7 +32,8 @@ YELLOW: Final = 2
 GREEN: Final = 3
 COLOURS: Final = (RED, BLUE, YELLOW, GREEN)
 COLOUR_LETTERS: Final = "RBYG"
-COLOUR_NAMES: Final = ("Red", "Blue", "Yellow", "Green")
+#: English colour names (marked for translation: use :func:`colour_name` to show one).
+COLOUR_NAMES: Final = (N_("Red"), N_("Blue"), N_("Yellow"), N_("Green"))
 
 TRACK_LEN: Final = 60
 SAFE_BASE: Final = 59  # s k is SAFE_BASE + k, k = 1..5
@@ -52,11 +55,18 @@ SLIDES: Final = tuple(
 MAX_STEPS: Final = 12
 
 
+def colour_name(colour: Colour) -> str:
+    """The colour's name in the current language (``Red`` in English)."""
+    return _(COLOUR_NAMES[colour])
+
+
 def colour_of_letter(letter: str) -> Colour:
     """The colour named by ``R``, ``B``, ``Y`` or ``G`` (``ValueError`` otherwise)."""
     idx = COLOUR_LETTERS.find(letter) if len(letter) == 1 else -1
     if idx < 0:
-        raise ValueError(f"unknown colour {letter!r} (expected one of R, B, Y, G)")
+        raise ValueError(
+            _("unknown colour {letter!r} (expected one of R, B, Y, G)").format(letter=letter)
+        )
     return idx
 
 
@@ -83,8 +93,12 @@ def parse_loc(text: str) -> Location:
         value = int(text)
         if value < TRACK_LEN:
             return value
-        raise ValueError(f"square {value} is off the track (squares are 0-59)")
-    raise ValueError(f"bad pawn location {text!r} (expected S, 0-59, s1-s5 or H)")
+        raise ValueError(
+            _("square {value} is off the track (squares are 0-59)").format(value=value)
+        )
+    raise ValueError(
+        _("bad pawn location {text!r} (expected S, 0-59, s1-s5 or H)").format(text=text)
+    )
 
 
 def loc_sort_key(loc: Location) -> int:

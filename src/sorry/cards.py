@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from .errors import NotationError
+from .i18n import _
 
 Card = int
 
@@ -26,6 +27,11 @@ def card_name(card: Card) -> str:
     return CARD_NAMES[card]
 
 
+def card_label(card: Card) -> str:
+    """The card as players call it, in the current language (``Sorry!``, ``7``)."""
+    return _("Sorry!") if card == SORRY else str(card)
+
+
 def parse_card(text: str) -> Card:
     """``1 2 3 4 5 7 8 10 11 12 S`` (``Sorry``/``sorry!`` accepted too)."""
     t = text.strip()
@@ -33,13 +39,15 @@ def parse_card(text: str) -> Card:
         return SORRY
     if t.isdigit() and int(t) in CARD_INDEX and int(t) != SORRY and t == str(int(t)):
         return int(t)
-    raise NotationError(f"unknown card {text!r} (cards are 1 2 3 4 5 7 8 10 11 12 S)")
+    raise NotationError(
+        _("unknown card {text!r} (cards are 1 2 3 4 5 7 8 10 11 12 S)").format(text=text)
+    )
 
 
 def deck_counts(size: int) -> dict[Card, int]:
     """How many of each card a deck of ``size`` 45 (five 1s) or 44 (four of each) holds."""
     if size not in (44, 45):
-        raise NotationError(f"deck must be 45 or 44 cards, not {size}")
+        raise NotationError(_("deck must be 45 or 44 cards, not {size}").format(size=size))
     counts = {card: 4 for card in CARDS}
     if size == 45:
         counts[1] = 5

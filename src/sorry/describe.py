@@ -1,4 +1,5 @@
-"""Moves described in words, from what they do to the board (for logs and players).
+"""Moves described in words, from what they do to the board (for logs and players), in the
+current language (:mod:`sorry.i18n`).
 
 >>> from sorry import Game
 >>> g = Game.from_position("R:S,S,13,s2 B:S,S,S,18 R", card=3)
@@ -8,28 +9,41 @@
 
 from __future__ import annotations
 
-from .board import COLOUR_NAMES, HOME, START, loc_name
+from .board import HOME, START, colour_name, loc_name
+from .cards import card_label
 from .game import Game
+from .i18n import _
 from .moves import DISCARD, ENTER, PASS, SORRY, SWAP, Move
 from .state import Change
 
 
-def _where(loc: int) -> str:
+def where(loc: int) -> str:
+    """A location as players read it: ``START``, ``HOME``, a square number or ``s1``–``s5``."""
     if loc == START:
-        return "START"
+        return _("START")
     if loc == HOME:
-        return "HOME"
+        return _("HOME")
     return loc_name(loc)
 
 
 def describe(game: Game, move: Move) -> str:
     """A sentence for ``move`` played by the player to move in ``game`` (not changed)."""
-    who = COLOUR_NAMES[game.to_move]
-    card = f" (card {move.card})" if move.card is not None and move.kind != DISCARD else ""
+    who = colour_name(game.to_move)
+    card = (
+        card_label(move.card) if move.card is not None and move.kind != DISCARD else None
+    )
     if move.kind == PASS:
-        return f"{who} cannot or will not move{card}: the turn is forfeited"
+        if card is None:
+            return _("{player} cannot or will not move: the turn is forfeited").format(
+                player=who
+            )
+        return _("{player} cannot or will not move (card {card}): the turn is forfeited").format(
+            player=who, card=card
+        )
     if move.kind == DISCARD:
-        return f"{who} has no playable card and discards a {move.card}"
+        return _("{player} has no playable card and discards a {card}").format(
+            player=who, card=card_label(move.card if move.card is not None else 0)
+        )
     state = game.state.copy()
     changes: list[Change] = []
     state.apply(move, changes)
@@ -41,17 +55,32 @@ def describe(game: Game, move: Move) -> str:
     for (c, i), olds in movers.items():
         start, end = olds[0], state.pawns[c][i]
         if end == START and start != START:
-            bumps.append(f"{COLOUR_NAMES[c]} ({_where(start)})")
+            bumps.append(
+                _("{colour} ({square})").format(colour=colour_name(c), square=where(start))
+            )
             continue
-        path = [_where(start), _where(olds[1] if len(olds) > 1 else end)]
-        text = f"{COLOUR_NAMES[c] if c != game.to_move else ''} pawn from {path[0]} to {path[1]}"
+        landed = olds[1] if len(olds) > 1 else end
+        if c == game.to_move:
+            text = _("a pawn from {start} to {end}").format(start=where(start), end=where(landed))
+        else:
+            text = _("a {colour} pawn from {start} to {end}").format(
+                colour=colour_name(c), start=where(start), end=where(landed)
+            )
         if len(olds) > 1:
-            text += f", slides to {_where(end)}"
-        parts.append(text.strip())
-    verb = {ENTER: "starts", SORRY: "plays Sorry!", SWAP: "swaps"}.get(move.kind, "moves")
-    sentence = f"{who} {verb}{card}: " if verb != "moves" else f"{who} moves{card} "
-    sentence += "; ".join(parts)
-    sentence = sentence.replace("moves pawn", "moves a pawn").replace(": pawn", ": a pawn")
+            text = _("{move}, slides to {end}").format(move=text, end=where(end))
+        parts.append(text)
+    pawns = "; ".join(parts)
+    if move.kind == ENTER:
+        sentence = _("{player} starts {pawns}")
+    elif move.kind == SORRY:
+        sentence = _("{player} plays Sorry!: {pawns}")
+    elif move.kind == SWAP:
+        sentence = _("{player} swaps {pawns}")
+    else:
+        sentence = _("{player} moves {pawns}")
+    text = sentence.format(player=who, pawns=pawns)
     if bumps:
-        sentence += ", bumps " + ", ".join(bumps) + " to START"
-    return sentence.replace("moves  ", "moves ").replace("  ", " ")
+        text = _("{move}, bumps {pawns} to START").format(move=text, pawns=", ".join(bumps))
+    if card is not None:
+        text = _("{move} (card {card})").format(move=text, card=card)
+    return text

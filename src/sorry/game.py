@@ -31,9 +31,10 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, START_EXIT, TRACK_LEN
+from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, START_EXIT, TRACK_LEN, colour_name
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
+from .i18n import _
 from .movegen import card_moves
 from .movegen import legal_moves as standard_moves
 from .moves import DISCARD, FORWARD, PASS, SPLIT, Move
@@ -71,7 +72,9 @@ class Game:
         if first is None:
             first = colours[rng.below(len(colours))]
         elif first not in colours:
-            raise RulesError(f"{COLOUR_NAMES[first]} is not playing and cannot start")
+            raise RulesError(
+                _("{colour} is not playing and cannot start").format(colour=colour_name(first))
+            )
         pawns: list[tuple[int, ...] | None] = [None] * 4
         out = 1 if self.rules.starting_pawns_out else 0
         for c in colours:
@@ -105,14 +108,14 @@ class Game:
         taken: list[Card] = []
         if card is not None:
             if rules.points:
-                raise GameStateError("in the points variant give the hands, not a drawn card")
+                raise GameStateError(_("in the points variant give the hands, not a drawn card"))
             taken.append(card)
         for hand in (hands or {}).values():
             taken.extend(hand)
         for c in taken:
             if c not in deck:
                 name = card_name(c) if c in CARDS else repr(c)
-                raise GameStateError(f"the deck has no {name} left to give")
+                raise GameStateError(_("the deck has no {card} left to give").format(card=name))
             deck.reverse()
             deck.remove(c)
             deck.reverse()
@@ -149,9 +152,11 @@ class Game:
         if rules.points:
             for c, hand in (dealt or {}).items():
                 if c not in self.colours:
-                    raise GameStateError(f"{COLOUR_NAMES[c]} is not playing")
+                    raise GameStateError(
+                        _("{colour} is not playing").format(colour=colour_name(c))
+                    )
                 if len(hand) != HAND_SIZE:
-                    raise GameStateError("a hand holds five cards")
+                    raise GameStateError(_("a hand holds five cards"))
                 self.hands[c] = list(hand)
             self._next_deal()
             self._initial = self._snapshot()
@@ -229,7 +234,7 @@ class Game:
 
     def chance_fractions(self) -> list[tuple[Card, Fraction]]:
         if self.phase != CHANCE:
-            raise GameStateError("not a chance node: no card is to be drawn")
+            raise GameStateError(_("not a chance node: no card is to be drawn"))
         pile = self.draw_pile or self.discard_pile
         counts = Counter(pile)
         total = len(pile)
@@ -294,6 +299,10 @@ class Game:
                 return None
             b.apply(rev, [])
             return rev if a.key() == b.key() else None
+        if move.kind == 4 and self.phase == DECISION:
+            return self._equivalent_swap(move)
+        if move.kind in (0, 1, 3) and self.phase == DECISION:  # forward, backward, Sorry!
+            return self._equivalent_single(move)
         if move.kind != 5 or self.phase != DECISION:
             return None
         before = self.state.copy()
@@ -312,14 +321,94 @@ class Game:
                     return m
         return None
 
+    def _equivalent_single(self, move: Move) -> Move | None:
+        """The listed move ending like ``move``: a legal move of one pawn is left out of the
+        list when another ends alike (two 4s back from the ends of long slides both slide back
+        to where they were)."""
+        from .board import BACKWARD as BWD
+        from .board import FORWARD as FWD
+        from .cards import SORRY as SORRY_CARD
+        from .movegen import BACKWARD_STEPS, FORWARD_STEPS
+        from .moves import FORWARD as FWD_KIND
+        from .moves import SORRY as SORRY_KIND
+
+        card = move.card if self.rules.points else self.card
+        team = self.team_of(self.to_move)
+        c = move.colour
+        state = self.state
+        if card is None or c not in team or move.src not in state.pawns[c]:
+            return None
+        if move.kind == SORRY_KIND:
+            t = move.target_colour
+            if not (
+                card == SORRY_CARD
+                and move.src == START
+                and 0 <= t < 4
+                and t != c
+                and (self.rules.teams or t not in team)
+                and move.target < TRACK_LEN
+                and move.target in state.pawns[t]
+            ):
+                return None
+        else:
+            if move.src in (START, HOME):
+                return None
+            if move.kind == FWD_KIND:
+                sorry_4 = card == SORRY_CARD and any(m.kind == FWD_KIND for m in self.legal_moves)
+                if move.steps != (4 if sorry_4 else FORWARD_STEPS[card]):
+                    return None
+                dest = FWD[c][move.src][move.steps]
+            else:
+                if move.steps != BACKWARD_STEPS[card]:
+                    return None
+                dest = BWD[c][move.src][move.steps]
+            if dest < 0 or not state.can_land(c, dest):
+                return None
+        trial = state.copy()
+        trial.apply(move, [])
+        key = trial.key()
+        for m in self.legal_moves:
+            if m.card == move.card and not m.is_pass:
+                listed = state.copy()
+                listed.apply(m, [])
+                if listed.key() == key:
+                    return m
+        return None
+
+    def _equivalent_swap(self, move: Move) -> Move | None:
+        """The listed swap ending like ``move``: a legal swap is left out of the list when
+        another swap of the same 11 ends alike (their slides bump the same pawns)."""
+        card = move.card if self.rules.points else self.card
+        team = self.team_of(self.to_move)
+        c, t = move.colour, move.target_colour
+        pawns = self.state.pawns
+        if (
+            card != 11
+            or c not in team
+            or t in team
+            or not (move.src < TRACK_LEN and move.src in pawns[c])
+            or not (move.target < TRACK_LEN and move.target in pawns[t])
+        ):
+            return None
+        trial = self.state.copy()
+        trial.apply(move, [])
+        key = trial.key()
+        for m in self.legal_moves:
+            if m.kind == 4 and m.card == move.card:
+                listed = self.state.copy()
+                listed.apply(m, [])
+                if listed.key() == key:
+                    return m
+        return None
+
     # -- actions ------------------------------------------------------------------------------
     def draw(self, card: Card | None = None) -> Card:
         """At a chance node, draw the top card of the seeded deck, or ``card`` (for search)."""
         if self.phase != CHANCE:
-            raise GameStateError("no card is to be drawn now (a move is expected)")
+            raise GameStateError(_("no card is to be drawn now (a move is expected)"))
         if card is not None and card not in (self.draw_pile or self.discard_pile):
             name = card_name(card) if card in CARDS else repr(card)
-            raise GameStateError(f"no {name} is left in the draw pile")
+            raise GameStateError(_("no {card} is left in the draw pile").format(card=name))
         ops: list[tuple[Any, ...]] = []
         scalars = self._scalars()
         if not self.draw_pile:
@@ -334,7 +423,9 @@ class Game:
             try:
                 idx = len(pile) - 1 - pile[::-1].index(card)
             except ValueError:
-                raise GameStateError(f"no {card_name(card)} is left in the draw pile") from None
+                raise GameStateError(
+                    _("no {card} is left in the draw pile").format(card=card_name(card))
+                ) from None
         drawn = pile.pop(idx)
         ops.append(("draw", idx, drawn))
         if self.rules.points:
@@ -356,7 +447,7 @@ class Game:
             move = Move.parse(move)
         if self.phase != DECISION:
             raise GameStateError(
-                "the game is over" if self.phase == OVER else "a card must be drawn first"
+                _("the game is over") if self.phase == OVER else _("a card must be drawn first")
             )
         if self.rules.points and move.card is None and move.kind != PASS:
             candidates = [m for m in self.legal_moves if m._replace(card=None) == move]
@@ -379,10 +470,16 @@ class Game:
         if self.rules.points:
             hand = ",".join(card_name(c) for c in self.hands[self.to_move])
             if move.card is None and move.kind not in (PASS, DISCARD):
-                return f"in the points variant say which card is played (e.g. 5:R12+5): {move}"
-            return f"illegal move {move} with hand {hand} in {where}"
+                return _(
+                    "in the points variant say which card is played (e.g. 5:R12+5): {move}"
+                ).format(move=move)
+            return _("illegal move {move} with hand {hand} in {position}").format(
+                move=move, hand=hand, position=where
+            )
         card = card_name(self.card) if self.card is not None else "?"
-        return f"illegal move {move} with card {card} in {where}"
+        return _("illegal move {move} with card {card} in {position}").format(
+            move=move, card=card, position=where
+        )
 
     def _play(self, move: Move) -> None:
         rules = self.rules
@@ -430,7 +527,7 @@ class Game:
     def pop(self) -> Move | Card:
         """Take back the last step (a move or a draw) exactly; returns what was undone."""
         if not self._stack:
-            raise GameStateError("nothing to take back")
+            raise GameStateError(_("nothing to take back"))
         _kind, payload, scalars, changes, ops = self._stack.pop()
         self.state.undo(changes)
         for op in reversed(ops):
@@ -456,7 +553,7 @@ class Game:
         if self.phase == CHANCE:
             self.draw()
         elif move is None:
-            raise GameStateError("a move is expected")
+            raise GameStateError(_("a move is expected"))
         else:
             self.push(move)
 
@@ -580,7 +677,9 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         if data.get("format") != "sorry-game":
-            raise NotationError("not a serialised sorry game (format must be 'sorry-game')")
+            raise NotationError(
+                _("not a serialised sorry game (format must be 'sorry-game')")
+            )
         rules = Rules.from_dict(data["rules"])
         game = cls.__new__(cls)
         game.rules = rules
@@ -593,7 +692,7 @@ class Game:
             else:
                 game.push(Move.parse(step))
         if game._snapshot() != data["current"]:
-            raise NotationError("the serialised steps do not lead to the serialised state")
+            raise NotationError(_("the serialised steps do not lead to the serialised state"))
         return game
 
     @classmethod
@@ -601,7 +700,7 @@ class Game:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise NotationError(f"bad JSON: {exc}") from None
+            raise NotationError(_("bad JSON: {error}").format(error=exc)) from None
         return cls.from_dict(data)
 
     def _restore_snapshot(self, snap: dict[str, Any]) -> None:
@@ -671,21 +770,25 @@ def _colours(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ..
         players = 4
     if isinstance(players, int):
         if players not in DEFAULT_COLOURS:
-            raise RulesError(f"{players} players: Sorry! is for 2, 3 or 4 players")
+            raise RulesError(
+                _("{n} players: Sorry! is for 2, 3 or 4 players").format(n=players)
+            )
         colours = DEFAULT_COLOURS[players]
     else:
         colours = tuple(sorted(set(players)))
         if len(colours) != len(players) or not all(0 <= c < 4 for c in colours):
-            raise RulesError("players must be distinct colours")
+            raise RulesError(_("players must be distinct colours"))
         if len(colours) < 2:
-            raise RulesError("a game needs at least two colours")
+            raise RulesError(_("a game needs at least two colours"))
     _check_colours(colours, rules)
     return colours
 
 
 def _check_colours(colours: Iterable[int], rules: Rules) -> None:
     if rules.teams and tuple(colours) != (0, 1, 2, 3):
-        raise RulesError("the teams variant needs all four colours (Red+Yellow vs Blue+Green)")
+        raise RulesError(
+            _("the teams variant needs all four colours (Red+Yellow vs Blue+Green)")
+        )
 
 
 __all__ = ["CHANCE", "DECISION", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]

@@ -31,6 +31,7 @@ from typing import Final, NamedTuple
 from .board import COLOUR_LETTERS, START, START_EXIT, TRACK_LEN, loc_name, parse_loc
 from .cards import Card, card_name, parse_card
 from .errors import NotationError
+from .i18n import _
 
 FORWARD: Final = 0
 BACKWARD: Final = 1
@@ -142,7 +143,7 @@ class Move(NamedTuple):
         """Parse the notation above; raises :class:`NotationError` with the reason."""
         t = text.strip()
         if not t:
-            raise NotationError("empty move")
+            raise NotationError(_("empty move"))
         low = t.lower()
         if low == "pass":
             return PASS_MOVE
@@ -157,7 +158,9 @@ class Move(NamedTuple):
         if len(parts) > 1:
             halves = tuple(_parse_simple(p, text) for p in parts)
             if any(h.kind != FORWARD for h in halves):
-                raise NotationError(f"bad move {text!r}: a split 7 is made of forward moves")
+                raise NotationError(
+                    _("bad move {move!r}: a split 7 is made of forward moves").format(move=text)
+                )
             return Move(SPLIT, parts=halves, card=card)
         return _parse_simple(t, text)._replace(card=card)
 
@@ -172,8 +175,10 @@ def _parse_simple(t: str, original: str) -> Move:
     m = _SIMPLE.match(t.strip())
     if m is None:
         raise NotationError(
-            f"bad move {original!r} (examples: R12+5, R12-4, RS>4, RS>B40, R12<>B40, "
-            "R12+3/R40+4, pass)"
+            _(
+                "bad move {move!r} (examples: R12+5, R12-4, RS>4, RS>B40, R12<>B40, "
+                "R12+3/R40+4, pass)"
+            ).format(move=original)
         )
     colour = COLOUR_LETTERS.index(m.group(1))
     try:
@@ -181,20 +186,25 @@ def _parse_simple(t: str, original: str) -> Move:
         if m.group(3):
             steps = int(m.group(4))
             if not 1 <= steps <= 12:
-                raise NotationError(f"bad move {original!r}: {steps} steps")
+                raise NotationError(
+                    _("bad move {move!r}: {steps} steps").format(move=original, steps=steps)
+                )
             kind = FORWARD if m.group(3) == "+" else BACKWARD
             return Move(kind, colour, src, steps)
         if m.group(5) is not None:
             square = int(m.group(5))
             if src != START or square != START_EXIT[colour]:
                 raise NotationError(
-                    f"bad move {original!r}: a start goes from S to the START exit "
-                    f"{START_EXIT[colour]}"
+                    _("bad move {move!r}: a start goes from S to the START exit {square}").format(
+                        move=original, square=START_EXIT[colour]
+                    )
                 )
             return Move.enter(colour)
         if m.group(6):
             if src != START:
-                raise NotationError(f"bad move {original!r}: Sorry! places a pawn from S")
+                raise NotationError(
+                    _("bad move {move!r}: Sorry! places a pawn from S").format(move=original)
+                )
             target = parse_loc(m.group(7))
             _check_track(target, original)
             return Move.sorry(colour, COLOUR_LETTERS.index(m.group(6)), target)
@@ -205,9 +215,15 @@ def _parse_simple(t: str, original: str) -> Move:
     except ValueError as exc:
         if isinstance(exc, NotationError):
             raise
-        raise NotationError(f"bad move {original!r}: {exc}") from None
+        raise NotationError(
+            _("bad move {move!r}: {error}").format(move=original, error=exc)
+        ) from None
 
 
 def _check_track(loc: int, original: str) -> None:
     if loc >= TRACK_LEN:
-        raise NotationError(f"bad move {original!r}: swaps and Sorry! are on track squares only")
+        raise NotationError(
+            _("bad move {move!r}: swaps and Sorry! are on track squares only").format(
+                move=original
+            )
+        )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .errors import RulesError
+from .i18n import _
 
 VARIANTS: Final = ("standard", "teams", "points")
 
@@ -62,7 +63,9 @@ class Rules:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise RulesError(
-                f"unknown variant {self.variant!r} (expected standard, teams or points)"
+                _("unknown variant {variant!r} (expected standard, teams or points)").format(
+                    variant=self.variant
+                )
             )
         for name, values in OPTION_VALUES.items():
             if name == "turn_limit":
@@ -72,16 +75,22 @@ class Rules:
                 value = _convert(name, value)  # "44" -> 44, "no" -> False, as from_options
                 object.__setattr__(self, name, value)
             if _text(value) not in values or isinstance(value, bool) != (name in _BOOLS):
-                raise RulesError(f"bad value {value!r} for option {name}")
+                raise RulesError(
+                    _("bad value {value!r} for option {name}").format(value=value, name=name)
+                )
             only = _VARIANT_ONLY.get(name)
             if only is not None and only != self.variant and _text(value) != values[0]:
-                raise RulesError(f"option {name} only applies to the {only} variant")
+                raise RulesError(
+                    _("option {name} only applies to the {only} variant").format(
+                        name=name, only=only
+                    )
+                )
         if self.turn_limit is not None and (
             isinstance(self.turn_limit, bool)
             or not isinstance(self.turn_limit, int)
             or self.turn_limit < 1
         ):
-            raise RulesError("turn_limit must be a positive integer or none")
+            raise RulesError(_("turn_limit must be a positive integer or none"))
         if self.variant == "points" and self.starting_pawns_out != 1:
             object.__setattr__(self, "starting_pawns_out", 1)
 
@@ -99,7 +108,11 @@ class Rules:
     ) -> Rules:
         """Rules from ``key=value`` strings (or a mapping), refusing what makes no sense."""
         if variant not in VARIANTS:
-            raise RulesError(f"unknown variant {variant!r} (expected standard, teams or points)")
+            raise RulesError(
+                _("unknown variant {variant!r} (expected standard, teams or points)").format(
+                    variant=variant
+                )
+            )
         pairs: list[tuple[str, str]] = []
         if isinstance(options, Mapping):
             pairs = [(str(k), _text(v)) for k, v in options.items()]
@@ -107,23 +120,33 @@ class Rules:
             for item in options:
                 key, sep, value = item.partition("=")
                 if not sep:
-                    raise RulesError(f"option {item!r} is not of the form key=value")
+                    raise RulesError(
+                        _("option {item!r} is not of the form key=value").format(item=item)
+                    )
                 pairs.append((key.strip(), value.strip()))
         kwargs: dict[str, Any] = {}
         for key, value in pairs:
             if key not in OPTION_VALUES:
                 known = ", ".join(OPTION_VALUES)
-                raise RulesError(f"unknown rule option {key!r} (known: {known})")
+                raise RulesError(
+                    _("unknown rule option {key!r} (known: {known})").format(key=key, known=known)
+                )
             if key in kwargs:
-                raise RulesError(f"option {key} given twice")
+                raise RulesError(_("option {key} given twice").format(key=key))
             only = _VARIANT_ONLY.get(key)
             if only is not None and only != variant:
-                raise RulesError(f"option {key} only applies to the {only} variant")
+                raise RulesError(
+                    _("option {name} only applies to the {only} variant").format(
+                        name=key, only=only
+                    )
+                )
             kwargs[key] = _convert(key, value)
         if variant == "points" and kwargs.get("starting_pawns_out") == 0:
             raise RulesError(
-                "the points variant always starts one pawn on its START exit "
-                "(starting_pawns_out=0 makes no sense there)"
+                _(
+                    "the points variant always starts one pawn on its START exit "
+                    "(starting_pawns_out=0 makes no sense there)"
+                )
             )
         return cls(variant=variant, **kwargs)
 
@@ -167,10 +190,18 @@ def _convert(key: str, value: str) -> Any:
             return None
         if value.isdigit() and int(value) > 0:
             return int(value)
-        raise RulesError(f"bad value {value!r} for option turn_limit (a positive integer or none)")
+        raise RulesError(
+            _("bad value {value!r} for option turn_limit (a positive integer or none)").format(
+                value=value
+            )
+        )
     allowed = OPTION_VALUES[key]
     if value not in allowed:
-        raise RulesError(f"bad value {value!r} for option {key} (expected {' or '.join(allowed)})")
+        raise RulesError(
+            _("bad value {value!r} for option {key} (expected {values})").format(
+                value=value, key=key, values=_(" or ").join(allowed)
+            )
+        )
     if key in ("deck", "starting_pawns_out"):
         return int(value)
     if key in ("two_draws_again", "team_swap_partner"):

@@ -23,6 +23,7 @@ from .board import (
     START_EXIT,
     TRACK_LEN,
 )
+from .i18n import _
 from .position import Position
 
 SIZE = 16
@@ -115,7 +116,8 @@ def render(
 
 
 def legend() -> str:
-    return (
+    """The key to :func:`render`'s picture, in the current language."""
+    return _(
         "R/B/Y/G: pawns   > slide triangle  = slide  o slide end   : Safety Zone   "
         "S<n>: pawns in START   H<n>: pawns HOME"
     )

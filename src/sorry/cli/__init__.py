@@ -1,6 +1,9 @@
 """The ``sorry`` command line. Each subcommand lives in a module ``sorry.cli.cmd_<name>`` that
 defines ``register(subparsers)``; modules are discovered, so adding a command touches no other
-file. Bad input prints one line ``sorry: error: ...`` on stderr and exits with status 2."""
+file. Bad input prints one line ``sorry: error: ...`` on stderr and exits with status 2.
+
+Everything the command prints is in the player's language: ``--lang CODE`` before the
+subcommand, else ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` (:mod:`sorry.i18n`)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,27 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import SorryError
+from ..i18n import LANGUAGES, N_, _, get_language, gettext, set_language
 from ..rules import Rules
+
+#: argparse's own messages, translated in our catalogs (argparse looks them up through its
+#: module-level ``_``, which :func:`main` points at :func:`sorry.i18n.gettext`).
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
 
 
 class CliError(Exception):
@@ -20,7 +43,17 @@ class CliError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="sorry", description="Sorry!: play, analyse and simulate the board game."
+        prog="sorry",
+        description=_("{game}: play, analyse and simulate the board game.").format(
+            game=_("Sorry!")
+        ),
+    )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_(
+            "language of everything printed: {codes} (default: from LANG/LC_ALL)"
+        ).format(codes=" ".join(LANGUAGES)),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -30,7 +63,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _language_asked(argv: Sequence[str]) -> str | None:
+    """The value of a global ``--lang`` (before the subcommand), or None."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang")
+    known, _rest = pre.parse_known_args(argv)
+    return str(known.lang) if known.lang else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    previous = get_language()
+    try:
+        set_language(_language_asked(argv))
+    except ValueError as exc:
+        print(f"sorry: error: {exc}", file=sys.stderr)
+        return 2
+    saved_gettext = argparse._  # type: ignore[attr-defined]
+    argparse._ = gettext  # type: ignore[attr-defined]
+    try:
+        return _main(argv)
+    finally:
+        argparse._ = saved_gettext  # type: ignore[attr-defined]
+        set_language(previous)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -39,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = args.func(args)
     except (SorryError, CliError) as exc:
-        print(f"sorry: error: {exc}", file=sys.stderr)
+        print(_("sorry: error: {message}").format(message=exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)
@@ -55,7 +113,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         default="standard",
         choices=("standard", "teams", "points"),
-        help="variant (default: standard)",
+        help=_("variant (default: standard)"),
     )
     parser.add_argument(
         "--option",
@@ -63,7 +121,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="rule option, e.g. --option deck=44 (repeatable)",
+        help=_("rule option, e.g. --option deck=44 (repeatable)"),
     )
 
 

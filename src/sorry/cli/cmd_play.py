@@ -15,10 +15,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES
-from ..cards import card_name
+from ..board import COLOUR_LETTERS, colour_name
+from ..cards import card_label, card_name
 from ..describe import describe
 from ..game import Game
+from ..i18n import N_, _, ngettext
 from ..moves import Move
 from ..rng import Rng
 from ..textboard import legend, render
@@ -28,18 +29,23 @@ Chooser = Callable[[Game], Move]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help="play a game against computer players")
-    p.add_argument("--players", type=int, default=None, help="2, 3 or 4 (default 4)")
+    p = sub.add_parser("play", help=_("play a game against computer players"))
+    p.add_argument("--players", type=int, default=None, help=_("2, 3 or 4 (default 4)"))
     p.add_argument(
         "--seats",
-        help="who plays each colour in seat order, e.g. human,easy,random,easy "
-        "(default: you play Red, bots play the others)",
+        help=_(
+            "who plays each colour in seat order, e.g. human,easy,random,easy "
+            "(default: you play Red, bots play the others)"
+        ),
     )
-    p.add_argument("--bot", default="easy", help="level of the default bots (default: easy)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the game (default: random)")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
-    p.add_argument("--plain", action="store_true", help="line-by-line play, no full screen")
-    p.add_argument("--colour", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--bot", default="easy", help=_("level of the default bots (default: easy)"))
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the game (default: random)"))
+    p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE at the end"))
+    p.add_argument("--plain", action="store_true", help=_("line-by-line play, no full screen"))
+    p.add_argument(
+        "--colour", choices=("auto", "always", "never"), default="auto",
+        help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
+    )
     add_rules_arguments(p)
     p.set_defaults(func=run)
 
@@ -50,6 +56,22 @@ def _optional(name: str) -> Any:
         return importlib.import_module(f"sorry.{name}")
     except ImportError:
         return None
+
+
+#: Variant and seat names as players read them.
+VARIANT_NAMES = {"standard": N_("standard"), "teams": N_("teams"), "points": N_("points")}
+SEAT_NAMES = {
+    "human": N_("human"), "random": N_("random"), "easy": N_("easy"), "medium": N_("medium"),
+    "hard": N_("hard"), "expert": N_("expert"),
+}
+
+
+def variant_name(variant: str) -> str:
+    return _(VARIANT_NAMES[variant]) if variant in VARIANT_NAMES else variant
+
+
+def seat_name(seat: str) -> str:
+    return _(SEAT_NAMES[seat]) if seat in SEAT_NAMES else seat
 
 
 def _bot_levels() -> tuple[str, ...]:
@@ -65,7 +87,7 @@ def make_chooser(level: str, seed: int) -> Chooser:
         bot = bots.make_bot(level)
         return lambda game: bot.choose(game.view(game.to_move), rng)
     if level != "random" and level != "easy":
-        raise CliError(f"unknown bot level {level!r}")
+        raise CliError(_("unknown bot level {level!r}").format(level=level))
 
     def choose(game: Game) -> Move:
         moves = game.view(game.to_move).legal_moves
@@ -80,10 +102,20 @@ def parse_seats(text: str | None, colours: tuple[int, ...], default_bot: str) ->
         return ["human"] + [default_bot] * (len(colours) - 1)
     seats = [s.strip().lower() for s in text.split(",")]
     if len(seats) != len(colours):
-        raise CliError(f"--seats names {len(seats)} players but {len(colours)} are playing")
+        raise CliError(
+            ngettext(
+                "--seats names {n} players but {playing} is playing",
+                "--seats names {n} players but {playing} are playing",
+                len(colours),
+            ).format(n=len(seats), playing=len(colours))
+        )
     for s in seats:
         if s != "human" and s not in levels:
-            raise CliError(f"unknown seat {s!r} (human or a bot level: {', '.join(levels)})")
+            raise CliError(
+                _("unknown seat {seat!r} (human or a bot level: {levels})").format(
+                    seat=s, levels=", ".join(levels)
+                )
+            )
     return seats
 
 
@@ -91,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     players = args.players if args.players is not None else 4
     if rules.teams and players != 4:
-        raise CliError("the teams variant is for four players")
+        raise CliError(_("the teams variant is for four players"))
     game = Game(rules, players=players, seed=args.seed)
     seats = parse_seats(args.seats, game.colours, args.bot)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -114,14 +146,19 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
         from ..record import Commitment
 
         commitment = Commitment.for_game(game)
-        print(f"Deck commitment (SHA-256): {commitment.sha256}")
+        print(_("Deck commitment (SHA-256): {digest}").format(digest=commitment.sha256))
     choosers = {
         c: make_chooser(level, game.seed + 1 + c)
         for c, level in seat_of.items() if level != "human"
     }
-    names = ", ".join(f"{COLOUR_NAMES[c]}: {seat_of[c]}" for c in game.colours)
-    print(f"Sorry! {game.rules.variant} game, seed {game.seed}. {names}")
-    print(f"{COLOUR_NAMES[game.first]} starts.")
+    names = ", ".join(f"{colour_name(c)}: {seat_name(seat_of[c])}" for c in game.colours)
+    print(
+        _("{game} {variant} game, seed {seed}. {players}").format(
+            game=_("Sorry!"), variant=variant_name(game.rules.variant), seed=game.seed,
+            players=names,
+        )
+    )
+    print(_("{player} starts.").format(player=colour_name(game.first)))
     humans = [c for c in game.colours if seat_of[c] == "human"]
     while not game.is_over():
         if game.is_chance():
@@ -131,31 +168,53 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
         if seat_of[mover] != "human":
             move = choosers[mover](game)
             prefix = f"[{COLOUR_LETTERS[mover]}] "
-            drawn = f"drew {card_name(game.card)}, " if game.card is not None else ""
-            print(prefix + drawn + describe(game, move))
+            if game.card is not None:
+                line = _("drew {card}, {move}").format(
+                    card=card_label(game.card), move=describe(game, move)
+                )
+            else:
+                line = describe(game, move)
+            print(prefix + line)
             game.push(move)
             continue
         move_or_quit = ask_human(game, colour, len(humans) > 1)
         if move_or_quit is None:
-            print("Game abandoned.")
+            print(_("Game abandoned."))
             break
         print(describe(game, move_or_quit))
         game.push(move_or_quit)
     if game.is_over():
         print(render(game.position(), colour=colour))
         if game.winners:
-            team = " and ".join(COLOUR_NAMES[c] for c in game.winners)
-            print(f"{team} {'win' if len(game.winners) > 1 else 'wins'} after {game.turn} turns!")
+            if len(game.winners) > 1:
+                text = ngettext(
+                    "{team} win after {n} turn!", "{team} win after {n} turns!", game.turn
+                )
+                team = _("{first} and {second}").format(
+                    first=colour_name(game.winners[0]), second=colour_name(game.winners[1])
+                )
+            else:
+                text = ngettext(
+                    "{team} wins after {n} turn!", "{team} wins after {n} turns!", game.turn
+                )
+                team = colour_name(game.winners[0])
+            print(text.format(team=team, n=game.turn))
         else:
-            print(f"The game stopped unfinished after {game.turn} turns (turn limit).")
+            print(
+                ngettext(
+                    "The game stopped unfinished after {n} turn (turn limit).",
+                    "The game stopped unfinished after {n} turns (turn limit).",
+                    game.turn,
+                ).format(n=game.turn)
+            )
         if game.scores:
-            print("Scores: " + ", ".join(
-                f"{COLOUR_NAMES[c]} {s}" for c, s in sorted(game.scores.items())))
+            print(_("Scores: {scores}").format(scores=", ".join(
+                f"{colour_name(c)} {s}" for c, s in sorted(game.scores.items()))))
     if save:
         from ..record import save_record
 
         save_record(game, seats, save, commitment=commitment)
-        print(f"Saved to {save}; check it with: sorry verify {save}")
+        print(_("Saved to {file}; check it with: sorry verify {file}").format(file=save))
     return 0
 
 
@@ -165,17 +224,21 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
     print()
     print(render(view.position(), colour=colour))
     print(legend())
-    who = COLOUR_NAMES[view.to_move]
+    who = colour_name(view.to_move)
     if view.card is not None:
-        print(f"{who}, you drew {card_name(view.card)}.")
+        print(_("{player}, you drew {card}.").format(player=who, card=card_label(view.card)))
     else:
-        print(f"{who}, your hand: {' '.join(card_name(c) for c in view.hand)}")
+        print(
+            _("{player}, your hand: {cards}").format(
+                player=who, cards=" ".join(card_name(c) for c in view.hand)
+            )
+        )
     moves = list(view.legal_moves)
     for i, m in enumerate(moves, 1):
         print(f"  {i:2d}. {m}   {describe(game, m)}")
     while True:
         try:
-            answer = input("Your move (number or notation, q to quit): ").strip()
+            answer = input(_("Your move (number or notation, q to quit): ")).strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
@@ -189,4 +252,4 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
             continue
         if game.is_legal(move):
             return move
-        print("  That move is not legal now.")
+        print("  " + _("That move is not legal now."))

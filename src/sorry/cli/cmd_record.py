@@ -11,8 +11,9 @@ import os
 import sys
 from collections.abc import Callable
 
-from ..board import COLOUR_NAMES
+from ..board import colour_name
 from ..game import Game
+from ..i18n import _, ngettext
 from ..moves import Move
 from ..record import Commitment, GameRecord, Seat
 from ..rng import Rng, derive_seed
@@ -26,27 +27,31 @@ MAX_STEPS = 100_000
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "record",
-        help="play a game between bots and write its auditable record",
-        description="Play a game between computer players and write its record (JSON, "
-        "docs/records.md). The commitment to the deal is printed before play.",
+        help=_("play a game between bots and write its auditable record"),
+        description=_(
+            "Play a game between computer players and write its record (JSON, "
+            "docs/records.md). The commitment to the deal is printed before play."
+        ),
     )
-    p.add_argument("--players", type=int, default=None, help="2, 3 or 4 (default 4)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the game (default: random)")
+    p.add_argument("--players", type=int, default=None, help=_("2, 3 or 4 (default 4)"))
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the game (default: random)"))
     p.add_argument(
         "--bots",
         default="random",
-        help="bot level per seat in seat order, comma-separated, or one level for all "
-        "(default: random)",
+        help=_(
+            "bot level per seat in seat order, comma-separated, or one level for all "
+            "(default: random)"
+        ),
     )
-    p.add_argument("--nonce", help="the commitment's nonce, 32 hex digits (default: random)")
+    p.add_argument("--nonce", help=_("the commitment's nonce, 32 hex digits (default: random)"))
     p.add_argument(
         "--out",
         "-O",
         required=True,
         metavar="FILE",
-        help="where to write the record (- for stdout)",
+        help=_("where to write the record (- for stdout)"),
     )
-    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    p.add_argument("--quiet", "-q", action="store_true", help=_("print nothing but errors"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
 
@@ -60,7 +65,9 @@ def make_chooser(level: str, seed: int) -> Chooser:
     except ImportError:  # pragma: no cover - the bots ship with the package
         if level != "random":
             raise CliError(
-                f"unknown bot level {level!r} (only random without sorry.bots)"
+                _("unknown bot level {level!r} (only random without sorry.bots)").format(
+                    level=level
+                )
             ) from None
 
         def choose(view: PlayerView) -> Move:
@@ -76,7 +83,11 @@ def parse_bots(text: str, n: int) -> list[str]:
     if len(levels) == 1:
         levels *= n
     if len(levels) != n:
-        raise CliError(f"--bots names {len(levels)} bots but {n} players are playing")
+        raise CliError(
+            _("--bots names {bots} bots but {n} players are playing").format(
+                bots=len(levels), n=n
+            )
+        )
     return levels
 
 
@@ -84,11 +95,11 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     players = args.players if args.players is not None else 4
     if rules.teams and players != 4:
-        raise CliError("the teams variant is for four players")
+        raise CliError(_("the teams variant is for four players"))
     if args.nonce is not None and (
         len(args.nonce) != 32 or any(ch not in "0123456789abcdef" for ch in args.nonce)
     ):
-        raise CliError("--nonce is 32 lowercase hex digits")
+        raise CliError(_("--nonce is 32 lowercase hex digits"))
     game = Game(rules, players=players, seed=args.seed)
     levels = parse_bots(args.bots, len(game.colours))
     bots = {
@@ -101,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
         print(text, file=sys.stderr if args.out == "-" else sys.stdout, flush=True)
 
     if not args.quiet:
-        say(f"commitment (sha256): {commitment.sha256}")
-    for _ in range(MAX_STEPS):
+        say(_("commitment (sha256): {digest}").format(digest=commitment.sha256))
+    for _step in range(MAX_STEPS):
         if game.is_over():
             break
         if game.is_chance():
@@ -111,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         move = bots[game.to_move](game.view(game.to_move))
         game.push(move)
     else:  # pragma: no cover - every game ends long before
-        raise CliError(f"the game did not end within {MAX_STEPS} steps")
+        raise CliError(_("the game did not end within {n} steps").format(n=MAX_STEPS))
     seats = [Seat(c, "bot", level, level) for c, level in zip(game.colours, levels, strict=True)]
     record = GameRecord.from_game(game, seats, commitment=commitment)
     if args.out == "-":
@@ -120,12 +131,25 @@ def run(args: argparse.Namespace) -> int:
         try:
             record.save(args.out)
         except OSError as exc:
-            raise CliError(f"cannot write {os.fspath(args.out)}: {exc.strerror}") from None
+            raise CliError(
+                _("cannot write {file}: {error}").format(
+                    file=os.fspath(args.out), error=exc.strerror
+                )
+            ) from None
     if not args.quiet:
-        first = COLOUR_NAMES[game.first]
-        say(f"seed {game.seed}, {first} started; {record.result.describe()}")
-        where = "standard output" if args.out == "-" else args.out
-        say(f"record written to {where} ({len(record.steps)} steps)")
+        first = colour_name(game.first)
+        say(
+            _("seed {seed}, {player} started; {result}").format(
+                seed=game.seed, player=first, result=record.result.describe()
+            )
+        )
+        where = _("standard output") if args.out == "-" else args.out
+        n = len(record.steps)
+        say(
+            ngettext(
+                "record written to {file} ({n} step)", "record written to {file} ({n} steps)", n
+            ).format(file=where, n=n)
+        )
     return 0
 
 

@@ -14,32 +14,33 @@ import os
 import sys
 from dataclasses import dataclass
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES, HOME, SAFE_BASE, START, TRACK_LEN
+from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN, colour_name
 from ..cards import card_name, parse_card
 from ..errors import SorryError
+from ..i18n import N_, _
 from ..position import Position
 from ..record import GameRecord, Step
 from . import CliError
 
-HELP = "n/Enter next · p previous · j N jump to turn N · f first · l last · b board · q quit"
+HELP = N_("n/Enter next · p previous · j N jump to turn N · f first · l last · b board · q quit")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay",
-        help="step through a recorded game (forward, back, jump to a turn)",
-        description="Step through a game record turn by turn. " + HELP + ".",
+        help=_("step through a recorded game (forward, back, jump to a turn)"),
+        description=_("Step through a game record turn by turn. {keys}.").format(keys=_(HELP)),
     )
-    p.add_argument("file", metavar="FILE", help="a game record (sorry record / play --save)")
+    p.add_argument("file", metavar="FILE", help=_("a game record (sorry record / play --save)"))
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--to", type=int, metavar="N", help="print turn N and exit")
-    mode.add_argument("--print", action="store_true", help="print every turn and exit")
-    p.add_argument("--board", action="store_true", help="draw the full board at each turn")
+    mode.add_argument("--to", type=int, metavar="N", help=_("print turn N and exit"))
+    mode.add_argument("--print", action="store_true", help=_("print every turn and exit"))
+    p.add_argument("--board", action="store_true", help=_("draw the full board at each turn"))
     p.add_argument(
         "--colour",
         choices=("auto", "always", "never"),
         default="auto",
-        help="ANSI colours on the full board (default: on a terminal unless NO_COLOR is set)",
+        help=_("ANSI colours on the full board (default: on a terminal unless NO_COLOR is set)"),
     )
     p.set_defaults(func=run)
 
@@ -96,7 +97,9 @@ def frames(record: GameRecord) -> list[Frame]:
                 game.push(step.move)
         except SorryError as exc:
             raise CliError(
-                f"step {n} ({step}) cannot be re-played: {exc} (see sorry verify)"
+                _("step {n} ({step}) cannot be re-played: {error} (see sorry verify)").format(
+                    n=n, step=step, error=exc
+                )
             ) from None
         pending.append(step)
         if step.move is not None:
@@ -149,18 +152,19 @@ def compact_board(position: str | Position) -> str:
 
 
 def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
-    lines = [f"Turn {frame.turn}/{total}"]
+    lines = [_("Turn {turn}/{total}").format(turn=frame.turn, total=total)]
     by: dict[str, list[str]] = {}  # consecutive draws, by colour
     for s in (*frame.events, None):
         if s is not None and s.draw is not None:
             by.setdefault(s.colour, []).append(s.draw)
             continue
         if by:
-            lines.append("  drawn: " + "  ".join(f"{c} {','.join(v)}" for c, v in by.items()))
+            drawn = "  ".join(f"{c} {','.join(v)}" for c, v in by.items())
+            lines.append("  " + _("drawn: {cards}").format(cards=drawn))
             by = {}
         if s is not None:
-            name = COLOUR_NAMES[COLOUR_LETTERS.index(s.colour)]
-            lines.append(f"  {name} plays {s.move}")
+            name = colour_name(COLOUR_LETTERS.index(s.colour))
+            lines.append("  " + _("{player} plays {move}").format(player=name, move=s.move))
     lines.append(f"  {frame.position}")
     if full_board:
         from ..textboard import render
@@ -169,16 +173,19 @@ def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
     else:
         lines.append(compact_board(frame.position))
     if frame.hands:
-        lines.append(
-            "  hands: "
-            + "  ".join(
-                f"{COLOUR_LETTERS[c]} {','.join(card_name(x) for x in h) or '-'}"
-                for c, h in frame.hands
-            )
+        hands = "  ".join(
+            f"{COLOUR_LETTERS[c]} {','.join(card_name(x) for x in h) or '-'}"
+            for c, h in frame.hands
         )
-    lines.append(f"  draw pile {frame.draw_count} · discards {frame.discard_count}")
+        lines.append("  " + _("hands: {hands}").format(hands=hands))
+    lines.append(
+        "  "
+        + _("draw pile {draw} · discards {discards}").format(
+            draw=frame.draw_count, discards=frame.discard_count
+        )
+    )
     if frame.result:
-        lines.append(f"  End: {frame.result}")
+        lines.append("  " + _("End: {result}").format(result=frame.result))
     return "\n".join(lines)
 
 
@@ -195,7 +202,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.to is not None:
         if not 0 <= args.to <= total:
-            raise CliError(f"turn {args.to} is not in this game (turns 0 to {total})")
+            raise CliError(
+                _("turn {turn} is not in this game (turns 0 to {total})").format(
+                    turn=args.to, total=total
+                )
+            )
         out(args.to)
         return 0
     if args.print:
@@ -209,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
 
 def interact(all_frames: list[Frame], total: int, board: bool, colour: bool) -> int:
     k = 0
-    print(HELP)
+    print(_(HELP))
     print(show(all_frames[k], total, board, colour))
     while True:
         try:
@@ -221,16 +232,16 @@ def interact(all_frames: list[Frame], total: int, board: bool, colour: bool) -> 
         if cmd in ("q", "quit", "exit"):
             return 0
         if cmd in ("h", "help", "?"):
-            print(HELP)
+            print(_(HELP))
             continue
         if cmd in ("n", "next"):
             if k == total:
-                print("(the last turn)")
+                print(_("(the last turn)"))
                 continue
             k += 1
         elif cmd in ("p", "prev", "back"):
             if k == 0:
-                print("(the start)")
+                print(_("(the start)"))
                 continue
             k -= 1
         elif cmd in ("f", "first"):
@@ -242,10 +253,14 @@ def interact(all_frames: list[Frame], total: int, board: bool, colour: bool) -> 
         elif cmd in ("j", "jump") or cmd.isdigit():
             arg = words[1] if cmd in ("j", "jump") and len(words) > 1 else cmd
             if not arg.isdigit() or not 0 <= int(arg) <= total:
-                print(f"jump to which turn? j N with N from 0 to {total}")
+                print(_("jump to which turn? j N with N from 0 to {total}").format(total=total))
                 continue
             k = int(arg)
         else:
-            print(f"unknown command {line.strip()!r}: {HELP}")
+            print(
+                _("unknown command {command!r}: {keys}").format(
+                    command=line.strip(), keys=_(HELP)
+                )
+            )
             continue
         print(show(all_frames[k], total, board, colour))

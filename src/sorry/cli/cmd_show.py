@@ -6,16 +6,18 @@ import argparse
 import os
 import sys
 
+from ..board import colour_name
+from ..i18n import _
 from ..position import Position
 from ..textboard import legend, render
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("show", help="draw a position in the terminal")
-    p.add_argument("position", help="position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'")
+    p = sub.add_parser("show", help=_("draw a position in the terminal"))
+    p.add_argument("position", help=_("position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'"))
     p.add_argument(
         "--colour", choices=("auto", "always", "never"), default="auto",
-        help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)",
+        help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
     )
     p.set_defaults(func=run)
 
@@ -30,5 +32,9 @@ def run(args: argparse.Namespace) -> int:
     pos = Position.parse(args.position)
     print(render(pos, colour=use_colour(args.colour)))
     print(legend())
-    print(f"{pos!s}   (to move: {str(pos).split()[-1]})")
+    print(
+        _("{position}   (to move: {player})").format(
+            position=pos, player=colour_name(pos.to_move)
+        )
+    )
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..i18n import _
 from ..sim import BACKENDS, plot, tournament, tournament_text, write_csv, write_json
 from . import CliError, add_rules_arguments, rules_from_args
 
@@ -12,8 +13,8 @@ from . import CliError, add_rules_arguments, rules_from_args
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "tournament",
-        help="rank bots: seats rotated, paired deals, win rates and ratings",
-        description=(
+        help=_("rank bots: seats rotated, paired deals, win rates and ratings"),
+        description=_(
             "The bots (2-4, one per seat) play paired deals: each shuffled deck is replayed "
             "once per rotation of the bots through the seats, so every bot plays every seat "
             "with every deal. Prints win rates with 95%% confidence intervals, Elo-style "
@@ -24,18 +25,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--bots",
         required=True,
-        help="comma-separated entrants, e.g. expert,medium,random,random "
-        "(parameters as expert:simulations=100)",
+        help=_(
+            "comma-separated entrants, e.g. expert,medium,random,random "
+            "(parameters as expert:simulations=100)"
+        ),
     )
-    p.add_argument("--games", "-n", type=int, default=1000, help="games (rounded up to deals)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (0)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (1)")
-    p.add_argument("--backend", choices=BACKENDS, default="process", help="process or ray")
-    p.add_argument("--address", help="Ray cluster address (with --backend ray)")
-    p.add_argument("--out", metavar="PREFIX", help="write PREFIX.json and PREFIX.csv")
-    p.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths")
-    p.add_argument("--timings", action="store_true", help="measure each bot's decision time")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--games", "-n", type=int, default=1000, help=_("games (rounded up to deals)"))
+    p.add_argument("--seed", type=int, default=0, help=_("master seed (0)"))
+    p.add_argument("--jobs", "-j", type=int, default=1, help=_("worker processes (1)"))
+    p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))
+    p.add_argument("--address", help=_("Ray cluster address (with --backend ray)"))
+    p.add_argument("--out", metavar="PREFIX", help=_("write PREFIX.json and PREFIX.csv"))
+    p.add_argument("--plot", metavar="FILE.png", help=_("draw win rates and game lengths"))
+    p.add_argument("--timings", action="store_true", help=_("measure each bot's decision time"))
+    p.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
 
@@ -44,11 +47,11 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not 2 <= len(bots) <= 4:
-        raise CliError("a tournament needs 2, 3 or 4 bots (one per seat)")
+        raise CliError(_("a tournament needs 2, 3 or 4 bots (one per seat)"))
     if args.games < 1:
-        raise CliError("--games must be at least 1")
+        raise CliError(_("--games must be at least 1"))
     if args.jobs < 1:
-        raise CliError("--jobs must be at least 1")
+        raise CliError(_("--jobs must be at least 1"))
     res = tournament(
         bots,
         args.games,

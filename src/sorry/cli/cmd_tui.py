@@ -8,27 +8,30 @@ from __future__ import annotations
 
 import argparse
 
+from ..i18n import _
 from . import CliError, add_rules_arguments, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "tui",
-        help="the full-screen terminal game",
-        description="Play Sorry! full screen: the board, bots, hints, undo, save and matches.",
+        help=_("the full-screen terminal game"),
+        description=_(
+            "Play {game} full screen: the board, bots, hints, undo, save and matches."
+        ).format(game=_("Sorry!")),
     )
-    p.add_argument("--players", type=int, default=None, help="2, 3 or 4")
+    p.add_argument("--players", type=int, default=None, help=_("2, 3 or 4"))
     p.add_argument(
         "--seats",
-        help="who plays each colour in seat order: human or a bot level, e.g. human,medium",
+        help=_("who plays each colour in seat order: human or a bot level, e.g. human,medium"),
     )
-    p.add_argument("--seed", type=int, default=None, help="seed of the (first) game")
-    p.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
-    p.add_argument("--target", type=int, default=None, help="match target score")
-    p.add_argument("--speed", type=int, default=None, help="animation 0 (instant) to 5")
-    p.add_argument("--load", metavar="FILE", help="resume a saved game")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
-    p.add_argument("--setup", action="store_true", help="open the new-game screen first")
+    p.add_argument("--seed", type=int, default=None, help=_("seed of the (first) game"))
+    p.add_argument("--games", type=int, default=1, help=_("games in the match (default 1)"))
+    p.add_argument("--target", type=int, default=None, help=_("match target score"))
+    p.add_argument("--speed", type=int, default=None, help=_("animation 0 (instant) to 5"))
+    p.add_argument("--load", metavar="FILE", help=_("resume a saved game"))
+    p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE at the end"))
+    p.add_argument("--setup", action="store_true", help=_("open the new-game screen first"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
 
@@ -37,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import textual  # noqa: F401
     except ImportError:  # pragma: no cover - depends on the installed extras
-        raise CliError("the terminal game needs Textual: pip install 'sorry-engine[tui]'") from None
+        raise CliError(
+            _("the terminal game needs Textual: pip install 'sorry-engine[tui]'")
+        ) from None
     from ..tui import run_app
 
     described = (
@@ -51,10 +56,10 @@ def run(args: argparse.Namespace) -> int:
     players = args.players
     if rules.teams:
         if players not in (None, 4):
-            raise CliError("the teams variant is for four players")
+            raise CliError(_("the teams variant is for four players"))
         players = 4
     if args.speed is not None and not 0 <= args.speed <= 5:
-        raise CliError("--speed is 0 (instant) to 5")
+        raise CliError(_("--speed is 0 (instant) to 5"))
     return run_app(
         rules if described else None,
         players,

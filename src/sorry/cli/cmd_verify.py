@@ -12,20 +12,23 @@ import argparse
 import json
 import sys
 
+from ..i18n import _
 from ..record import GameRecord, verify
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "verify",
-        help="check a game record: commitment, deck, every card and move, the result",
-        description="Re-play a game record and report the first illegal or inconsistent step, "
-        "or confirm it. Exit status: 0 OK, 1 a problem found, 2 unreadable input.",
+        help=_("check a game record: commitment, deck, every card and move, the result"),
+        description=_(
+            "Re-play a game record and report the first illegal or inconsistent step, "
+            "or confirm it. Exit status: 0 OK, 1 a problem found, 2 unreadable input."
+        ),
     )
     p.add_argument(
-        "file", metavar="FILE", help="a game record (sorry record / play --save); - for stdin"
+        "file", metavar="FILE", help=_("a game record (sorry record / play --save); - for stdin")
     )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     p.set_defaults(func=run)
 
 
@@ -51,5 +54,5 @@ def run(args: argparse.Namespace) -> int:
     elif result.ok:
         print(result)
     else:
-        print(f"FAILED at {result}")
+        print(_("FAILED at {result}").format(result=result))
     return 0 if result.ok else 1
