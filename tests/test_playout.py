@@ -37,7 +37,7 @@ def game_api_random(rules: Rules, players: int, seed: int) -> tuple[tuple[int, .
 )
 def test_playout_matches_game(variant: str, players: int, options: dict[str, str]) -> None:
     rules = Rules.from_options(variant, options)
-    for seed in range(6):
+    for seed in range(12):
         winners, turns, _ = game_api_random(rules, players, seed)
         assert random_game(rules, players, seed) == (winners, turns)
         assert winners  # random games end with a winner

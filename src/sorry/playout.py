@@ -78,6 +78,8 @@ def play(
     place = state.place
     plain_sorry = rules.sorry_forward_4 == "no"
     plain_swaps = not (teams and rules.team_swap_partner)
+    slide = state.slide
+    swap_both = state.swap_both
     while turn != limit:
         if not draw:
             draw, discard = discard, draw
@@ -155,6 +157,24 @@ def play(
                                     cand.append((c, i, t, occ[tloc] & 3))
                     if not forward_found:
                         cand.append(None)  # the 11 may be declined
+            # A landing on a slide's triangle can make two moves end alike (the reference
+            # then lists them once): leave such turns to the reference move generator.
+            sliding = False
+            for x in cand:
+                if x is None:
+                    continue
+                if len(x) == 3:
+                    if x[2] < TRACK_LEN and slide[x[0]][x[2]] >= 0:
+                        sliding = True
+                        break
+                elif slide[x[0]][state_pawns[x[2]][x[3]]] >= 0 or (
+                    swap_both and slide[x[2]][state_pawns[x[0]][x[1]]] >= 0
+                ):
+                    sliding = True
+                    break
+        else:
+            sliding = True
+        if not sliding:
             n = len(cand)
             if n:
                 if n == 1:
