@@ -1,8 +1,9 @@
 """Legal moves of one card (RULES.md sections 4-6): pure functions over a :class:`PawnState`.
 
 The moves are listed in a canonical order (the pawns of the mover's colour, then its partner's,
-by location) and moves that lead to the same result are listed once (only the 7 and a swap with
-a partner can produce such duplicates; both are checked by result).
+by location) and moves that lead to the same result are listed once (only the 7 and the 11 can
+produce such duplicates: splits, swaps with a partner, and swaps whose slides bump alike; they
+are checked by result).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
                     out.append(ENTER_MOVES[c])
     if card != 7 and card != 11 and card != SORRY:
         _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], BACKWARD_STEPS[card], out)
+        if len(out) > 1 and _slides_may_collide(state, out):
+            return _dedupe(state, out)
         return out
     can_land = state.can_land
     order = _pawn_order(state, cols)
@@ -81,11 +84,16 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
                 dest = FWD[c][loc][4]
                 if dest >= 0 and can_land(c, dest):
                     out.append(FORWARD_MOVES[c][loc][4])
+        if len(out) > 1 and _slides_may_collide(state, out):
+            return _dedupe(state, out)
         return out
     if card == 7:
         return _seven_moves(state, rules, order)
     _simple_moves(pawns, occ, cols, 11, 0, out)
-    out.extend(_swap_moves(state, rules, colour, order))
+    swaps = _swap_moves(state, rules, colour, order)
+    if _swaps_may_collide(state, swaps):
+        return _dedupe(state, out + swaps)
+    out.extend(swaps)
     return out
 
 
@@ -178,6 +186,37 @@ def _swap_moves(
     if partner_ok and len(team) > 1:
         out = _dedupe(state, out)
     return out
+
+
+def _slides_may_collide(state: PawnState, moves: list[Move]) -> bool:
+    """Whether two of these single-pawn moves end on a triangle and slide: only then can two
+    of them end alike (a 4 back from the end of a long slide lands on its triangle and slides
+    back to where it was: Red 43-4 and Red 58-4 both leave the board as it is)."""
+    slide = state.slide
+    sliding = 0
+    for m in moves:
+        if m.kind == FORWARD:
+            dest = FWD[m.colour][m.src][m.steps]
+        elif m.kind == BACKWARD:
+            dest = BWD[m.colour][m.src][m.steps]
+        elif m.kind == SORRY_KIND:
+            dest = m.target
+        else:
+            continue
+        if dest < TRACK_LEN and slide[m.colour][dest] >= 0:
+            sliding += 1
+    return sliding > 1
+
+
+def _swaps_may_collide(state: PawnState, swaps: list[Move]) -> bool:
+    """Whether a swap slides a pawn: only then can two moves of an 11 end alike (Green 40 and
+    Green 43 each swapping with Yellow on the triangle 39 both end with Green on 43)."""
+    slide = state.slide
+    both = state.swap_both
+    return any(
+        slide[m.colour][m.target] >= 0 or (both and slide[m.target_colour][m.src] >= 0)
+        for m in swaps
+    )
 
 
 def _dedupe(state: PawnState, moves: list[Move]) -> list[Move]:
