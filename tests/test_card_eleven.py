@@ -121,3 +121,22 @@ def test_opponents_slide_bumps_the_mover_with_swap_slides_both() -> None:
 def test_swap_onto_own_triangle_does_not_slide() -> None:
     got = moves_of("R:S,S,S,30 Y:S,S,S,9 R", 11)
     assert got["R30<>Y9"] == "R:S,S,S,9 Y:S,S,S,30"
+
+
+def test_swaps_ending_alike_are_listed_once() -> None:
+    # Green 40 or Green 43 takes Yellow's triangle 39 and slides to 43: both bump the other
+    # Green pawn and the Yellow one; one result, one listed move, and both are accepted
+    pos = "R:S,3,9,21 B:S,18,49,s3 Y:39,48,s3,H G:S,2,40,43 G"
+    got = moves_of(pos, 11)
+    assert got["G40<>Y39"] == "R:S,3,9,21 B:S,18,49,s3 Y:S,48,s3,H G:S,S,2,43"
+    assert "G43<>Y39" not in got
+    assert len(set(got.values())) == len(got) == 22
+    g = game_at(pos, 11)
+    g.push("G43<>Y39")
+    assert g.board_text() == got["G40<>Y39"]
+    assert [str(m) for m in g.move_stack] == ["G40<>Y39"]
+    # a swap that is not legal is still refused
+    for text in ("G2<>G40", "G2<>Ys3", "G43<>Y38", "Gs1<>Y39"):
+        g = game_at(pos, 11)
+        with pytest.raises((IllegalMoveError, ValueError)):
+            g.push(text)

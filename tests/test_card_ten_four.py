@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_helpers import moves_of
+from engine_helpers import game_at, moves_of
 
 Y0 = "Y:S,S,S,S"
 
@@ -97,3 +97,19 @@ def test_four_from_the_exit_to_the_corner() -> None:
         got = moves_of(pos, 4)
         assert list(got) == [f"{letter}{exit_}-4"]
         assert f"{letter}:S,S,S,{15 * c}" in got[f"{letter}{exit_}-4"]
+
+
+def test_two_fours_that_slide_back_where_they_were_are_one_move() -> None:
+    # 43-4 and 58-4 land on the triangles 39 and 54 and slide back to 43 and 58: the same
+    # result (no change at all), listed once; the other one is accepted as that move
+    pos = "R:43,58,H,H B:S,s4,H,H R"
+    assert moves_of(pos, 4) == {"R43-4": "R:43,58,H,H B:S,s4,H,H"}
+    g = game_at(pos, 4)
+    g.push("R58-4")
+    assert g.position_string() == "R:43,58,H,H B:S,s4,H,H B"
+    assert [str(m) for m in g.move_stack] == ["R43-4"]
+    # with a pawn on a slide the results differ, and both are listed
+    assert moves_of("R:43,58,H,H B:S,41,H,H R", 4) == {
+        "R43-4": "R:43,58,H,H B:S,S,H,H",
+        "R58-4": "R:43,58,H,H B:S,41,H,H",
+    }
