@@ -308,3 +308,44 @@ def test_database_migrations_and_conflicts(sqlite_url: str) -> None:
     assert loaded is not None and loaded.seq == 1
     assert Game.from_dict(loaded.state).move_stack == [Move.parse(str(move))]
     assert [m.move for m in db.load_moves("g1")] == [str(move)]
+
+
+def test_bot_takes_over_an_absent_player_who_can_take_the_seat_back(sqlite_url: str) -> None:
+    import time
+
+    app = create_app(sqlite_url, fast_settings(takeover_after=0.3))
+    with TestClient(app) as c:
+        g = new_game(c, {"R": "invite", "Y": "invite"})
+        gid, tokens = g["id"], g["tokens"]
+        service = app.state.service
+        with c.websocket_connect(f"/ws/{gid}") as wr:
+            state = hello(wr, "R", tokens["R"])
+            # Yellow never comes: after 0.3 s on Yellow's turn a bot plays for Yellow
+            takeovers = 0
+            while takeovers < 3:
+                if state["view"]["to_move"] == "R" and state["status"] == "playing":
+                    state = play(wr, state, state["view"]["legal_moves"][0]["move"])
+                else:
+                    state = recv(wr, "state")
+                    if state["last"] and state["last"]["colour"] == "Y":
+                        assert state["last"]["actor"] == "takeover"
+                        takeovers += 1
+            # Yellow comes back: no bot plays for Yellow while connected
+            with c.websocket_connect(f"/ws/{gid}") as wy:
+                ys = hello(wy, "Y", tokens["Y"])
+                live = service.live[gid]
+                seats = {s["colour"]: s for s in ys["seats"]}
+                assert seats["Y"]["connected"] and not seats["Y"]["bot_playing"]
+                while live.game.to_move != 2:
+                    if state["view"]["to_move"] == "R" and state["seq"] == live.seq:
+                        state = play(wr, state, state["view"]["legal_moves"][0]["move"])
+                    else:
+                        state = recv(wr, "state")
+                seq = live.seq
+                time.sleep(1.0)
+                assert live.seq == seq  # waiting for Yellow, not playing for them
+                ys = recv(wy, "state") if ys["seq"] != seq else ys
+                while ys["seq"] < seq:
+                    ys = recv(wy, "state")
+                after = play(wy, ys, ys["view"]["legal_moves"][0]["move"])
+                assert after["seq"] == seq + 1 and after["last"]["actor"] == "player"

@@ -1,0 +1,225 @@
+"""Real server processes: a SIGKILL mid-game loses no accepted move; PostgreSQL; two processes
+sharing one PostgreSQL database serve the same game (moves fanned out by LISTEN/NOTIFY)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from websockets.sync.client import connect
+
+from conftest import ServerProcess, fast_settings, hello, new_game, play, recv
+from sorry import Game
+from sorry.web import create_app
+from sorry.web.db import SCHEMA_VERSION, Database
+
+
+class Client:
+    """A WebSocket client of a server process."""
+
+    def __init__(self, server: ServerProcess, gid: str) -> None:
+        self._cm = connect(f"ws://127.0.0.1:{server.port}/ws/{gid}", open_timeout=10)
+        self.ws = self._cm.__enter__()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def receive_json(self, timeout: float = 20.0) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        return data
+
+    send_json = send
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+
+def watch_until_killed(server: ServerProcess, gid: str, kill_after: int) -> dict[int, str]:
+    """Spectate, remembering each move the server announced (announced = committed), and
+    SIGKILL the server after ``kill_after`` of them, while bots keep playing."""
+    seen: dict[int, str] = {}
+    c = Client(server, gid)
+    state = hello(c)
+    for e in state["log"]:
+        seen[e["seq"]] = e["move"]
+    while len(seen) < kill_after:
+        m = c.receive_json()
+        if m["type"] == "state" and m["last"]:
+            seen[m["last"]["seq"]] = m["last"]["move"]
+    server.kill()
+    return seen
+
+
+@pytest.mark.slow
+def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
+    db = f"sqlite:///{tmp_path / 'crash.db'}"
+    server = ServerProcess(db, "--bot-delay", "0")
+    try:
+        g = server.api(
+            "/api/games",
+            {"seats": [{"colour": c, "kind": "bot", "level": "random"} for c in "RBYG"]},
+        )
+        gid = g["id"]
+        rng = random.Random(7)
+        announced: dict[int, str] = {}
+        for _round in range(3):
+            seen = watch_until_killed(server, gid, len(announced) + rng.randint(15, 40))
+            # restart on the same database: the game resumes from it
+            server = ServerProcess(db, "--bot-delay", "0")
+            c = Client(server, gid)
+            state = hello(c)
+            log = {e["seq"]: e["move"] for e in state["log"]}
+            for seq, move in seen.items():
+                assert log.get(seq) == move, f"accepted move {seq} {move} lost after SIGKILL"
+            assert state["seq"] >= max(seen)
+            announced = log
+            c.close()
+        # and the game still finishes
+        c = Client(server, gid)
+        state = hello(c)
+        while state["status"] != "over":
+            state = recv(c, "state", limit=10000)
+        summary = server.api(f"/api/games/{gid}")
+        assert summary["status"] == "over"
+        record = server.api(f"/api/games/{gid}/record")
+        game = Game.from_dict({k: v for k, v in record.items() if k != "server"})
+        assert game.is_over()
+    finally:
+        server.stop()
+
+
+def test_postgres_database_layer(postgres_url: str) -> None:
+    db = Database(postgres_url)
+    try:
+        assert db.schema_version() == SCHEMA_VERSION
+        assert db.migrate() == SCHEMA_VERSION
+        assert not db.is_sqlite
+    finally:
+        db.dispose()
+
+
+def test_postgres_game_and_restart(postgres_url: str) -> None:
+    app = create_app(postgres_url, fast_settings(listen=True))
+    with TestClient(app) as c:
+        g = new_game(c, {"R": "invite", "Y": "bot:easy"})
+        gid, token = g["id"], g["tokens"]["R"]
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            state = hello(ws, "R", token)
+            played = 0
+            while played < 10 and state["status"] == "playing":
+                if state["view"]["to_move"] == "R":
+                    state = play(ws, state, state["view"]["legal_moves"][0]["move"])
+                    played += 1
+                else:
+                    state = recv(ws, "state")
+            before = state
+    app2 = create_app(postgres_url, fast_settings())
+    with TestClient(app2) as c2, c2.websocket_connect(f"/ws/{gid}") as ws:
+        after = hello(ws, "R", token)
+        assert after["seq"] >= before["seq"]
+        assert [e["move"] for e in after["log"]][: before["seq"]] == [
+            e["move"] for e in after["log"][: before["seq"]]
+        ]
+        assert after["log"][before["seq"] - 1]["move"] == before["last"]["move"]
+
+
+@pytest.fixture
+def two_servers(postgres_url: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    a = ServerProcess(postgres_url, "--bot-delay", "0.05")
+    try:
+        b = ServerProcess(postgres_url, "--bot-delay", "0.05")
+    except Exception:
+        a.stop()
+        raise
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.mark.slow
+def test_two_processes_serve_one_game(two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    """Red plays on process A, Yellow on process B, Blue is a bot; each sees every move of
+    the other within moments (LISTEN/NOTIFY), and racing submissions never both commit."""
+    a, b = two_servers
+    g = a.api(
+        "/api/games",
+        {
+            "seats": [
+                {"colour": "R", "kind": "invite"},
+                {"colour": "B", "kind": "bot", "level": "random"},
+                {"colour": "Y", "kind": "invite"},
+            ]
+        },
+    )
+    gid, tokens = g["id"], {s["colour"]: s["token"] for s in g["seats"] if "token" in s}
+    clients = {"R": Client(a, gid), "Y": Client(b, gid)}
+    states = {seat: hello(c, seat, tokens[seat]) for seat, c in clients.items()}
+    spectator_b = Client(b, gid)
+    hello(spectator_b)
+    moves = 0
+    deadline = time.monotonic() + 120
+    while moves < 40 and time.monotonic() < deadline:
+        progressed = False
+        for seat, c in clients.items():
+            st = states[seat]
+            if st["status"] != "playing":
+                continue
+            if st["view"]["to_move"] == seat and st["view"]["legal_moves"]:
+                c.send(
+                    {"type": "move", "seq": st["seq"], "move": st["view"]["legal_moves"][0]["move"]}
+                )
+                while True:
+                    m = c.receive_json()
+                    if m["type"] == "state":
+                        states[seat] = m
+                    if m["type"] == "accepted":
+                        moves += 1
+                        progressed = True
+                        break
+                    if m["type"] == "rejected":
+                        break
+        if not progressed:
+            # wait for news from the other process (or the bot)
+            for seat, c in clients.items():
+                try:
+                    m = c.receive_json(timeout=0.2)
+                except TimeoutError:
+                    continue
+                if m["type"] == "state":
+                    states[seat] = m
+    assert moves >= 20
+    # both processes converge on the same state
+    time.sleep(1.0)
+    final = {}
+    for seat, c in clients.items():
+        c.send({"type": "resync"})
+        final[seat] = recv(c, "state")
+    assert final["R"]["seq"] == final["Y"]["seq"]
+    assert final["R"]["view"]["position"] == final["Y"]["view"]["position"]
+    assert [e["move"] for e in final["R"]["log"]] == [e["move"] for e in final["Y"]["log"]]
+    # the same move sent at once to both processes is committed exactly once
+    mover = final["R"]["view"]["to_move"]
+    if mover in clients and final[mover]["view"]["legal_moves"]:
+        seq = final[mover]["seq"]
+        move = final[mover]["view"]["legal_moves"][0]["move"]
+        dup = Client(b if mover == "R" else a, gid)
+        hello(dup, mover, tokens[mover])
+        clients[mover].send({"type": "move", "seq": seq, "move": move})
+        dup.send({"type": "move", "seq": seq, "move": move})
+        verdicts = []
+        for c in (clients[mover], dup):
+            m = c.receive_json()
+            while m["type"] not in ("accepted", "rejected"):
+                m = c.receive_json()
+            verdicts.append(m["type"])
+        assert sorted(verdicts) == ["accepted", "rejected"]
+        dup.close()
+    for c in [*clients.values(), spectator_b]:
+        c.close()
