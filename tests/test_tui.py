@@ -22,6 +22,7 @@ from sorry.tui.app import (
     HelpScreen,
     MoveListScreen,
     NewGameScreen,
+    OptionsView,
     PassScreen,
     SorryApp,
 )
@@ -497,3 +498,18 @@ def test_leaving_a_game_in_progress_asks_first() -> None:
         assert isinstance(app.screen, NewGameScreen)
 
     run(app, body, size=(100, 40))
+
+
+def test_points_card_by_mouse() -> None:
+    rules = Rules(variant="points")
+    app, s = position_app("R:S,S,S,4 Y:S,S,S,34 R", rules=rules, hands={0: [1, 3, 4, 7, 12]})
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        view = app.screen.query_one(OptionsView)
+        labels = [t.label for t in app.screen.chooser.options()]  # type: ignore[attr-defined]
+        y = view.rows.index(labels.index("play 4"))
+        await pilot.click(OptionsView, offset=(3, y))
+        await settle(app, pilot)
+        assert str(s.game.move_stack[0]) == "4:R4-4"
+
+    run(app, body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -31,16 +32,17 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option as ListOption
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES, COLOURS, TRACK_LEN
+from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name
 from ..errors import SorryError
+from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from .anim import frames
 from .choice import Chooser, Token
-from .describe import CARD_HELP, card_words, describe_move
-from .help import HELP
+from .describe import card_help, card_words, describe_move
+from .help import help_text
 from .layout import CENTRE, GRID, places_at
-from .players import bot_levels, estimate_moves, seats_text
+from .players import bot_levels, estimate_moves, level_name, seats_text
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
 
@@ -72,7 +74,17 @@ def changed_places(
 
 
 def _name(colour: int) -> Text:
-    return Text(f"{COLOUR_NAMES[colour]} ({COLOUR_LETTERS[colour]})", style=colour_style(colour))
+    return Text(f"{colour_name(colour)} ({COLOUR_LETTERS[colour]})", style=colour_style(colour))
+
+
+def translate_bindings(node: Screen[Any] | App[Any]) -> None:
+    """Show ``node``'s key bindings (their ``N_``-marked descriptions) in the current language."""
+    bindings = node._bindings
+    bindings.key_to_bindings = {
+        key: [replace(b, description=_(b.description)) if b.description else b for b in group]
+        for key, group in bindings.key_to_bindings.items()
+    }
+    node.refresh_bindings()
 
 
 class BoardView(Widget):
@@ -130,10 +142,27 @@ class BoardView(Widget):
             self.post_message(self.Clicked(cell))
 
 
+class OptionsView(Static):
+    """The numbered choices; a click takes the choice on that line."""
+
+    class Clicked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.rows: list[int] = []  # the choice shown on each line
+
+    def on_click(self, event: events.Click) -> None:
+        if 0 <= event.y < len(self.rows):
+            self.post_message(self.Clicked(self.rows[event.y]))
+
+
 # -- small screens -------------------------------------------------------------------------------
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "close", "Close"),
+        Binding("escape,q,question_mark,f1", "close", N_("Close")),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -143,7 +172,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(HELP)
+            yield Markdown(help_text())
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -152,7 +184,7 @@ class HelpScreen(ModalScreen[None]):
 class PassScreen(ModalScreen[bool]):
     """Hot-seat with hidden hands: the next person takes the keyboard before seeing theirs."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "Ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", N_("Ready"))]
     DEFAULT_CSS = """
     PassScreen { align: center middle; background: $background 100%; }
     PassScreen > Static { width: 50; height: auto; border: heavy $accent; padding: 1 2;
@@ -166,13 +198,16 @@ class PassScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         text = Text.assemble(
-            "Pass the keyboard to\n\n",
+            _("Pass the keyboard to") + "\n\n",
             _name(self.colour),
             f"  {self.who}\n\n",
-            "Everyone else, look away: your hand is about to be shown.\n\n",
-            ("Press Enter when ready", "bold"),
+            _("Everyone else, look away: your hand is about to be shown.") + "\n\n",
+            (_("Press Enter when ready"), "bold"),
         )
         yield Static(text)
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def action_ready(self) -> None:
         self.dismiss(True)
@@ -180,8 +215,8 @@ class PassScreen(ModalScreen[bool]):
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -194,14 +229,17 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(self.question, "\n\n", ("y: yes   n: no", "bold")))
+        yield Static(Text.assemble(self.question, "\n\n", (_("y: yes   n: no"), "bold")))
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
 
 class SaveScreen(ModalScreen[str | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
     DEFAULT_CSS = """
     SaveScreen { align: center middle; }
     SaveScreen > Vertical { width: 60; height: auto; border: round $accent; padding: 1 2;
@@ -214,8 +252,11 @@ class SaveScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Save the game to (Enter saves, Esc cancels):")
+            yield Label(_("Save the game to (Enter saves, Esc cancels):"))
             yield Input(self.path, id="path")
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
@@ -228,7 +269,7 @@ class SaveScreen(ModalScreen[str | None]):
 class MoveListScreen(ModalScreen[Move | None]):
     """Every legal move, numbered: the fallback way to choose."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,m", "cancel", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,m", "cancel", N_("Close"))]
     DEFAULT_CSS = """
     MoveListScreen { align: center middle; }
     MoveListScreen > Vertical { width: 90%; height: 80%; border: round $accent;
@@ -241,11 +282,14 @@ class MoveListScreen(ModalScreen[Move | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Every legal move (Enter or its number plays it, Esc closes):")
+            yield Label(_("Every legal move (Enter or its number plays it, Esc closes):"))
             yield OptionList(
                 *[ListOption(f"{i + 1:>2}. {text}") for i, (text, _m) in enumerate(self.items)],
                 id="moves",
             )
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isdigit():
@@ -264,10 +308,10 @@ class MoveListScreen(ModalScreen[Move | None]):
 
 class GameOverScreen(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "next", "Next game / new game"),
-        Binding("n", "new", "New game"),
-        Binding("q", "quit", "Quit"),
-        Binding("escape", "board", "Look at the board"),
+        Binding("enter", "next", N_("Next game / new game")),
+        Binding("n", "new", N_("New game")),
+        Binding("q", "quit", N_("Quit")),
+        Binding("escape", "board", N_("Look at the board")),
     ]
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
@@ -282,18 +326,23 @@ class GameOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         text = Text()
-        text.append("Game over\n\n", style="bold")
+        text.append(_("Game over") + "\n\n", style="bold")
         for line in self.lines:
             text.append(line + "\n")
         text.append("\n")
         if self.match_over:
-            text.append("Enter or n: a new game · Esc: look at the board · q: quit", "italic")
+            text.append(
+                _("Enter or n: a new game · Esc: look at the board · q: quit"), "italic"
+            )
         else:
             text.append(
-                "Enter: next game of the match · n: new game · Esc: the board · q: quit",
+                _("Enter: next game of the match · n: new game · Esc: the board · q: quit"),
                 "italic",
             )
         yield Static(text, id="result")
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def action_next(self) -> None:
         self.dismiss("new" if self.match_over else "next")
@@ -311,23 +360,23 @@ class GameOverScreen(ModalScreen[str]):
 # -- the game ------------------------------------------------------------------------------------
 class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,up", "cursor(-1)", "Prev", show=False),
-        Binding("right,down", "cursor(1)", "Next", show=False),
-        Binding("tab", "cursor(1)", "Next", show=False, priority=True),
-        Binding("shift+tab", "cursor(-1)", "Prev", show=False, priority=True),
-        Binding("enter,space", "choose", "Choose"),
-        Binding("escape,backspace", "back", "Back", show=False),
+        Binding("left,up", "cursor(-1)", N_("Prev"), show=False),
+        Binding("right,down", "cursor(1)", N_("Next"), show=False),
+        Binding("tab", "cursor(1)", N_("Next"), show=False, priority=True),
+        Binding("shift+tab", "cursor(-1)", N_("Prev"), show=False, priority=True),
+        Binding("enter,space", "choose", N_("Choose")),
+        Binding("escape,backspace", "back", N_("Back"), show=False),
         *[Binding(str(n), f"number({n})", str(n), show=False) for n in range(1, 10)],
-        Binding("p", "pass", "Pass", show=False),
-        Binding("m", "move_list", "Moves"),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
-        Binding("minus,underscore", "speed(-1)", "Slower", show=False),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("n", "new_game", "New"),
-        Binding("q", "quit", "Quit"),
+        Binding("p", "pass", N_("Pass"), show=False),
+        Binding("m", "move_list", N_("Moves")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("s", "save", N_("Save")),
+        Binding("plus,equals_sign", "speed(1)", N_("Faster"), show=False),
+        Binding("minus,underscore", "speed(-1)", N_("Slower"), show=False),
+        Binding("question_mark,f1", "help", N_("Help")),
+        Binding("n", "new_game", N_("New")),
+        Binding("q", "quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     GameScreen { layout: horizontal; }
@@ -371,11 +420,12 @@ class GameScreen(Screen[None]):
                 yield Static(id="status")
                 yield Static(id="hand")
                 yield Static(id="prompt")
-                yield Static(id="options")
+                yield OptionsView(id="options")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Sorry!"
+        self.title = _("Sorry!")
+        translate_bindings(self)
         self.rebuild_log()
         self.advance()
 
@@ -398,7 +448,7 @@ class GameScreen(Screen[None]):
                 self.start_human_turn()
                 return
             self.chooser = None
-            self.note = f"{COLOUR_NAMES[c]} is thinking…"
+            self.note = _("{player} is thinking…").format(player=colour_name(c))
             self.refresh_all()
             _step, think = SPEEDS[self.sorry_app.speed]
             if think:
@@ -435,7 +485,7 @@ class GameScreen(Screen[None]):
         if s.rules.points and len(s.humans) > 1 and self.revealed != c:
             self.revealed = None
             self.chooser = None
-            self.note = f"{COLOUR_NAMES[c]} to play"
+            self.note = _("{player} to play").format(player=colour_name(c))
             self.refresh_all()
 
             def ready(_ok: bool | None) -> None:
@@ -476,7 +526,7 @@ class GameScreen(Screen[None]):
         elif choice == "quit":
             self.app.exit(0)
         else:
-            self.note = "Game over: Enter shows the result again"
+            self.note = _("Game over: Enter shows the result again")
             self.refresh_all()
 
     # -- choosing -----------------------------------------------------------------------------
@@ -529,7 +579,7 @@ class GameScreen(Screen[None]):
                 self.take(tok)
                 return
         if self.chooser is not None:
-            self.notify("You cannot pass: a card that can be used must be used.")
+            self.notify(_("You cannot pass: a card that can be used must be used."))
 
     @on(BoardView.Clicked)
     def _clicked(self, event: BoardView.Clicked) -> None:
@@ -572,7 +622,7 @@ class GameScreen(Screen[None]):
         if self.chooser is None or self.hinting:
             return
         self.hinting = True
-        self.note = "Estimating each move's chance of winning…"
+        self.note = _("Estimating each move's chance of winning…")
         game = s.game.copy(stack=False)
         app = self.sorry_app
         seed = s.game.turn
@@ -595,23 +645,23 @@ class GameScreen(Screen[None]):
         if self.chooser is None or self.session.game.position_string() != position:
             return
         self.hints = hints
-        self.note = "Hints: estimated chance of winning after each choice"
+        self.note = _("Hints: estimated chance of winning after each choice")
         self.refresh_all()
 
     def action_undo(self) -> None:
         s = self.session
         if len(s.humans) != 1:
-            self.notify("Undo is only for games with one person.", severity="warning")
+            self.notify(_("Undo is only for games with one person."), severity="warning")
             return
         if not s.can_undo():
-            self.notify("Nothing of yours to undo.", severity="warning")
+            self.notify(_("Nothing of yours to undo."), severity="warning")
             return
         self.workers.cancel_group(self, "play")
         self.frame = None
         s.undo()
         self.last = []
         self.rebuild_log()
-        self.note = "Your last move was taken back."
+        self.note = _("Your last move was taken back.")
         self.start_human_turn()
 
     def action_save(self) -> None:
@@ -626,14 +676,14 @@ class GameScreen(Screen[None]):
                 self.notify(str(exc), severity="error")
                 return
             app.save_path = path
-            self.notify(f"Saved to {path} (resume: sorry tui --load {path})")
+            self.notify(_("Saved to {file} (resume: sorry tui --load {file})").format(file=path))
 
         self.app.push_screen(SaveScreen(app.save_path), save)
 
     def action_speed(self, delta: int) -> None:
         app = self.sorry_app
         app.speed = max(0, min(len(SPEEDS) - 1, app.speed + delta))
-        self.notify(f"Animation speed {app.speed}" + (" (instant)" if app.speed == 0 else ""))
+        self.notify(_("Animation speed {speed}").format(speed=speed_name(app.speed)))
         self.refresh_all()
 
     def action_help(self) -> None:
@@ -657,10 +707,10 @@ class GameScreen(Screen[None]):
             self.workers.cancel_group(self, "play")
             self.app.switch_screen(NewGameScreen())
 
-        self._confirm("Leave this game for a new one? (s saves it first)", leave)
+        self._confirm(_("Leave this game for a new one? (s saves it first)"), leave)
 
     def action_quit(self) -> None:
-        self._confirm("Quit the game? (s saves it first)", lambda: self.app.exit(0))
+        self._confirm(_("Quit the game? (s saves it first)"), lambda: self.app.exit(0))
 
     # -- drawing ------------------------------------------------------------------------------
     def viewer(self) -> int | None:
@@ -725,32 +775,42 @@ class GameScreen(Screen[None]):
         g = s.game
         lines: list[tuple[str, Style]] = []
         m = s.match
-        head = f"Turn {g.turn + 1}"
+        head = _("Turn {n}").format(n=g.turn + 1)
         if m.games != 1 or m.target is not None:
-            head = f"Game {m.games_played + (0 if s.recorded else 1)} · " + head
+            number = m.games_played + (0 if s.recorded else 1)
+            head = _("Game {n}").format(n=number) + " · " + head
         lines.append((head, Style(dim=True)))
         if g.is_over():
             if g.winners:
-                names = " & ".join(COLOUR_NAMES[c] for c in g.winners)
-                lines.append((f"{names} wins!", colour_style(g.winners[0])))
+                names = " & ".join(colour_name(c) for c in g.winners)
+                won = _("{team} win!") if len(g.winners) > 1 else _("{team} wins!")
+                lines.append((won.format(team=names), colour_style(g.winners[0])))
             else:
-                lines.append(("No winner", Style(bold=True)))
+                lines.append((_("No winner"), Style(bold=True)))
             return lines
         c = g.to_move
-        lines.append((f"{COLOUR_NAMES[c]} ({COLOUR_LETTERS[c]}) to play", colour_style(c)))
+        lines.append(
+            (
+                _("{player} to play").format(player=f"{colour_name(c)} ({COLOUR_LETTERS[c]})"),
+                colour_style(c),
+            )
+        )
         lines.append((s.seat_name(c), Style(dim=True)))
         lines.append(("", Style()))
         if g.rules.points:
             v = self.viewer()
             if v is not None and v == c:
                 hand = "  ".join(card_words(x) for x in sorted(g.hands[c]))
-                lines.append(("Your hand", Style(dim=True)))
+                lines.append((_("Your hand"), Style(dim=True)))
                 lines.append((hand, Style(bold=True)))
             else:
-                lines.append((f"{len(g.hands[c])} cards in hand", Style(dim=True)))
+                n = len(g.hands[c])
+                in_hand = ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n)
+                lines.append((in_hand, Style(dim=True)))
         elif g.card is not None:
-            lines.append((f"Card: {card_words(g.card)}", Style(bold=True, reverse=True)))
-            lines.append((CARD_HELP[g.card], Style()))
+            card = _("Card: {card}").format(card=card_words(g.card))
+            lines.append((card, Style(bold=True, reverse=True)))
+            lines.append((card_help(g.card), Style()))
         rows = len(CENTRE[0])
         return lines[: rows * 3]
 
@@ -759,7 +819,10 @@ class GameScreen(Screen[None]):
         g = s.game
         app = self.sorry_app
         status = Text()
-        status.append(f"Sorry! {g.rules.variant} game", style="bold")
+        status.append(
+            _("{game} {variant} game").format(game=_("Sorry!"), variant=variant_name(g.rules)),
+            style="bold",
+        )
         opts = g.rules.options_text()
         if opts:
             status.append(f" · {opts}", style="dim")
@@ -772,12 +835,18 @@ class GameScreen(Screen[None]):
                 status.append(f" {s.match.scores.get(c, 0)}", style="bold")
                 status.append(" ·", style="dim")
             status.append(f" {s.seat_name(c)}\n")
-        status.append(f"{len(g.draw_pile)} cards to draw · speed {app.speed}", style="dim")
+        n = len(g.draw_pile)
+        status.append(
+            ngettext("{n} card to draw", "{n} cards to draw", n).format(n=n)
+            + " · "
+            + _("speed {speed}").format(speed=app.speed),
+            style="dim",
+        )
         self.query_one("#status", Static).update(status)
         hand = Text()
         v = self.viewer()
         if g.rules.points and v is not None:
-            hand.append("Your hand: ", style="dim")
+            hand.append(_("Your hand:") + " ", style="dim")
             hand.append("  ".join(card_words(x) for x in sorted(g.hands[v])), style="bold")
         self.query_one("#hand", Static).update(hand)
         prompt = Text()
@@ -789,28 +858,40 @@ class GameScreen(Screen[None]):
         self.refresh_options()
 
     def refresh_options(self) -> None:
-        widget = self.query_one("#options", Static)
+        widget = self.query_one("#options", OptionsView)
         opts = self._options()
         text = Text()
+        widget.rows = []
         if not opts:
             widget.update(text)
             return
         height = max(3, widget.size.height or 10)
         width = max(10, widget.size.width or 30)
         cur = min(self.cursor, len(opts) - 1)
-        lines = [self._option_line(i, tok, i == cur) for i, tok in enumerate(opts)]
-        rows = [max(1, -(-line.cell_len // width)) for line in lines]
+        console = self.app.console
+        wrapped = [
+            self._option_line(i, tok, i == cur).wrap(console, width) for i, tok in enumerate(opts)
+        ]
+        rows = [max(1, len(w)) for w in wrapped]
         first = 0
         while first < cur and sum(rows[first : cur + 1]) > height:
             first += 1
         used = 0
-        for i in range(first, len(lines)):
+        for i in range(first, len(wrapped)):
             if used + rows[i] > height and i > cur:
                 break
             used += rows[i]
-            text.append_text(lines[i])
-            text.append("\n")
+            for part in wrapped[i]:
+                text.append_text(part)
+                text.append("\n")
+                widget.rows.append(i)
         widget.update(text)
+
+    @on(OptionsView.Clicked)
+    def _option_clicked(self, event: OptionsView.Clicked) -> None:
+        opts = self._options()
+        if 0 <= event.index < len(opts):
+            self.take(opts[event.index])
 
     def _option_line(self, i: int, tok: Token, current: bool) -> Text:
         num = f"{i + 1}." if i < 9 else "  "
@@ -847,9 +928,9 @@ class GameScreen(Screen[None]):
 # -- the new-game screen ---------------------------------------------------------------------------
 class NewGameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("f1", "help", "Help"),
-        Binding("ctrl+q", "quit", "Quit"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("f1", "help", N_("Help")),
+        Binding("ctrl+q", "quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     NewGameScreen VerticalScroll { padding: 0 1; }
@@ -868,14 +949,25 @@ class NewGameScreen(Screen[None]):
         assert isinstance(app, SorryApp)
         d = app.defaults
         levels = bot_levels()
-        seat_choices = [("off", "off"), ("person", "human")] + [(f"bot: {lv}", lv) for lv in levels]
+        seat_choices = [(_("off"), "off"), (_("person"), "human")] + [
+            (_("bot: {level}").format(level=level_name(lv)), lv) for lv in levels
+        ]
         yield Header(show_clock=False, icon="♟")
         with VerticalScroll():
-            yield Label("New game", classes="heading")
+            yield Label(_("New game"), classes="heading")
             with Horizontal(classes="row"):
-                yield Label("Variant")
+                yield Label(_("Language"))
                 yield Select(
-                    [(v, v) for v in VARIANTS],
+                    [(name, code) for code, name in LANGUAGES.items()],
+                    value=get_language(),
+                    allow_blank=False,
+                    compact=True,
+                    id="language",
+                )
+            with Horizontal(classes="row"):
+                yield Label(_("Variant"))
+                yield Select(
+                    [(_(VARIANT_NAMES[v]), v) for v in VARIANTS],
                     value=d.get("variant", "standard"),
                     allow_blank=False,
                     compact=True,
@@ -892,24 +984,24 @@ class NewGameScreen(Screen[None]):
                         id=f"seat-{COLOUR_LETTERS[c]}",
                     )
             with Horizontal(classes="row"):
-                yield Label("Seed (blank: random)")
+                yield Label(_("Seed (blank: random)"))
                 yield Input(str(d.get("seed") or ""), compact=True, id="seed", type="integer")
             with Horizontal(classes="row"):
-                yield Label("Games in the match")
+                yield Label(_("Games in the match"))
                 yield Input(str(d.get("games", 1)), compact=True, id="games", type="integer")
             with Horizontal(classes="row"):
-                yield Label("Target score (blank)")
+                yield Label(_("Target score (blank)"))
                 yield Input(str(d.get("target") or ""), compact=True, id="target", type="integer")
             with Horizontal(classes="row"):
-                yield Label("Animation speed")
+                yield Label(_("Animation speed"))
                 yield Select(
-                    [(f"{i}" + (" (instant)" if i == 0 else ""), i) for i in range(len(SPEEDS))],
+                    [(speed_name(i), i) for i in range(len(SPEEDS))],
                     value=app.speed,
                     allow_blank=False,
                     compact=True,
                     id="speed",
                 )
-            yield Label("Rule options", classes="heading")
+            yield Label(_("Rule options"), classes="heading")
             options = d.get("options", {})
             for name, values in OPTION_VALUES.items():
                 if name == "turn_limit":
@@ -923,20 +1015,59 @@ class NewGameScreen(Screen[None]):
                         compact=True,
                         id=f"opt-{name}",
                     )
-            yield Label("Resume a saved game", classes="heading")
+            yield Label(_("Resume a saved game"), classes="heading")
             with Horizontal(classes="row"):
                 yield Input(app.save_path, compact=True, id="load-path")
-                yield Button("Resume", id="resume", compact=True)
+                yield Button(_("Resume"), id="resume", compact=True)
         yield Static(id="error")
         with Horizontal(id="buttons"):
-            yield Button("Start", id="start", variant="primary", compact=True)
-            yield Button("Help", id="help", compact=True)
-            yield Button("Quit", id="quit", compact=True)
+            yield Button(_("Start"), id="start", variant="primary", compact=True)
+            yield Button(_("Help"), id="help", compact=True)
+            yield Button(_("Quit"), id="quit", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Sorry! — new game"
+        self.title = _("{game} — new game").format(game=_("Sorry!"))
+        translate_bindings(self)
         self.query_one("#variant", Select).focus()
+
+    @on(Select.Changed, "#language")
+    def _language_changed(self, event: Select.Changed) -> None:
+        """Speak the chosen language from now on: redraw this screen in it, keeping the
+        settings made so far."""
+        code = str(event.value)
+        if code == get_language():
+            return
+        self._remember()
+        set_language(code)
+        app = self.app
+        assert isinstance(app, SorryApp)
+        app.title = _("Sorry!")
+        translate_bindings(app)
+        self.refresh(recompose=True)
+        self.call_after_refresh(self._after_recompose)
+
+    def _after_recompose(self) -> None:
+        self.title = _("{game} — new game").format(game=_("Sorry!"))
+        translate_bindings(self)
+        self.query_one("#language", Select).focus()
+
+    def _remember(self) -> None:
+        """Keep the settings on screen as the defaults (for a redraw in another language)."""
+        app = self.app
+        assert isinstance(app, SorryApp)
+        d = app.defaults
+        d["variant"] = self._value("variant")
+        d["seats"] = {c: self._value(f"seat-{COLOUR_LETTERS[c]}") for c in COLOURS}
+        for key in ("seed", "games", "target"):
+            text = self.query_one(f"#{key}", Input).value.strip()
+            d[key] = int(text) if text.lstrip("-").isdigit() else None
+        d["games"] = d["games"] or 1
+        d["options"] = {
+            name: self._value(f"opt-{name}") for name in OPTION_VALUES if name != "turn_limit"
+        }
+        app.speed = int(self._value("speed"))
+        app.save_path = self.query_one("#load-path", Input).value
 
     def _value(self, ident: str) -> Any:
         return self.query_one(f"#{ident}", Select).value
@@ -948,7 +1079,9 @@ class NewGameScreen(Screen[None]):
         try:
             return int(text)
         except ValueError:
-            raise SorryError(f"{ident}: {text!r} is not a whole number") from None
+            raise SorryError(
+                _("{field}: {text!r} is not a whole number").format(field=ident, text=text)
+            ) from None
 
     def settings(self) -> Session:
         variant = str(self._value("variant"))
@@ -964,7 +1097,7 @@ class NewGameScreen(Screen[None]):
         seats = {c: str(self._value(f"seat-{COLOUR_LETTERS[c]}")) for c in COLOURS}
         colours = [c for c in COLOURS if seats[c] != "off"]
         if len(colours) < 2:
-            raise SorryError("seat at least two players (a person or a bot each)")
+            raise SorryError(_("seat at least two players (a person or a bot each)"))
         games = self._int("games") or 1
         return Session(
             rules,
@@ -1047,6 +1180,8 @@ class SorryApp(App[int]):
         }
 
     def on_mount(self) -> None:
+        self.title = _("Sorry!")
+        translate_bindings(self)
         if self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:
@@ -1058,6 +1193,19 @@ class SorryApp(App[int]):
             if isinstance(screen, GameScreen):
                 return screen
         raise LookupError("no game on screen")
+
+
+#: The variants' names, marked for translation.
+VARIANT_NAMES = {"standard": N_("standard"), "teams": N_("teams"), "points": N_("points")}
+
+
+def variant_name(rules: Rules) -> str:
+    return _(VARIANT_NAMES.get(rules.variant, rules.variant))
+
+
+def speed_name(speed: int) -> str:
+    """An animation speed as the settings show it: ``0 (instant)``, ``3``."""
+    return _("{speed} (instant)").format(speed=speed) if speed == 0 else str(speed)
 
 
 def seats_summary(session: Session) -> str:

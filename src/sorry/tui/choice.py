@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..board import COLOUR_NAMES, START, TRACK_LEN
+from ..board import START, TRACK_LEN, colour_name
 from ..game import Game
+from ..i18n import _
 from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
 from ..moves import SORRY as SORRY_KIND
 from ..state import PawnState
@@ -62,18 +63,23 @@ class Option:
 
 
 def _pawn_token(colour: int, loc: int, mover: int) -> Token:
-    who = COLOUR_NAMES[colour]
-    where = "in START" if loc == START else f"on {place_name(loc)}"
-    return Token("pawn", colour, loc, label=f"{who} pawn {where}")
+    who = colour_name(colour)
+    if loc == START:
+        label = _("{colour} pawn in START").format(colour=who)
+    else:
+        label = _("{colour} pawn on {place}").format(colour=who, place=place_name(loc))
+    return Token("pawn", colour, loc, label=label)
 
 
 def _tail(state: PawnState, part: Move) -> tuple[int, str]:
     o = outcome(state, part)
     words = []
     if o.final != o.landing and o.final >= 0:
-        words.append(f"slides to {place_name(o.final)}")
-    for c, _x in o.bumped:
-        words.append(f"bumps {COLOUR_NAMES[c]}")
+        words.append(_("slides to {place}").format(place=place_name(o.final)))
+    for c, x in o.bumped:
+        if part.kind == SORRY_KIND and (c, x) == (part.target_colour, part.target):
+            continue  # the Sorry! label already says whom it sends back
+        words.append(_("bumps {colour}").format(colour=colour_name(c)))
     return o.landing, (", " + ", ".join(words)) if words else ""
 
 
@@ -86,16 +92,18 @@ def _simple_path(state: PawnState, move: Move, mover: int) -> tuple[Token, ...]:
         label = f"{place_name(src)} → {place_name(landing)} (+{move.steps}){tail}"
         return pawn, Token("dest", c, landing, move.steps, label)
     if kind == BACKWARD:
-        label = f"{place_name(src)} ← {place_name(landing)} (back {move.steps}){tail}"
+        back = _("(back {n})").format(n=move.steps)
+        label = f"{place_name(src)} ← {place_name(landing)} {back}{tail}"
         return pawn, Token("dest", c, landing, -move.steps, label)
     if kind == ENTER:
-        return pawn, Token("dest", c, landing, 0, f"START → {place_name(landing)}{tail}")
-    other = COLOUR_NAMES[move.target_colour]
+        label = f"{place_name(START)} → {place_name(landing)}{tail}"
+        return pawn, Token("dest", c, landing, 0, label)
+    other = colour_name(move.target_colour)
     if kind == SORRY_KIND:
-        label = f"Sorry! {other} on {move.target}{tail.replace(', bumps ' + other, '', 1)}"
+        label = _("Sorry! {colour} on {square}").format(colour=other, square=move.target) + tail
         return pawn, Token("sorry", move.target_colour, move.target, 0, label)
     assert kind == SWAP
-    label = f"swap with {other} on {move.target}{tail}"
+    label = _("swap with {colour} on {square}").format(colour=other, square=move.target) + tail
     return pawn, Token("swap", move.target_colour, move.target, 0, label)
 
 
@@ -110,7 +118,7 @@ def _split_path(state: PawnState, parts: tuple[Move, ...], mover: int) -> tuple[
         step = f"{place_name(part.src)} → {place_name(landing)}{tail}"
         if i == 0:
             out.append(pawn)
-            label = f"first {part.steps}: {step}"
+            label = _("first {n}: {step}").format(n=part.steps, step=step)
             out.append(Token("half", part.colour, landing, part.steps, label))
         else:
             last = left == 0
@@ -141,14 +149,16 @@ def options_of(game: Game) -> list[Option]:
     for move in game.legal_moves:
         prefix: tuple[Token, ...] = ()
         if game.rules.points and move.kind != DISCARD and move.card is not None:
-            prefix = (Token("card", value=move.card, label=f"play {card_words(move.card)}"),)
+            label = _("play {card}").format(card=card_words(move.card))
+            prefix = (Token("card", value=move.card, label=label),)
         paths: list[tuple[tuple[Token, ...], Move]] = []
         if move.kind == PASS:
-            label = "decline the 11" if card == 11 else "no legal move: forfeit the turn"
+            label = _("decline the 11") if card == 11 else _("no legal move: forfeit the turn")
             paths.append(((Token("pass", label=label),), move))
         elif move.kind == DISCARD:
             assert move.card is not None
-            tok = Token("discard", value=move.card, label=f"discard {card_words(move.card)}")
+            label = _("discard {card}").format(card=card_words(move.card))
+            tok = Token("discard", value=move.card, label=label)
             paths.append(((tok,), move))
         elif move.kind == SPLIT:
             paths.append((_split_path(state, move.parts, mover), move))
@@ -197,13 +207,19 @@ class Chooser:
         rest = [o.path[len(key) :] for o in self.all if o.path[: len(key)] == key]
         if len(rest) == 1:
             then = "; ".join(t.label for t in rest[0] if t.kind in ("dest", "half"))
-            return replace(token, label=f"{token.label}, then {then}")
-        return replace(token, label=f"{token.label}, then {7 - token.value} with another pawn")
+            label = _("{first}, then {rest}").format(first=token.label, rest=then)
+            return replace(token, label=label)
+        label = _("{first}, then {n} with another pawn").format(
+            first=token.label, n=7 - token.value
+        )
+        return replace(token, label=label)
 
     def choose(self, token: Token) -> Move | None:
         """Take ``token``; return the move once the choices fit exactly one."""
         if token not in self.options():
-            raise ValueError(f"{token.label or token.kind} is not a choice now")
+            raise ValueError(
+                _("{choice} is not a choice now").format(choice=token.label or token.kind)
+            )
         self.chosen.append(token)
         cands = self.candidates()
         if len(cands) == 1:
@@ -242,21 +258,21 @@ class Chooser:
         kinds = {t.kind for t in opts}
         if kinds <= {"card", "discard"}:
             if "card" not in kinds:
-                return "No card in your hand can move: choose one to discard"
-            return "Choose a card from your hand"
+                return _("No card in your hand can move: choose one to discard")
+            return _("Choose a card from your hand")
         if kinds == {"pass"}:
-            return "No legal move: press Enter to forfeit the turn"
+            return _("No legal move: press Enter to forfeit the turn")
         if self.chosen and self.chosen[-1].kind == "half":
             rest = 7 - sum(t.value for t in self.chosen if t.kind == "half")
-            return f"Choose the pawn that moves the other {rest}"
+            return _("Choose the pawn that moves the other {n}").format(n=rest)
         if self.chosen and self.chosen[-1].kind == "pawn":
             if kinds == {"swap"} or kinds == {"swap", "dest"}:
-                return "Choose where it goes, or the pawn to swap with"
+                return _("Choose where it goes, or the pawn to swap with")
             if "sorry" in kinds:
-                return "Choose the pawn to send back to START"
+                return _("Choose the pawn to send back to START")
             if "half" in kinds:
-                return "Move all 7, or choose the first part of a split"
-            return "Choose where it goes"
+                return _("Move all 7, or choose the first part of a split")
+            return _("Choose where it goes")
         if "pass" in kinds and "pawn" in kinds:
-            return "Choose a pawn (or decline the 11)"
-        return "Choose a pawn"
+            return _("Choose a pawn (or decline the 11)")
+        return _("Choose a pawn")

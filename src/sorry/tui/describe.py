@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..board import COLOUR_NAMES, HOME, SAFE_BASE, START, TRACK_LEN
-from ..cards import SORRY, Card, card_name
+from ..board import HOME, SAFE_BASE, START, TRACK_LEN, colour_name
+from ..cards import SORRY, Card, card_label
+from ..i18n import N_, _
 from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
 from ..moves import SORRY as SORRY_KIND
 from ..state import PawnState
@@ -22,30 +23,37 @@ def place_name(loc: int) -> str:
     if loc < TRACK_LEN:
         return str(loc)
     if loc == HOME:
-        return "HOME"
+        return _("HOME")
     if loc == START:
-        return "START"
-    return f"Safety {loc - SAFE_BASE}"
+        return _("START")
+    return _("Safety {n}").format(n=loc - SAFE_BASE)
 
 
 def card_words(card: Card) -> str:
-    return "Sorry!" if card == SORRY else card_name(card)
+    """The card's name in the current language (``Sorry!`` translated, numbers as they are)."""
+    return card_label(card)
 
 
-#: What each card does, in a few words (fits the middle of the smallest board).
+#: What each card does, in a few words (fits the middle of the smallest board); English, marked
+#: for translation: show ``card_help(card)``.
 CARD_HELP = {
-    1: "start, or 1 forward",
-    2: "start or 2; draw again",
-    3: "3 forward",
-    4: "4 backward",
-    5: "5 forward",
-    7: "7, or split it in two",
-    8: "8 forward",
-    10: "10 forward or 1 back",
-    11: "11, or swap places",
-    12: "12 forward",
-    SORRY: "START pawn bumps one",
+    1: N_("start, or 1 forward"),
+    2: N_("start or 2; draw again"),
+    3: N_("3 forward"),
+    4: N_("4 backward"),
+    5: N_("5 forward"),
+    7: N_("7, or split it in two"),
+    8: N_("8 forward"),
+    10: N_("10 forward or 1 back"),
+    11: N_("11, or swap places"),
+    12: N_("12 forward"),
+    SORRY: N_("START pawn bumps one"),
 }
+
+
+def card_help(card: Card) -> str:
+    """What ``card`` does, in a few words of the current language."""
+    return _(CARD_HELP[card])
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,31 +114,42 @@ def _removed(before: list[int], after: list[int]) -> list[int]:
 def _tail(o: Outcome) -> str:
     words = []
     if o.final != o.landing and o.final >= 0:
-        words.append(f"slides to {place_name(o.final)}")
+        words.append(_("slides to {place}").format(place=place_name(o.final)))
     for c, x in o.bumped:
-        words.append(f"bumps {COLOUR_NAMES[c]} from {place_name(x)}")
+        words.append(
+            _("bumps {colour} from {place}").format(colour=colour_name(c), place=place_name(x))
+        )
     return (", " + ", ".join(words)) if words else ""
 
 
 def describe_part(state: PawnState, part: Move) -> str:
     o = outcome(state, part)
-    who = COLOUR_NAMES[part.colour]
+    who = colour_name(part.colour)
     kind = part.kind
     if kind == FORWARD:
         return f"{who} {place_name(part.src)} → {place_name(o.landing)}{_tail(o)}"
     if kind == BACKWARD:
-        return (
-            f"{who} {place_name(part.src)} ← {place_name(o.landing)} (back {part.steps}){_tail(o)}"
-        )
+        back = _("(back {n})").format(n=part.steps)
+        return f"{who} {place_name(part.src)} ← {place_name(o.landing)} {back}{_tail(o)}"
     if kind == ENTER:
-        return f"{who} leaves START for {place_name(o.landing)}{_tail(o)}"
+        return _("{colour} leaves START for {place}").format(
+            colour=who, place=place_name(o.landing)
+        ) + _tail(o)
     if kind == SORRY_KIND:
-        victim = COLOUR_NAMES[part.target_colour]
-        rest = _tail(o).replace(f", bumps {victim} from {part.target}", "")
-        return f"{who} from START takes {victim}'s place on {part.target}{rest}"
+        victim = colour_name(part.target_colour)
+        bumped = tuple(b for b in o.bumped if b != (part.target_colour, part.target))
+        rest = _tail(replace(o, bumped=bumped))
+        return (
+            _("{colour} from START takes {victim}'s place on {square}").format(
+                colour=who, victim=victim, square=part.target
+            )
+            + rest
+        )
     if kind == SWAP:
-        other = COLOUR_NAMES[part.target_colour]
-        return f"{who} {part.src} swaps with {other} on {part.target}{_tail(o)}"
+        other = colour_name(part.target_colour)
+        return _("{colour} {square} swaps with {other} on {target}").format(
+            colour=who, square=part.src, other=other, target=part.target
+        ) + _tail(o)
     return str(part)
 
 
@@ -138,16 +157,16 @@ def describe_move(state: PawnState, move: Move, card: Card | None = None) -> str
     """The move in words, judged on ``state`` (the board before it)."""
     if move.kind == PASS:
         if card == 11:
-            return "declines the 11"
-        return "has no legal move: the turn is forfeited"
+            return _("declines the 11")
+        return _("has no legal move: the turn is forfeited")
     if move.kind == DISCARD:
         assert move.card is not None
-        return f"discards a {card_words(move.card)} (no usable card)"
+        return _("discards a {card} (no usable card)").format(card=card_words(move.card))
     if move.kind == SPLIT:
         s = state.copy()
         words = []
         for part in move.parts:
             words.append(describe_part(s, part))
             s.apply(part, [])
-        return "split 7: " + "; ".join(words)
+        return _("split 7: {moves}").format(moves="; ".join(words))
     return describe_part(state, move)

@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES
+from ..board import COLOUR_LETTERS, colour_name
 from ..errors import SorryError
 from ..game import Game
+from ..i18n import N_, _
 from ..moves import Move
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
@@ -86,14 +87,29 @@ class Seat:
 
     def describe(self) -> str:
         if self.human:
-            return self.name or "you"
-        return f"bot {self.level}"
+            return self.name or _("you")
+        return _("bot {level}").format(level=level_name(self.level or ""))
 
     def spec(self) -> str:
         """``human`` or ``human:NAME`` or the bot level (as in game records)."""
         if self.human:
             return f"human:{self.name}" if self.name else "human"
         return f"bot:{self.level}"
+
+
+#: The bot levels' names, marked for translation (see :func:`level_name`).
+LEVEL_NAMES = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+}
+
+
+def level_name(level: str) -> str:
+    """A bot level as players read it, in the current language."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def parse_seats(text: str | Sequence[str] | None, colours: Sequence[int]) -> dict[int, Seat]:
@@ -108,16 +124,24 @@ def parse_seats(text: str | Sequence[str] | None, colours: Sequence[int]) -> dic
     else:
         items = list(text)
     if len(items) != len(colours):
-        raise SorryError(f"{len(items)} seats given for {len(colours)} players")
+        raise SorryError(
+            _("{seats} seats given for {players} players").format(
+                seats=len(items), players=len(colours)
+            )
+        )
     seats: dict[int, Seat] = {}
     for c, item in zip(colours, items, strict=True):
-        head, _, name = item.partition(":")
+        head, _sep, name = item.partition(":")
         if head.lower() in ("human", "person", "you"):
             seats[c] = Seat(c, None, name)
         else:
             level = name if head.lower() == "bot" and name else head
             if level not in levels:
-                raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(levels)})")
+                raise SorryError(
+                    _("unknown bot level {level!r} (levels: {levels})").format(
+                        level=level, levels=", ".join(levels)
+                    )
+                )
             seats[c] = Seat(c, level)
     return seats
 
@@ -137,7 +161,7 @@ def seats_from_record(specs: Mapping[int, tuple[str, str | None, str]]) -> dict[
 
 def seats_text(seats: Mapping[int, Seat]) -> str:
     return ", ".join(
-        f"{COLOUR_NAMES[c]} ({COLOUR_LETTERS[c]}): {s.describe()}" for c, s in seats.items()
+        f"{colour_name(c)} ({COLOUR_LETTERS[c]}): {s.describe()}" for c, s in seats.items()
     )
 
 

@@ -19,10 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES
+from ..board import COLOUR_LETTERS, colour_name
 from ..cards import Card, card_name, parse_card
 from ..errors import SorryError
 from ..game import Game
+from ..i18n import _, ngettext
 from ..match import GameResult, Match
 from ..moves import DISCARD, PASS, Move
 from ..record import Commitment, GameRecord, RecordError
@@ -96,7 +97,7 @@ class Session:
             return seat.describe()
         if seat.name:
             return seat.name
-        return "you" if len(self.humans) == 1 else "person"
+        return _("you") if len(self.humans) == 1 else _("person")
 
     def is_human_turn(self) -> bool:
         g = self.game
@@ -144,7 +145,7 @@ class Session:
             and g.rules.two_draws_again
             and g.to_move == mover
         )
-        entry = LogEntry(step, mover, card, text + (" — draws again" if again else ""))
+        entry = LogEntry(step, mover, card, text + (" — " + _("draws again") if again else ""))
         self.log.append(entry)
         return entry
 
@@ -180,43 +181,53 @@ class Session:
     # -- words ----------------------------------------------------------------------------------
     @staticmethod
     def entry_text(entry: LogEntry, rules: Rules) -> str:
-        who = COLOUR_NAMES[entry.colour]
+        who = colour_name(entry.colour)
         text = entry.text
         if text.startswith(who + " "):
             text = text[len(who) + 1 :]
         if entry.card is None:
             return f"{who}: {text}"
-        verb = "plays" if rules.points else "draws"
-        if text.startswith("discards"):
+        card = card_words(entry.card)
+        if text == _("discards a {card} (no usable card)").format(card=card):
             return f"{who} {text}"
-        return f"{who} {verb} {card_words(entry.card)}: {text}"
+        if rules.points:
+            return _("{player} plays {card}: {move}").format(player=who, card=card, move=text)
+        return _("{player} draws {card}: {move}").format(player=who, card=card, move=text)
 
     def result_lines(self) -> list[str]:
         g = self.game
         lines = []
         if g.unfinished:
-            lines.append("The game was stopped at the turn limit: no winner.")
+            lines.append(_("The game was stopped at the turn limit: no winner."))
         elif g.winners:
-            names = " and ".join(COLOUR_NAMES[c] for c in g.winners)
-            who = [self.seat_name(c) for c in g.winners]
-            lines.append(f"{names} {'win' if len(g.winners) > 1 else 'wins'}! ({', '.join(who)})")
+            names = _names(g.winners)
+            who = ", ".join(self.seat_name(c) for c in g.winners)
+            if len(g.winners) > 1:
+                lines.append(_("{team} win! ({players})").format(team=names, players=who))
+            else:
+                lines.append(_("{team} wins! ({players})").format(team=names, players=who))
         if g.scores is not None:
-            lines.append(
-                "Points this game: "
-                + "  ".join(f"{COLOUR_NAMES[c]} {s}" for c, s in sorted(g.scores.items()))
-            )
+            scores = "  ".join(f"{colour_name(c)} {s}" for c, s in sorted(g.scores.items()))
+            lines.append(_("Points this game: {scores}").format(scores=scores))
         m = self.match
         if m.games != 1 or m.target is not None:
+            scores = "  ".join(f"{colour_name(c)} {s}" for c, s in m.standings())
             lines.append(
-                f"Match after {m.games_played} game(s): "
-                + "  ".join(f"{COLOUR_NAMES[c]} {s}" for c, s in m.standings())
+                ngettext(
+                    "Match after {n} game: {scores}",
+                    "Match after {n} games: {scores}",
+                    m.games_played,
+                ).format(n=m.games_played, scores=scores)
             )
             if m.is_over():
                 if m.winner is not None:
-                    names = " and ".join(COLOUR_NAMES[c] for c in m.winners)
-                    lines.append(f"{names} {'win' if len(m.winners) > 1 else 'wins'} the match!")
+                    names = _names(m.winners)
+                    if len(m.winners) > 1:
+                        lines.append(_("{team} win the match!").format(team=names))
+                    else:
+                        lines.append(_("{team} wins the match!").format(team=names))
                 else:
-                    lines.append("The match ends in a tie.")
+                    lines.append(_("The match ends in a tie."))
         return lines
 
     # -- saving ---------------------------------------------------------------------------------
@@ -263,7 +274,9 @@ class Session:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
-            raise SorryError(f"cannot save to {os.fspath(path)}: {exc.strerror}") from None
+            raise SorryError(
+                _("cannot save to {file}: {error}").format(file=os.fspath(path), error=exc.strerror)
+            ) from None
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Session:
@@ -271,7 +284,9 @@ class Session:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
         except OSError as exc:
-            raise SorryError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+            raise SorryError(
+                _("cannot read {file}: {error}").format(file=os.fspath(path), error=exc.strerror)
+            ) from None
         return cls.from_text(text)
 
     @classmethod
@@ -279,7 +294,7 @@ class Session:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SorryError(f"not a saved game: {exc}") from None
+            raise SorryError(_("not a saved game: {error}").format(error=exc)) from None
         if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
             game = Game.from_dict(data["game"])
             start = None
@@ -350,6 +365,15 @@ class Session:
 
 def hand_text(cards: Sequence[Card]) -> str:
     return " ".join(card_name(c) for c in cards)
+
+
+def _names(colours: Sequence[int]) -> str:
+    """``Red`` or ``Red and Yellow`` (a team), in the current language."""
+    if len(colours) == 2:
+        return _("{first} and {second}").format(
+            first=colour_name(colours[0]), second=colour_name(colours[1])
+        )
+    return ", ".join(colour_name(c) for c in colours)
 
 
 __all__ = ["PASS", "LogEntry", "Session", "hand_text"]
