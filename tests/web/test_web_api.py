@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from conftest import fast_settings, hello, new_game, play, recv
@@ -178,8 +179,9 @@ def test_record_and_replay_refused_while_playing(client: TestClient) -> None:
     assert client.get(f"/api/games/{g['id']}/replay").status_code == 409
 
 
-def test_bot_game_runs_to_the_end_and_spectator_follows(client: TestClient) -> None:
-    g = new_game(client, {"R": "bot", "B": "bot", "Y": "bot", "G": "bot"})
+@pytest.mark.parametrize("variant", ["standard", "teams", "points"])
+def test_bot_game_runs_to_the_end_and_spectator_follows(client: TestClient, variant: str) -> None:
+    g = new_game(client, {"R": "bot", "B": "bot:easy", "Y": "bot", "G": "bot:easy"}, variant)
     with client.websocket_connect(f"/ws/{g['id']}") as ws:
         state = hello(ws)
         assert state["view"]["viewer"] is None and state["view"]["legal_moves"] == []
@@ -217,7 +219,6 @@ def test_ws_hello_and_auth(client: TestClient) -> None:
 
 
 def test_ws_origin_check(client: TestClient) -> None:
-    import pytest
     from starlette.websockets import WebSocketDisconnect
 
     g = new_game(client)
