@@ -147,7 +147,18 @@ def next64(rng: Arr, k: int) -> Any:
 
 @ijit
 def below(rng: Arr, k: int, n: int) -> Any:
-    return np.int64(next64(rng, k) % np.uint64(n))
+    """Rng.below: next64 % n. The usual small n get a constant divisor, which compiles to a
+    multiplication instead of a slow 64-bit division."""
+    x = next64(rng, k)
+    if n == 1:
+        return np.int64(0)
+    if n == 2:
+        return np.int64(x & np.uint64(1))
+    if n == 3:
+        return np.int64(x % np.uint64(3))
+    if n == 4:
+        return np.int64(x & np.uint64(3))
+    return np.int64(x % np.uint64(n))
 
 
 @jit
@@ -262,16 +273,12 @@ def packed4(S: Arr, b: int, oc: int, ov: int) -> Any:
     a1 = np.int64(ov if b + 1 == oc else S[b + 1])
     a2 = np.int64(ov if b + 2 == oc else S[b + 2])
     a3 = np.int64(ov if b + 3 == oc else S[b + 3])
-    if a0 > a1:
-        a0, a1 = a1, a0
-    if a2 > a3:
-        a2, a3 = a3, a2
-    if a0 > a2:
-        a0, a2 = a2, a0
-    if a1 > a3:
-        a1, a3 = a3, a1
-    if a1 > a2:
-        a1, a2 = a2, a1
+    # min/max compile to branch-free selects (the data decides nothing to mispredict)
+    a0, a1 = min(a0, a1), max(a0, a1)
+    a2, a3 = min(a2, a3), max(a2, a3)
+    a0, a2 = min(a0, a2), max(a0, a2)
+    a1, a3 = min(a1, a3), max(a1, a3)
+    a1, a2 = min(a1, a2), max(a1, a2)
     return (a0 << 21) | (a1 << 14) | (a2 << 7) | a3
 
 
@@ -305,12 +312,13 @@ def others_in_start(S: Arr, colour: int, teams: bool) -> Any:
 
 @ijit
 def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
+    """Whether keys[k] is among keys[lo:hi] (no early exit: fewer mispredicted branches)."""
     a = keys[k, 0]
     b = keys[k, 1]
-    for m in range(lo, hi):  # noqa: SIM110 (no generators in compiled code)
-        if keys[m, 0] == a and keys[m, 1] == b:
-            return True
-    return False
+    found = False
+    for m in range(lo, hi):
+        found |= (keys[m, 0] == a) & (keys[m, 1] == b)
+    return found
 
 
 @ijit
@@ -449,6 +457,47 @@ def gen_seven(
 
 
 @jit
+def dedupe(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: Arr) -> int:
+    """Keep the first of the moves mv[lo:hi] with each result (exact keys); return the end."""
+    w = lo
+    for m in range(lo, hi):
+        copy_into(W[0], S)
+        apply_move(W[0], slide, P, mv, m)
+        if w != m:
+            copy_into(mv[w], mv[m])
+        state_key(W[0], keys, w)
+        if not seen_key(keys, lo, w, w):
+            w += 1
+    return w
+
+
+@ijit
+def sliding(slide: Arr, mv: Arr, lo: int, hi: int) -> int:
+    """How many of the single-pawn moves mv[lo:hi] end on a triangle and slide. Two such
+    moves are needed for two moves to end alike (movegen._slides_may_collide): a 4 back from
+    the end of a long slide lands on its triangle and slides back where it was."""
+    count = 0
+    for m in range(lo, hi):
+        kind = mv[m, M_KIND]
+        if kind <= K_SORRY and kind != K_ENTER:  # forward, backward, Sorry!
+            dest = mv[m, M_DEST]
+            if dest < TRACK and slide[mv[m, M_C], dest] >= 0:
+                count += 1
+    return count
+
+
+@ijit
+def swaps_slide(slide: Arr, both: bool, mv: Arr, lo: int, hi: int) -> bool:
+    """Whether a swap of mv[lo:hi] slides a pawn (movegen._swaps_may_collide)."""
+    for m in range(lo, hi):
+        if slide[mv[m, M_C], mv[m, M_SRC2]] >= 0:
+            return True
+        if both and slide[mv[m, M_C2], mv[m, M_SRC]] >= 0:
+            return True
+    return False
+
+
+@jit
 def gen_card(
     S: Arr,
     slide: Arr,
@@ -500,6 +549,8 @@ def gen_card(
                 dest = FWD[c, loc, 4]
                 if dest >= 0 and can_land(S, c, dest):
                     n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 4, dest)
+        if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
+            n = dedupe(S, slide, P, mv, n0, n, keys, W)
         return n
     if card == 7:
         return gen_seven(S, slide, colour, teams, card, buf, no, mv, n, keys, W)
@@ -517,6 +568,10 @@ def gen_card(
             dest = BWD[c, loc, back]
             if dest >= 0 and can_land(S, c, dest):
                 n = put(mv, n, K_BACKWARD, card, c, code & 3, loc, back, dest)
+    if card != 11:
+        if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
+            n = dedupe(S, slide, P, mv, n0, n, keys, W)
+        return n
     if card == 11:
         partner_ok = P[P_SWAP_PARTNER] != 0
         ns = n
@@ -538,17 +593,10 @@ def gen_card(
                     mv[n - 1, M_C2] = t
                     mv[n - 1, M_J] = tc & 3
                     mv[n - 1, M_SRC2] = S[tc]
-        if partner_ok and teams:
-            w = ns
-            for m in range(ns, n):
-                copy_into(W[0], S)
-                apply_move(W[0], slide, P, mv, m)
-                if w != m:
-                    copy_into(mv[w], mv[m])
-                state_key(W[0], keys, w)
-                if not seen_key(keys, ns, w, w):
-                    w += 1
-            n = w
+        if swaps_slide(slide, P[P_SWAP_BOTH] != 0, mv, ns, n):
+            n = dedupe(S, slide, P, mv, n0, n, keys, W)
+        elif partner_ok and teams:
+            n = dedupe(S, slide, P, mv, ns, n, keys, W)
     return n
 
 
