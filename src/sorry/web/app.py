@@ -430,8 +430,13 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
             conn.send(service.state_message(live, conn, full=True))
     elif cm.type == "hint":
         assert cm.seq is not None
-        reply = await service.hint_for(live, conn.seat, cm.seq)
-        conn.send(reply)
+        # hints search: one search per connection and position, repeats get the same answer
+        cached = conn.hints.get(cm.seq)
+        if cached is None:
+            cached = await service.hint_for(live, conn.seat, cm.seq)
+            if cached["type"] == "hint":
+                conn.hints = {cm.seq: cached}
+        conn.send(cached)
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:

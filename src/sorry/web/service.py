@@ -84,6 +84,7 @@ class Conn:
     def __init__(self, ident: str = "") -> None:
         self.ident = ident or secrets.token_hex(4)
         self.seat: int | None = None
+        self.hints: dict[int, dict[str, Any]] = {}
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
