@@ -352,7 +352,7 @@ def test_bots_play_a_match() -> None:
         assert isinstance(app.screen, GameOverScreen)
         assert session.match.games_played == 2 and session.match_over()
         result = str(app.screen.query_one("#result", Static).render())
-        assert "Match after 2 game(s)" in result
+        assert "Match after 2 games" in result
 
     run(app, body)
 
