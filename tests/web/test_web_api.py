@@ -275,8 +275,14 @@ def test_restart_resumes_from_database(sqlite_url: str) -> None:
         assert len(after["log"]) == 12 and after["log"][-1] == {**before["last"], "paths": []}
 
 
-def test_database_migrations_and_conflicts(sqlite_url: str) -> None:
-    db = Database(sqlite_url)
+def test_database_migrations_and_conflicts(sqlite_url: str, monkeypatch: Any) -> None:
+    import sorry.web.db as dbmod
+
+    full = dbmod.MIGRATIONS
+    monkeypatch.setattr(dbmod, "MIGRATIONS", full[:2])  # an older server made this database
+    assert Database(sqlite_url).schema_version() == 2
+    monkeypatch.setattr(dbmod, "MIGRATIONS", full)
+    db = Database(sqlite_url)  # upgraded on start-up
     assert db.schema_version() == SCHEMA_VERSION
     assert Database(sqlite_url).migrate() == SCHEMA_VERSION  # idempotent
     from sorry.web.db import ConflictError, MoveRow, SeatRow
@@ -350,3 +356,32 @@ def test_bot_takes_over_an_absent_player_who_can_take_the_seat_back(sqlite_url: 
                     ys = recv(wy, "state")
                 after = play(wy, ys, ys["view"]["legal_moves"][0]["move"])
                 assert after["seq"] == seq + 1 and after["last"]["actor"] == "player"
+
+
+def test_match_next_game_keeps_seats_and_the_winner_starts(client: TestClient) -> None:
+    g = new_game(client, {"R": "invite", "Y": "bot"}, variant="points")
+    gid, token = g["id"], g["tokens"]["R"]
+    r = client.post(f"/api/games/{gid}/rematch", json={"seat": "R", "token": token})
+    assert r.status_code == 409  # not over yet
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        state = hello(ws, "R", token)
+        state = play_first_moves(ws, state, "R", 2000)
+        assert state["status"] == "over"
+        bad = client.post(f"/api/games/{gid}/rematch", json={"seat": "R", "token": "nope"})
+        assert bad.status_code == 403
+        r = client.post(f"/api/games/{gid}/rematch", json={"seat": "R", "token": token})
+        assert r.status_code == 200
+        nid = r.json()["id"]
+        # asked again (or by another player): the same next game
+        again = client.post(f"/api/games/{gid}/rematch", json={"seat": "R", "token": token})
+        assert again.json()["id"] == nid
+        told = recv(ws, "state")
+        assert told["next_game"] == nid
+        winner = state["view"]["winners"][0]
+        scores = state["view"]["scores"]
+    nxt = client.get(f"/api/games/{nid}").json()
+    assert nxt["match"]["number"] == 2 and nxt["match"]["games"] == 1
+    assert nxt["match"]["wins"] == {winner: 1} and nxt["match"]["points"] == scores
+    with client.websocket_connect(f"/ws/{nid}") as ws:
+        state = hello(ws, "R", token)  # the same token plays the same seat
+        assert state["view"]["first"] == winner

@@ -161,4 +161,12 @@ def test_two_browsers_two_bots_reload_and_spectator(server: ServerProcess, brows
     with page.expect_download() as dl:
         page.click("#download")
     assert dl.value.suggested_filename.endswith(".json")
+    # the next game of the match: both players land in it, seated, without a new link
+    page.click("#rematch-btn")
+    for p in pages.values():
+        p.wait_for_selector("#next-game:not([hidden])")
+        assert "Match: 1 game played" in p.inner_text("#match")
+        p.click("#next-game")
+        p.wait_for_function("document.body.dataset.role === 'player'")
+        assert p.locator("#join-btn").count() == 0 or not p.locator("#join").is_visible()
     assert not errors

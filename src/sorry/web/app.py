@@ -12,6 +12,7 @@ Routes:
 ``POST /api/games``                create a game; answers each invited seat's link and token
 ``GET  /api/games/{id}``           a game's public summary
 ``POST /api/games/{id}/join``      sit at a seat with a display name
+``POST /api/games/{id}/rematch``   the next game of the match (a seated player, game over)
 ``GET  /api/games/{id}/record``    the full game record (finished games only)
 ``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
 ``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
@@ -180,6 +181,8 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
         "turn": live.game.turn,
         "seats": service.seats_json(live),
         "winners": [COLOUR_LETTERS[c] for c in live.game.winners],
+        "match": service.match_totals(live),
+        "next_game": live.next_id,
     }
 
 
@@ -279,6 +282,25 @@ async def join(request: Request) -> Response:
     if not ok:
         return error(403, result)
     return JSONResponse({"seat": COLOUR_LETTERS[colour], "token": result, "name": name})
+
+
+async def rematch(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        data = await read_json(request)
+        colour = parse_colour(data.get("seat"))
+        token = data.get("token")
+        if not isinstance(token, str) or not 1 <= len(token) <= 128:
+            raise BadRequest("token must be a string of 1-128 characters")
+    except BadRequest as exc:
+        return error(400, str(exc))
+    ok, result = await service.rematch(live, colour, token)
+    if not ok:
+        return error(403 if "token" in result else 409, result)
+    return JSONResponse({"id": result, "url": f"{str(request.base_url).rstrip('/')}/g/{result}"})
 
 
 async def record(request: Request) -> Response:
@@ -482,6 +504,7 @@ def create_app(
         Route("/api/games", create, methods=["POST"]),
         Route("/api/games/{gid}", game_summary),
         Route("/api/games/{gid}/join", join, methods=["POST"]),
+        Route("/api/games/{gid}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{gid}/record", record),
         Route("/api/games/{gid}/replay", replay),
         WebSocketRoute("/ws/{gid}", ws_endpoint),

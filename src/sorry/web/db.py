@@ -76,6 +76,13 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         ),
     ),
     (2, ("CREATE INDEX sorry_games_lobby ON sorry_games (status, public, updated_at)",)),
+    (
+        3,
+        (  # matches: a game links to the next game of its series and carries the totals
+            "ALTER TABLE sorry_games ADD COLUMN next_id VARCHAR(32)",
+            "ALTER TABLE sorry_games ADD COLUMN match_info TEXT",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -93,6 +100,8 @@ games = sa.Table(
     sa.Column("state", sa.Text),
     sa.Column("created_at", sa.Float),
     sa.Column("updated_at", sa.Float),
+    sa.Column("next_id", sa.String(32)),
+    sa.Column("match_info", sa.Text),
 )
 seats = sa.Table(
     "sorry_seats",
@@ -140,6 +149,8 @@ class GameRow:
     created_at: float
     updated_at: float
     seats: list[SeatRow]
+    next_id: str | None = None
+    match_info: dict[str, Any] | None = None
 
 
 @dataclass
@@ -245,9 +256,25 @@ class Database:
         rules: dict[str, Any],
         state: dict[str, Any],
         seat_rows: Sequence[SeatRow],
-    ) -> None:
+        match_info: dict[str, Any] | None = None,
+        previous: str | None = None,
+    ) -> str:
+        """Insert a game and its seats. With ``previous``, the game is the next of that game's
+        match: linked in the same transaction, unless another next game was linked first,
+        whose id is then returned (and nothing is inserted)."""
         now = time.time()
         with self.transaction() as conn:
+            if previous is not None:
+                linked = conn.execute(
+                    games.update()
+                    .where(games.c.id == previous, games.c.next_id.is_(None))
+                    .values(next_id=game_id, updated_at=now)
+                )
+                if linked.rowcount != 1:
+                    other = conn.execute(
+                        sa.select(games.c.next_id).where(games.c.id == previous)
+                    ).scalar()
+                    return str(other)
             conn.execute(
                 games.insert().values(
                     id=game_id,
@@ -260,6 +287,7 @@ class Database:
                     state=json.dumps(state),
                     created_at=now,
                     updated_at=now,
+                    match_info=json.dumps(match_info) if match_info is not None else None,
                 )
             )
             for s in seat_rows:
@@ -274,6 +302,7 @@ class Database:
                         claimed=int(s.claimed),
                     )
                 )
+        return game_id
 
     def commit_move(
         self,
@@ -363,6 +392,8 @@ class Database:
                 r.created_at,
                 r.updated_at,
                 self._seats(conn, game_id),
+                r.next_id,
+                json.loads(r.match_info) if r.match_info else None,
             )
 
     def load_moves(self, game_id: str, after: int = 0) -> list[MoveRow]:

@@ -117,6 +117,8 @@ class LiveGame:
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     last_change: float = field(default_factory=time.monotonic)
+    next_id: str | None = None  # the next game of the match, once somebody asked for it
+    match_info: dict[str, Any] | None = None  # the match totals before this game
 
     def connected(self, colour: int) -> bool:
         return any(c.seat == colour and not c.closed for c in self.conns)
@@ -291,6 +293,8 @@ class GameService:
             seats={s.colour: s for s in row.seats},
             log=log_entries(game, rows),
             created_at=row.created_at,
+            next_id=row.next_id,
+            match_info=row.match_info,
         )
         for c, s in live.seats.items():
             if s.kind == "human":
@@ -307,6 +311,9 @@ class GameService:
             seats = {s.colour: s for s in row.seats}
             if seats != live.seats:
                 live.seats = seats
+                changed = True
+            if row.next_id != live.next_id:
+                live.next_id = row.next_id
                 changed = True
             if row.seq > live.seq:
                 rows = await asyncio.to_thread(self.db.load_moves, live.id)
@@ -378,6 +385,8 @@ class GameService:
             "view": vj,
             "seats": self.seats_json(live),
             "last": live.log[-1] if live.log else None,
+            "match": self.match_totals(live),
+            "next_game": live.next_id,
         }
         if full:
             msg["log"] = live.log
@@ -593,6 +602,68 @@ class GameService:
                 idle = time.monotonic() - live.last_change
                 if idle > self.settings.bot_delay * 3 + 2.0:
                     self._schedule_bot(live)
+
+    # -- matches ------------------------------------------------------------------------------
+    def match_totals(self, live: LiveGame) -> dict[str, Any]:
+        """The match so far, this game included once it is over: games played, wins and (in
+        the points variant) points per colour."""
+        info = live.match_info or {}
+        games = int(info.get("games", 0))
+        wins = dict(info.get("wins", {}))
+        points = dict(info.get("points", {}))
+        game = live.game
+        if game.is_over():
+            games += 1
+            for c in game.winners:
+                wins[COLOUR_LETTERS[c]] = wins.get(COLOUR_LETTERS[c], 0) + 1
+            for c, p in (game.scores or {}).items():
+                points[COLOUR_LETTERS[c]] = points.get(COLOUR_LETTERS[c], 0) + p
+        return {
+            "number": int(info.get("games", 0)) + 1,
+            "games": games,
+            "wins": wins,
+            "points": points,
+        }
+
+    async def rematch(self, live: LiveGame, colour: int, token: str) -> tuple[bool, str]:
+        """The next game of the match, asked for by a seated player once the game is over:
+        same rules, seats and tokens; the winner starts (RULES.md 3.4). Returns (ok, id or
+        reason); every player of the finished game is told its id."""
+        if not self.check_token(live, colour, token):
+            return False, "wrong seat or token"
+        game = live.game
+        if not game.is_over():
+            return False, "the game is not over yet"
+        if live.next_id is None:
+            first = game.winners[0] if game.winners else None
+            new = Game(game.rules, players=game.colours, first=first)
+            while new.is_chance():
+                new.draw()
+            gid = secrets.token_urlsafe(9)
+            rows = [
+                SeatRow(s.colour, s.kind, s.bot_level, s.name, s.token_hash, s.claimed)
+                for s in live.seats.values()
+            ]
+            totals = self.match_totals(live)
+            info = {k: totals[k] for k in ("games", "wins", "points")}
+            linked = await asyncio.to_thread(
+                self.db.create_game,
+                gid,
+                live.name,
+                live.public,
+                game.rules.variant,
+                game.rules.to_dict(),
+                new.to_dict(),
+                rows,
+                info,
+                live.id,
+            )
+            await self.refresh(live)
+            nxt = await self.get(linked)
+            if nxt is not None:
+                self._schedule_bot(nxt)
+        assert live.next_id is not None
+        return True, live.next_id
 
     # -- finished games -----------------------------------------------------------------------
     def record(self, live: LiveGame) -> dict[str, Any]:

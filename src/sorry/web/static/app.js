@@ -133,6 +133,8 @@ async function gamePage(id) {
   $("hint-btn").addEventListener("click", () => send({ type: "hint", seq: G.state.seq }));
   $("all-btn").addEventListener("click", () => { G.filter = null; G.cardFilter = null; renderMoves(); });
   $("replay-btn").addEventListener("click", startReplay);
+  $("rematch-btn").addEventListener("click", rematch);
+  $("next-game").addEventListener("click", goNext);
   $("replay-prev").addEventListener("click", () => showFrame(G.replayAt - 1));
   $("replay-next").addEventListener("click", () => showFrame(G.replayAt + 1));
   $("download").href = `/api/games/${id}/record`;
@@ -244,8 +246,37 @@ function applyState(m) {
   if (m.status === "over") {
     $("over-panel").hidden = false;
     const s = v.scores ? Object.entries(v.scores).map(([c, p]) => `${NAMES[c]} ${p}`).join(", ") : "";
+    renderMatch(m);
     $("scores").textContent = (v.winners.length ? "Winner: " + v.winners.map((c) => NAMES[c]).join(" + ") : "Unfinished") + (s ? " — scores: " + s : "");
   }
+}
+
+function renderMatch(m) {
+  const t = m.match;
+  const wins = Object.entries(t.wins).map(([c, n]) => `${NAMES[c]} ${n}`).join(", ");
+  const points = Object.entries(t.points).map(([c, n]) => `${NAMES[c]} ${n}`).join(", ");
+  $("match").textContent = `Match: ${t.games} game${t.games === 1 ? "" : "s"} played` +
+    (wins ? ` — wins: ${wins}` : "") + (points ? ` — points: ${points}` : "");
+  $("rematch-btn").hidden = !G.seat || !!m.next_game;
+  const next = $("next-game");
+  next.hidden = !m.next_game;
+  if (m.next_game) next.href = "/g/" + m.next_game;
+}
+
+function goNext(ev) {
+  ev.preventDefault();
+  const id = G.state.next_game;
+  const c = creds();
+  // the seat's token is the same in every game of the match
+  if (c) localStorage.setItem("sorry:" + id, JSON.stringify({ ...c, joined: true }));
+  location.href = "/g/" + id;
+}
+
+async function rematch() {
+  const c = creds();
+  try {
+    await api(`/api/games/${G.id}/rematch`, { seat: c.seat, token: c.token });
+  } catch (e) { $("notice").textContent = e.message; }
 }
 
 function renderStatus() {
