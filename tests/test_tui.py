@@ -513,3 +513,15 @@ def test_points_card_by_mouse() -> None:
         assert str(s.game.move_stack[0]) == "4:R4-4"
 
     run(app, body)
+
+
+def test_loading_a_bad_file_is_a_clear_error(tmp_path: Path) -> None:
+    from sorry.errors import SorryError
+
+    for text in ("{", '{"format": "sorry-tui-save", "game": {}}', "[1, 2]", '{"format": 3}'):
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        with pytest.raises(SorryError):
+            Session.load(path)
+    with pytest.raises(SorryError):
+        Session.load(tmp_path / "missing.json")

@@ -827,6 +827,12 @@ class GameScreen(Screen[None]):
         if opts:
             status.append(f" · {opts}", style="dim")
         status.append("\n")
+        if g.rules.teams:
+            for i, (a, b) in enumerate(((0, 2), (1, 3))):
+                status.append(COLOUR_LETTERS[a], style=colour_style(a))
+                status.append("+")
+                status.append(COLOUR_LETTERS[b], style=colour_style(b))
+                status.append(" vs " if i == 0 else _(" (teams)") + "\n")
         for c in g.colours:
             mark = "▶ " if c == g.to_move and not g.is_over() else "  "
             status.append(mark)

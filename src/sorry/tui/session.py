@@ -291,6 +291,16 @@ class Session:
 
     @classmethod
     def from_text(cls, text: str) -> Session:
+        """A session from a saved game (a game record, or the engine's JSON of a game)."""
+        try:
+            return cls._from_text(text)
+        except SorryError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise SorryError(f"not a saved game: {type(exc).__name__} {exc}") from None
+
+    @classmethod
+    def _from_text(cls, text: str) -> Session:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
