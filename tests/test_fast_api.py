@@ -91,14 +91,24 @@ def test_custom_policy_hook() -> None:
     assert K.MAX_MOVES >= 256
 
 
-def test_report_matches_sorry_sim() -> None:
-    for rules, players in ((Rules(), 4), (Rules(variant="teams"), 4), (Rules(variant="points"), 3)):
-        ours = simulate_report(30, players, rules, seed=2)
-        ref = sim_simulate(30, players, rules, seed=2)
+@pytest.mark.parametrize("bot", ["random", "easy"])
+def test_report_matches_sorry_sim(bot: str) -> None:
+    """Same seed, same bots: the fast engine's report is sorry.sim's, number for number."""
+    configs = (
+        (Rules(), 4),
+        (Rules(), 2),
+        (Rules(variant="teams"), 4),
+        (Rules(variant="points"), 3),
+    )
+    for rules, players in configs:
+        ours = simulate_report(20, players, rules, bots=[bot], seed=2)
+        ref = sim_simulate(20, players, rules, bots=[bot], seed=2)
         for key in ("seats", "first_player", "length", "unfinished", "mean_points"):
-            assert ours.get(key) == ref.get(key), key
-    with pytest.raises(SorryError, match="random"):
-        simulate_report(5, 4, bots=["easy"])
+            assert ours.get(key) == ref.get(key), (rules.variant, players, key)
+    with pytest.raises(SorryError, match="random, easy"):
+        simulate_report(5, 4, bots=["medium"])
+    with pytest.raises(SorryError, match="same bot"):
+        simulate_report(5, 2, bots=["random", "easy"])
 
 
 def test_cli_simulate_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,4 +120,4 @@ def test_cli_simulate_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
     assert fast_out[:-1] == python_out[:-1]  # all but the speed line
     assert main([*argv, "--engine", "fast", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "fast"
-    assert main([*argv, "--engine", "fast", "--bots", "easy"]) == 2
+    assert main([*argv, "--engine", "fast", "--bots", "medium"]) == 2

@@ -38,8 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--engine",
         choices=("python", "fast"),
         default="python",
-        help="python (any bots) or fast: the compiled engine (extra 'fast'; random bots; the "
-        "same games; --jobs is its thread count)",
+        help="python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
+        "the same games; --jobs is its thread count)",
     )
     p.add_argument("--address", help="Ray cluster address (with --backend ray)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")

@@ -38,7 +38,12 @@ from ..rng import derive_seed
 from ..rules import Rules
 from . import _kernel as K
 
-POLICIES: Final = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASY, "first": K.POLICY_FIRST}
+POLICIES: Final = {
+    "random": K.POLICY_RANDOM,
+    "easy": K.POLICY_EASY,
+    "easybot": K.POLICY_EASYBOT,
+    "first": K.POLICY_FIRST,
+}
 
 Array = npt.NDArray[Any]
 #: A custom policy: a numba-jitted function with the signature of ``_kernel.choose``:
@@ -268,7 +273,7 @@ def play(
     )
 
 
-def warmup(policies: Sequence[str] = ("random", "easy")) -> float:
+def warmup(policies: Sequence[str] = ("random",)) -> float:
     """Compile (or load from numba's on-disk cache) every kernel; return the seconds it took.
 
     Call it before timing anything: the first call to a kernel in a process pays this once."""

@@ -99,7 +99,8 @@ M_J = 8
 M_SRC2 = 9
 M_STEPS2 = 10
 M_DEST2 = 11
-M_COLS = 12
+M_VALUE = 12  # scratch: a policy's score of the move
+M_COLS = 13
 MAX_MOVES = 512
 
 # -- rule parameters (an int64 array P) -----------------------------------------------------------
@@ -121,6 +122,9 @@ P_LEN = 12
 POLICY_RANDOM = 0
 POLICY_EASY = 1
 POLICY_FIRST = 2
+POLICY_EASYBOT = 3
+#: sorry.bots.levels.KEEP_VALUE doubled (integers), by card face
+KEEP2 = np.array([0, 10, 12, 4, 8, 5, 0, 9, 6, 0, 8, 7, 6, 12], dtype=np.int64)
 
 # -- SplitMix64 (sorry.rng) -----------------------------------------------------------------------
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -669,13 +673,58 @@ def progress(S: Arr, colour: int, teams: bool) -> int:
 
 
 @jit
+def easybot(S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr) -> Any:
+    """sorry.bots.levels.EasyBot: among the plays (moves that are not discards), the most
+    progress of the mover's team minus the others' (START counts 0, HOME 65); ties drawn with
+    the mover's stream. A dead hand (points) discards the card least worth keeping (KEEP_VALUE),
+    ties drawn too. A single legal move is played without drawing."""
+    if n == 1:
+        return np.int64(0)
+    teams = P[P_TEAMS] != 0
+    partner = (colour + 2) % 4
+    best = np.int64(-100000)
+    plays = 0
+    for m in range(n):
+        if mv[m, M_KIND] == K_DISCARD:
+            continue
+        plays += 1
+        copy_into(W[2], S)
+        apply_move(W[2], slide, P, mv, m)
+        v = np.int64(0)
+        for code in range(16):
+            c = code >> 2
+            pr = PROGRESS[c, W[2, code]]
+            v += pr if (c == colour or (teams and c == partner)) else -pr
+        mv[m, M_VALUE] = v
+        if v > best:
+            best = v
+    if plays == 0:
+        for m in range(n):
+            v = -KEEP2[mv[m, M_CARD]]
+            mv[m, M_VALUE] = v
+            if v > best:
+                best = v
+    top = 0
+    for m in range(n):
+        if (plays == 0 or mv[m, M_KIND] != K_DISCARD) and mv[m, M_VALUE] == best:
+            top += 1
+    pick = below(rng, 1 + colour, top) if top > 1 else np.int64(0)
+    for m in range(n):
+        if (plays == 0 or mv[m, M_KIND] != K_DISCARD) and mv[m, M_VALUE] == best:
+            if pick == 0:
+                return np.int64(m)
+            pick -= 1
+    return np.int64(0)
+
+
+@jit
 def choose(
     policy: int, S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr
 ) -> Any:
     """The built-in policies. ``random`` draws one number from the mover's stream at every
     decision (even a forced one), as sorry.bots' RandomBot; ``easy`` maximises the mover's
     progress after the move (the team's pawns in teams), ties to the first move listed;
-    ``first`` plays move 0."""
+    ``easybot`` is sorry.bots' EasyBot exactly; ``first`` plays move 0."""
     if policy == POLICY_RANDOM:
         return below(rng, 1 + colour, n)
     if policy == POLICY_EASY:
@@ -690,6 +739,8 @@ def choose(
                 best = v
                 idx = m
         return idx
+    if policy == POLICY_EASYBOT:
+        return easybot(S, slide, P, colour, mv, n, rng, W)
     return 0
 
 

@@ -22,7 +22,7 @@ from ..sim.stats import median, percentile, wilson
 from . import FastResult, simulate
 
 #: sorry.sim bot specs that the fast engine plays exactly (same games, game for game).
-FAST_BOTS = {"random": "random"}
+FAST_BOTS = {"random": "random", "easy": "easybot"}
 
 
 def _interval(wins: float, n: int) -> dict[str, float]:
@@ -91,7 +91,7 @@ def simulate_report(
     threads: int | None = None,
 ) -> dict[str, Any]:
     """:func:`sorry.sim.simulate` on the fast engine: the same games and the same report for
-    the bots it has (``random``); ``threads`` defaults to every core."""
+    the bots it has (``random``, ``easy``); ``threads`` defaults to every core."""
     specs = list(bots) if bots else ["random"]
     if len(specs) not in (1, players):
         raise SorryError(f"give one bot or {players} bots (one per seat), not {len(specs)}")
