@@ -187,7 +187,7 @@ class GameService:
         if self.settings.listen and not self.db.is_sqlite:
             from .notify import Listener
 
-            self._listener = Listener(self.db, self._notified)
+            self._listener = Listener(self.db, self._notified, self._reconnected)
             self._listener.start()
 
     async def stop(self) -> None:
@@ -328,6 +328,14 @@ class GameService:
         if changed:
             self._schedule_bot(live, remote=True)
         return changed
+
+    def _reconnected(self) -> None:
+        """From the LISTEN thread after a lost connection: notifications may have been
+        missed, so check every loaded game against the database."""
+        if self.loop is None:
+            return
+        for live in list(self.live.values()):
+            self.loop.call_soon_threadsafe(lambda g=live: self._spawn(self.refresh(g)))
 
     def _notified(self, payload: str) -> None:
         """From the LISTEN thread: another process committed ``game_id:seq``."""

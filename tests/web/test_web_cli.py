@@ -1,0 +1,24 @@
+"""``sorry serve`` on the command line (the server itself is run by the process tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sorry.cli import main
+from sorry.web.db import default_database_url, normalise_url
+
+
+def test_serve_rejects_bad_arguments(capsys: Any) -> None:
+    assert main(["serve", "--port", "0"]) == 2
+    assert "port" in capsys.readouterr().err
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert main(["serve", "--database", "mysql://x/y"]) == 2
+    assert "unsupported database" in capsys.readouterr().err
+
+
+def test_database_urls(tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_database_url() == f"sqlite:///{tmp_path}/sorry/server.db"
+    assert (tmp_path / "sorry").is_dir()
+    assert normalise_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
