@@ -832,7 +832,7 @@ class GameScreen(Screen[None]):
                 status.append(COLOUR_LETTERS[a], style=colour_style(a))
                 status.append("+")
                 status.append(COLOUR_LETTERS[b], style=colour_style(b))
-                status.append(" vs " if i == 0 else _(" (teams)") + "\n")
+                status.append(" – " if i == 0 else "\n")
         for c in g.colours:
             mark = "▶ " if c == g.to_move and not g.is_over() else "  "
             status.append(mark)
