@@ -335,7 +335,10 @@ class GameService:
         if self.loop is None:
             return
         for live in list(self.live.values()):
-            self.loop.call_soon_threadsafe(lambda g=live: self._spawn(self.refresh(g)))
+            self.loop.call_soon_threadsafe(self._refresh_soon, live)
+
+    def _refresh_soon(self, live: LiveGame) -> None:
+        self._spawn(self.refresh(live))
 
     def _notified(self, payload: str) -> None:
         """From the LISTEN thread: another process committed ``game_id:seq``."""
@@ -348,7 +351,7 @@ class GameService:
         except ValueError:
             return
         if seq > live.seq:
-            self.loop.call_soon_threadsafe(lambda: self._spawn(self.refresh(live)))
+            self.loop.call_soon_threadsafe(self._refresh_soon, live)
 
     # -- what clients see ---------------------------------------------------------------------
     def seats_json(self, live: LiveGame) -> list[dict[str, Any]]:
