@@ -47,7 +47,9 @@ def test_policy_path_equals_inlined_random_path() -> None:
     rules = Rules()
     for seed in range(5):
         chooser = Rng(seed ^ 0x5EED)
-        result = play(rules, 4, seed, lambda s, c, card, moves: chooser.next64() % len(moves))
+        result = play(
+            rules, 4, seed, lambda s, c, card, moves, r=chooser: r.next64() % len(moves)
+        )
         assert result == random_game(rules, 4, seed)
 
 
