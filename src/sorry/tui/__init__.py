@@ -2,17 +2,23 @@
 
 :func:`run_app` starts it: with no rules, players or seats it opens the new-game screen;
 otherwise it starts the described game (or match) at once. ``sorry tui`` and ``sorry play``
-call it. The pieces that need no Textual (the board drawing, choosing a move step by step,
-moves in words, the session with undo and saving) are importable on their own.
+call it. The parts that use no Textual widgets (the board drawing, choosing a move step by
+step, moves in words, the session with undo and saving) are modules of their own, tested
+without a screen; importing the package needs Textual installed (ImportError otherwise).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
 from ..game import Game
 from ..rules import Rules
+
+if importlib.util.find_spec("textual") is None:  # pragma: no cover - depends on the extras
+    # Callers (``sorry play``) treat an ImportError as "no full-screen game installed".
+    raise ImportError("the terminal game needs Textual: pip install 'sorry-engine[tui]'")
 
 
 def run_app(
