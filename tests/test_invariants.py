@@ -112,26 +112,31 @@ def text_of(board: Board) -> str:
     )
 
 
-def ref_results(board: Board, me: int, card: int, rules: Rules) -> tuple[set[str], bool]:
-    """(results of every legal move, whether passing is allowed)."""
+def ref_moves(board: Board, me: int, card: int, rules: Rules) -> tuple[dict[str, str], bool]:
+    """(notation -> result of every legal move, whether passing is allowed)."""
     slide_on = rules.slide_on
-    out: set[str] = set()
+    out: dict[str, str] = {}
     forward_11 = False
     mine = board[me]
+    me_l = "RBYG"[me]
     opp_track = [
         (k, j) for k in board if k != me for j, x in enumerate(board[k]) if isinstance(x, int)
     ]
 
-    def fwd_moves(n: int) -> set[str]:
-        res = set()
+    def name(loc: object) -> str:
+        return f"s{loc[1]}" if isinstance(loc, tuple) else str(loc)
+
+    def fwd_moves(n: int) -> dict[str, str]:
+        res = {}
         for i, loc in enumerate(mine):
             dest = ref_forward(me, loc, n)
             if can_land(board, me, dest):
-                res.add(text_of(put(board, me, i, dest, slide_on)))
+                res[f"{me_l}{name(loc)}+{n}"] = text_of(put(board, me, i, dest, slide_on))
         return res
 
-    if card in (1, 2) and "S" in mine and can_land(board, me, 15 * me + 4):
-        out.add(text_of(put(board, me, mine.index("S"), 15 * me + 4, slide_on)))
+    exit_ = 15 * me + 4
+    if card in (1, 2) and "S" in mine and can_land(board, me, exit_):
+        out[f"{me_l}S>{exit_}"] = text_of(put(board, me, mine.index("S"), exit_, slide_on))
     if card in (1, 2, 3, 5, 8, 12):
         out |= fwd_moves(card)
     if card in (4, 10):
@@ -139,7 +144,7 @@ def ref_results(board: Board, me: int, card: int, rules: Rules) -> tuple[set[str
         for i, loc in enumerate(mine):
             dest = ref_backward(me, loc, back)
             if can_land(board, me, dest):
-                out.add(text_of(put(board, me, i, dest, slide_on)))
+                out[f"{me_l}{name(loc)}-{back}"] = text_of(put(board, me, i, dest, slide_on))
         if card == 10:
             out |= fwd_moves(10)
     if card == 11:
@@ -157,11 +162,13 @@ def ref_results(board: Board, me: int, card: int, rules: Rules) -> tuple[set[str
                 new = put(new, me, i, t, slide_on)  # the mover slides
                 if rules.swap_slides == "both" and new[k][j] == x:
                     new = put(new, k, j, x, slide_on)
-                out.add(text_of(new))
+                out[f"{me_l}{x}<>{'RBYG'[k]}{t}"] = text_of(new)
     if card == SORRY:
         if "S" in mine:
             for k, j in opp_track:
-                out.add(text_of(put(board, me, mine.index("S"), board[k][j], slide_on)))
+                t = board[k][j]
+                after = put(board, me, mine.index("S"), t, slide_on)
+                out[f"{me_l}S>{'RBYG'[k]}{t}"] = text_of(after)
         extra = rules.sorry_forward_4
         if extra == "always" or (extra == "fallback" and not out):
             out |= fwd_moves(4)
@@ -180,7 +187,8 @@ def ref_results(board: Board, me: int, card: int, rules: Rules) -> tuple[set[str
                     db = ref_forward(me, lb2, 7 - k)
                     if lb2 in ("S", "H") or not can_land(mid, me, db):
                         continue
-                    out.add(text_of(put(mid, me, b, db, slide_on)))
+                    notation = f"{me_l}{name(la)}+{k}/{me_l}{name(lb2)}+{7 - k}"
+                    out[notation] = text_of(put(mid, me, b, db, slide_on))
     may_pass = not out or (card == 11 and not forward_11)
     return out, may_pass
 
@@ -258,10 +266,17 @@ def test_engine_agrees_with_the_reference_on_random_positions(seed: int, opt: in
                 results[str(m)] = g.board_text()
             g.pop()
             assert (g.position_string(), list(g.draw_pile), g.rng.state) == before
-        expected, may_pass = ref_results(board, pos.to_move, card, rules)
+        expected, may_pass = ref_moves(board, pos.to_move, card, rules)
         assert len(set(results.values())) == len(results), (position, card, results)
-        assert set(results.values()) == expected, (position, card, options)
+        assert set(results.values()) == set(expected.values()), (position, card, options)
         assert passes == may_pass, (position, card)
+        # every legal move is accepted, listed or not (another order of a split, or a move
+        # listed as the one that ends alike), and gives the reference's result
+        for notation, board_after in expected.items():
+            g.push(notation)
+            assert g.board_text() == board_after, (position, card, notation)
+            g.pop()
+        assert (g.position_string(), list(g.draw_pile), g.rng.state) == before
 
 
 # -- random games -------------------------------------------------------------------------------
