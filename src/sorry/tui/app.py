@@ -42,7 +42,7 @@ from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
 from .help import help_text
 from .layout import CENTRE, GRID, places_at
-from .players import bot_levels, estimate_moves, level_name, seats_text
+from .players import bot_levels, estimate_moves, level_name
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
 
@@ -331,9 +331,7 @@ class GameOverScreen(ModalScreen[str]):
             text.append(line + "\n")
         text.append("\n")
         if self.match_over:
-            text.append(
-                _("Enter or n: a new game · Esc: look at the board · q: quit"), "italic"
-            )
+            text.append(_("Enter or n: a new game · Esc: look at the board · q: quit"), "italic")
         else:
             text.append(
                 _("Enter: next game of the match · n: new game · Esc: the board · q: quit"),
@@ -1212,7 +1210,3 @@ def variant_name(rules: Rules) -> str:
 def speed_name(speed: int) -> str:
     """An animation speed as the settings show it: ``0 (instant)``, ``3``."""
     return _("{speed} (instant)").format(speed=speed) if speed == 0 else str(speed)
-
-
-def seats_summary(session: Session) -> str:
-    return seats_text(session.seats)

@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN
+from .describe import place_name
 from .layout import CENTRE, GRID, HOME_BOX, SLIDE_PART, START_BOX, safety_cell, track_cell
 
 #: Colours chosen to stay apart for common colour-vision deficiencies, with letters as well.
@@ -199,12 +200,15 @@ def board_text(
                 )
             else:
                 _fill_cell(canvas, safety_cell(c, k), w, h, label or "·", _mark_style(tint, kind))
-        for loc, boxes, name in ((START, START_BOX, "START"), (HOME, HOME_BOX, "HOME")):
+        for loc, boxes in ((START, START_BOX), (HOME, HOME_BOX)):
             mark = marks.get((c, loc))
             kind, label = mark if mark else (None, "")
             style = _mark_style(tint, kind)
             count = list(pawns[c]).count(loc)
             width = 3 * w if loc == HOME or c % 2 == 0 else 2 * w
+            name = place_name(loc)  # START or HOME in the current language
+            if len(name) > width - (len(label) + 1 if label else 0):
+                name = name[: max(1, width - (len(label) + 1 if label else 0) - 1)] + "."
             head = f"{label} {name}" if label else name
             lines = [(head, Style()), (_letters(c, count, width), Style(bold=True))]
             _fill_box(canvas, boxes[c], w, h, lines, style)
