@@ -151,7 +151,11 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(self.port)]
         cmd += ["--database", database, *args]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        import tempfile
+
+        # not a pipe: a chatty server must not block on a full pipe
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.errors)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -159,8 +163,9 @@ class ServerProcess:
                 return
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                     self.stop()
+                    self.errors.seek(0)
+                    err = self.errors.read().decode(errors="replace")
                     raise RuntimeError(f"server did not start: {err}") from None
                 time.sleep(0.1)
 

@@ -200,7 +200,10 @@ def test_two_processes_serve_one_game(two_servers: tuple[ServerProcess, ServerPr
     final = {}
     for seat, c in clients.items():
         c.send({"type": "resync"})
-        final[seat] = recv(c, "state")
+        m = recv(c, "state")
+        while "log" not in m:  # skip broadcasts queued before the resync
+            m = recv(c, "state")
+        final[seat] = m
     assert final["R"]["seq"] == final["Y"]["seq"]
     assert final["R"]["view"]["position"] == final["Y"]["view"]["position"]
     assert [e["move"] for e in final["R"]["log"]] == [e["move"] for e in final["Y"]["log"]]
