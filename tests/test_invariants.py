@@ -243,9 +243,23 @@ OPTION_SETS = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(range(len(OPTION_SETS))))
+POSITION_ARGS = (st.integers(0, 2**32 - 1), st.sampled_from(range(len(OPTION_SETS))))
+
+
+@settings(max_examples=40, deadline=None)
+@given(*POSITION_ARGS)
 def test_engine_agrees_with_the_reference_on_random_positions(seed: int, opt: int) -> None:
+    check_against_reference(seed, opt)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None)
+@given(*POSITION_ARGS)
+def test_engine_agrees_with_the_reference_on_many_positions(seed: int, opt: int) -> None:
+    check_against_reference(seed, opt)
+
+
+def check_against_reference(seed: int, opt: int) -> None:
     position = random_position(seed)
     options = OPTION_SETS[opt]
     rules = rules_of(**options)
