@@ -107,8 +107,19 @@ def test_report_matches_sorry_sim(bot: str) -> None:
             assert ours.get(key) == ref.get(key), (rules.variant, players, key)
     with pytest.raises(SorryError, match="random, easy"):
         simulate_report(5, 4, bots=["medium"])
-    with pytest.raises(SorryError, match="same bot"):
-        simulate_report(5, 2, bots=["random", "easy"])
+
+
+def test_report_mixed_bots_match_sorry_sim() -> None:
+    for rules, bots in (
+        (Rules(), ["easy", "random", "random", "easy"]),
+        (Rules(variant="points"), ["random", "easy"]),
+    ):
+        ours = simulate_report(20, len(bots), rules, bots=bots, seed=8)
+        ref = sim_simulate(20, len(bots), rules, bots=bots, seed=8)
+        for key in ("seats", "first_player", "length", "unfinished", "mean_points"):
+            assert ours.get(key) == ref.get(key), (rules.variant, key)
+    with pytest.raises(SorryError, match="one built-in policy per player"):
+        fast.simulate(3, 4, policy=["random", "easy"])
 
 
 def test_cli_simulate_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:

@@ -88,8 +88,11 @@ def _colours(players: int | Sequence[int], rules: Rules) -> tuple[int, ...]:
     return cols
 
 
-def params(rules: Rules, policy: int = K.POLICY_RANDOM) -> tuple[Array, Array]:
-    """The rule parameters array ``P`` and the slide table of a rule set."""
+def params(
+    rules: Rules, policy: int = K.POLICY_RANDOM, seat_policies: Sequence[int] | None = None
+) -> tuple[Array, Array]:
+    """The rule parameters array ``P`` (with the policy of each colour R B Y G) and the slide
+    table of a rule set."""
     if rules.teams and rules.team_seven_split == "any":
         raise SorryError("the fast engine does not support team_seven_split=any")
     P = np.zeros(K.P_LEN, dtype=np.int64)
@@ -104,6 +107,8 @@ def params(rules: Rules, policy: int = K.POLICY_RANDOM) -> tuple[Array, Array]:
     P[K.P_BONUS_CUM] = int(rules.points_bonus == "cumulative")
     P[K.P_TURN_LIMIT] = rules.turn_limit or 0
     P[K.P_POLICY] = policy
+    for c in range(4):
+        P[K.P_SEAT_POLICY + c] = policy if seat_policies is None else seat_policies[c]
     slide = np.array(board.slide_table(rules.slide_on), dtype=np.int8)
     return P, slide
 
@@ -205,7 +210,7 @@ def simulate(
     n_games: int,
     players: int | Sequence[int] = 4,
     seed: int = 0,
-    policy: str | PolicyFn = "random",
+    policy: str | PolicyFn | Sequence[str] = "random",
     threads: int | None = None,
     rules: Rules | None = None,
     seeds: Sequence[int] | Array | None = None,
@@ -215,8 +220,9 @@ def simulate(
 
     Game ``k`` uses the seed ``derive_seed(seed, k)`` (or ``seeds[k]``), exactly as
     ``Game(rules, players, seed=...)`` does: same first player, same deck shuffles. The policy
-    (``random``, ``easy``, ``first`` or a jitted function, see docs/fast.md) draws from one
-    stream per colour seeded with :func:`policy_seed`. ``threads`` defaults to every core.
+    (``random``, ``easy``, ``easybot``, ``first``, a jitted function, or one built-in name per
+    player in seat order, see docs/fast.md) draws from one stream per colour seeded with
+    :func:`policy_seed`. ``threads`` defaults to every core.
     ``trace`` > 0 records (card, number of legal moves, chosen index) of the first ``trace``
     moves of game 0.
     """
@@ -227,8 +233,18 @@ def simulate(
     else:
         seed_arr = np.array([int(s) & ((1 << 64) - 1) for s in seeds], dtype=np.uint64)
         n_games = int(seed_arr.shape[0])
-    fn, pid, name = _batch_fn(policy)
-    P, slide = params(rules, pid)
+    seat_ids: list[int] | None = None
+    if isinstance(policy, str) or callable(policy):
+        fn, pid, name = _batch_fn(policy)
+    else:
+        names = list(policy)
+        if len(names) != len(cols) or not all(isinstance(p, str) for p in names):
+            raise SorryError(f"give one built-in policy per player ({len(cols)}), in seat order")
+        seat_ids = [K.POLICY_RANDOM] * 4
+        for c, one in zip(cols, names, strict=True):
+            seat_ids[c] = _batch_fn(one)[1]
+        fn, pid, name = K.play_batch, seat_ids[cols[0]], ",".join(names)
+    P, slide = params(rules, pid, seat_ids)
     nthreads = _threads(threads)
     numba.set_num_threads(nthreads)
     nchunks = max(1, min(n_games, nthreads * 4 if nthreads > 1 else 1))

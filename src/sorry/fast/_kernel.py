@@ -114,9 +114,10 @@ P_SWAP_PARTNER = 6
 P_POINTS = 7
 P_BONUS_CUM = 8
 P_TURN_LIMIT = 9  # 0: none
-P_POLICY = 10
+P_POLICY = 10  # the policy of every colour (P_SEAT_POLICY + c: colour c's, used by the games)
 P_TRACE = 11  # record the trace of game 0 of a batch call
-P_LEN = 12
+P_SEAT_POLICY = 12  # 12..15: policy of each colour R B Y G
+P_LEN = 16
 
 # policies
 POLICY_RANDOM = 0
@@ -850,7 +851,6 @@ def play_game(
     turn = 0
     winner = -1
     limit = P[P_TURN_LIMIT]
-    policy = P[P_POLICY]
     ntrace = trace.shape[0]
     while True:
         if points:
@@ -863,6 +863,7 @@ def play_game(
             n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
             if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
                 n = put_simple(mv, n, K_PASS, card)
+        policy = P[P_SEAT_POLICY + to_move]
         if policy == POLICY_RANDOM:
             idx = below(rng, 1 + to_move, n)
         else:

@@ -98,13 +98,10 @@ def simulate_report(
     if len(specs) == 1:
         specs = specs * players
     unknown = sorted({b for b in specs if b not in FAST_BOTS})
-    if unknown or len(set(specs)) != 1:
+    if unknown:
         raise SorryError(
-            "the fast engine plays the same bot in every seat, one of: "
-            + ", ".join(FAST_BOTS)
-            + (f" (not {', '.join(unknown)})" if unknown else "")
+            f"the fast engine has these bots: {', '.join(FAST_BOTS)} (not {', '.join(unknown)})"
         )
-    res = simulate(
-        games, players, seed=seed, policy=FAST_BOTS[specs[0]], threads=threads, rules=rules
-    )
+    policies = [FAST_BOTS[b] for b in specs]
+    res = simulate(games, players, seed=seed, policy=policies, threads=threads, rules=rules)
     return report(res, seed, specs)
