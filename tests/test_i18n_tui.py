@@ -1,0 +1,152 @@
+"""The terminal game speaks every language: the new-game screen (with its language setting), the
+game screen, the keys in the footer, the help with its FAQ, and ``sorry --lang``/``LANG``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Button, Input, Label, Markdown, Select, Static
+
+from sorry import Rules, i18n
+from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp
+from sorry.tui.session import Session
+
+Body = Callable[[SorryApp, Pilot[Any]], Awaitable[None]]
+Compare = Callable[..., bool]
+
+#: Per language: the game's name, "New game", "Start", "Turn 1", "Questions and answers",
+#: the footer's "Quit".
+WORDS = {
+    "en": ("Sorry!", "New game", "Start", "Turn 1", "Questions and answers", "Quit"),
+    "ca": ("Ho sento!", "Partida nova", "Comença", "Torn 1", "Preguntes freqüents", "Surt"),
+    "eo": ("Pardonu!", "Nova ludo", "Komenci", "Vico 1", "Demandoj kaj respondoj", "Ĉesi"),
+    "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Έναρξη", "Γύρος 1", "Ερωτήσεις και απαντήσεις",
+           "Έξοδος"),
+    "sw": ("Samahani!", "Mchezo mpya", "Anza", "Zamu 1", "Maswali na majibu", "Ondoka"),
+}
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+def run(app: SorryApp, body: Body, size: tuple[int, int] = (100, 40)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await body(app, pilot)
+
+    asyncio.run(main())
+
+
+async def settle(app: SorryApp, pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def descriptions(app: SorryApp) -> set[str]:
+    return {b.description for group in app.screen._bindings.key_to_bindings.values() for b in group}
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_new_game_screen_in_each_language(lang: str) -> None:
+    name, new_game, start, _turn, _faq, quit_ = WORDS[lang]
+    i18n.set_language(lang)
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        labels = [str(label.render()) for label in screen.query(Label)]
+        assert new_game in labels
+        assert str(screen.query_one("#start", Button).label) == start
+        assert name in app.title and name in screen.title
+        assert screen.query_one("#language", Select).value == lang
+        assert quit_ in descriptions(app)
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_game_screen_and_help_in_each_language(lang: str) -> None:
+    name, _new, _start, turn, faq, quit_ = WORDS[lang]
+    i18n.set_language(lang)
+    session = Session(Rules(), players=2, seats="human,random", seed=5)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameScreen)
+        centre = [text for text, _style in app.screen.centre_lines()]
+        assert centre[0] == turn
+        status = str(app.screen.query_one("#status", Static).render())
+        assert name in status
+        assert quit_ in descriptions(app)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        markdown = app.screen.query_one(Markdown).source
+        assert name in markdown and faq in markdown
+
+    run(app, body)
+
+
+def test_language_setting_redraws_the_new_game_screen() -> None:
+    i18n.set_language("en")
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        screen.query_one("#seed", Input).value = "77"
+        screen.query_one("#seat-G", Select).value = "off"
+        screen.query_one("#language", Select).value = "sw"
+        await settle(app, pilot)
+        assert i18n.get_language() == "sw"
+        assert str(screen.query_one("#start", Button).label) == "Anza"
+        assert screen.query_one("#seed", Input).value == "77"  # the settings are kept
+        assert screen.query_one("#seat-G", Select).value == "off"
+        assert "Samahani!" in app.title
+        await pilot.click("#start")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.centre_lines()[0][0].startswith("Zamu ")
+
+    run(app, body)
+
+
+def test_sorry_tui_respects_lang_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sorry.tui as tui
+    from sorry.cli import main
+
+    seen: list[str] = []
+
+    def fake_run_app(*args: Any, **kw: Any) -> int:
+        seen.append(i18n.get_language())
+        return 0
+
+    monkeypatch.setattr(tui, "run_app", fake_run_app)
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "eo.UTF-8")
+    assert main(["tui"]) == 0
+    assert main(["--lang", "el", "tui"]) == 0
+    assert seen == ["eo", "el"]
+
+
+@pytest.mark.parametrize("lang", ["el", "sw"])
+def test_new_game_screen_snapshot(lang: str, snap_compare: Compare) -> None:
+    i18n.set_language(lang)
+    assert snap_compare(SorryApp(speed=0), terminal_size=(100, 40))
+
+
+def test_game_screen_snapshot_catalan(snap_compare: Compare) -> None:
+    i18n.set_language("ca")
+    session = Session(Rules(), players=4, seats="human,random,random,random", seed=11)
+    assert snap_compare(SorryApp(session, speed=0), terminal_size=(100, 32))
