@@ -525,3 +525,28 @@ def test_loading_a_bad_file_is_a_clear_error(tmp_path: Path) -> None:
             Session.load(path)
     with pytest.raises(SorryError):
         Session.load(tmp_path / "missing.json")
+
+
+def test_bots_animated_at_a_pace() -> None:
+    session = Session(Rules(), players=2, seats="random,easy", seed=4)
+    app = SorryApp(session, speed=5)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        seen_frame = False
+        for _ in range(200):
+            await pilot.pause(0.02)
+            seen_frame = seen_frame or screen.frame is not None
+            if len(session.log) >= 4:
+                break
+        assert len(session.log) >= 4 and seen_frame
+        await pilot.press("q")  # no person in the game: quits without asking
+        await pilot.pause()
+        assert app.return_value == 0
+
+    async def main() -> None:  # no settling first: the bots would play the whole game
+        async with app.run_test(size=(80, 24)) as pilot:
+            await body(app, pilot)
+
+    asyncio.run(main())
