@@ -132,3 +132,19 @@ def test_cli_simulate_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*argv, "--engine", "fast", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "fast"
     assert main([*argv, "--engine", "fast", "--bots", "medium"]) == 2
+
+
+def test_tournament_fast_matches_sorry_sim() -> None:
+    from sorry.fast.report import tournament_fast
+    from sorry.sim import tournament
+
+    for rules, bots in (
+        (Rules(), ["easy", "random", "random"]),
+        (Rules(variant="teams"), ["easy", "random", "random", "easy"]),
+    ):
+        ours = tournament_fast(bots, 12, rules, seed=3, rating_samples=20)
+        ref = tournament(bots, 12, rules, seed=3, rating_samples=20)
+        assert ours["engine"] == "fast"
+        for key, value in ref.items():
+            if key not in ("seconds", "games_per_second", "backend", "jobs"):
+                assert ours[key] == value, (rules.variant, key)

@@ -18,6 +18,8 @@ import numpy as np
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
 from ..rules import Rules
+from ..sim.analysis import colours_for, tournament_report
+from ..sim.runner import GameRecord, RunSpec
 from ..sim.stats import median, percentile, wilson
 from . import FastResult, simulate
 
@@ -97,11 +99,60 @@ def simulate_report(
         raise SorryError(f"give one bot or {players} bots (one per seat), not {len(specs)}")
     if len(specs) == 1:
         specs = specs * players
+    _check_bots(specs)
+    policies = [FAST_BOTS[b] for b in specs]
+    res = simulate(games, players, seed=seed, policy=policies, threads=threads, rules=rules)
+    return report(res, seed, specs)
+
+
+def _check_bots(specs: Sequence[str]) -> None:
     unknown = sorted({b for b in specs if b not in FAST_BOTS})
     if unknown:
         raise SorryError(
             f"the fast engine has these bots: {', '.join(FAST_BOTS)} (not {', '.join(unknown)})"
         )
-    policies = [FAST_BOTS[b] for b in specs]
-    res = simulate(games, players, seed=seed, policy=policies, threads=threads, rules=rules)
-    return report(res, seed, specs)
+
+
+def tournament_fast(
+    bots: Sequence[str],
+    games: int,
+    rules: Rules | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    rating_samples: int = 200,
+) -> dict[str, Any]:
+    """:func:`sorry.sim.tournament` on the fast engine: entrants rotated through the seats on
+    paired deals, the same games and the same report for the fast bots (random, easy)."""
+    rules = rules or Rules()
+    _check_bots(bots)
+    n = len(bots)
+    colours = colours_for(rules, n)
+    deals = -(-games // n)
+    spec = RunSpec(rules, colours, tuple(bots), seed, rotate=True)
+    records: list[GameRecord | None] = [None] * (deals * n)
+    elapsed = 0.0
+    used = 1
+    for r in range(n):  # one batch per seating
+        indices = [d * n + r for d in range(deals)]
+        seating = spec.seating(r)
+        policies = [FAST_BOTS[bots[seating[k]]] for k in range(n)]
+        seeds = [spec.game_seed(i) for i in indices]
+        res = simulate(deals, colours, policy=policies, threads=threads, rules=rules, seeds=seeds)
+        elapsed += res.seconds
+        used = res.threads
+        for j, i in enumerate(indices):
+            w = int(res.winner[j])
+            won = () if w < 0 else ((w, (w + 2) % 4) if rules.teams else (w,))
+            records[i] = GameRecord(
+                index=i,
+                seed=seeds[j],
+                seats=seating,
+                winners=tuple(sorted(colours.index(c) for c in won)),
+                first=colours.index(int(res.first[j])),
+                turns=int(res.turns[j]),
+                scores=tuple(int(res.scores[j, c]) for c in colours) if rules.points else None,
+            )
+    done = [rec for rec in records if rec is not None]
+    out = tournament_report(spec, done, elapsed, "fast", used, rating_samples)
+    out["engine"] = "fast"
+    return out
