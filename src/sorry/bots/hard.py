@@ -11,6 +11,9 @@ probabilities.
 In the points variant the next player replies from a hidden hand: the bot takes the exact
 expectation over the hands that player can hold (hypergeometric over the unseen cards) of the
 reply worst for the bot, and adds what the cards it keeps could do next turn (hand management).
+The opponent is credited with ``reply_hand`` cards to choose from (2 by default, not its five:
+assuming the worst of a five-card hand made the bot too timid, as measured in
+``docs/strength.md``).
 """
 
 from __future__ import annotations
@@ -36,9 +39,12 @@ class HardBot:
 
     name = "hard"
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, hand_weight: float = 0.3) -> None:
+    def __init__(
+        self, weights: Weights = DEFAULT_WEIGHTS, hand_weight: float = 0.3, reply_hand: int = 2
+    ) -> None:
         self.weights = weights
         self.hand_weight = hand_weight
+        self.reply_hand = reply_hand
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
         moves = list(view.legal_moves)
@@ -156,7 +162,7 @@ class HardBot:
         friendly = mover in team
         unseen = view.unseen_counts()
         total = sum(unseen.values())
-        h = min(view.hand_sizes[mover] or 5, total)
+        h = min(view.hand_sizes[mover] or 5, self.reply_hand, total)
         if total == 0 or h == 0:
             return base
         vals = sorted(
