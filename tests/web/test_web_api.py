@@ -9,6 +9,7 @@ from starlette.testclient import TestClient
 
 from conftest import fast_settings, hello, new_game, play, recv
 from sorry import Game, Move
+from sorry.record import GameRecord, verify
 from sorry.web import create_app
 from sorry.web.db import SCHEMA_VERSION, Database
 
@@ -134,6 +135,8 @@ def test_play_against_bot_and_sequence_rules(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{gid}") as ws:
         state = hello(ws, "R", token)
         assert "log" in state
+        commitment = state["commitment"]
+        assert len(commitment) == 64
         # wait for our turn (the bot may start)
         while state["view"]["to_move"] != "R":
             state = recv(ws, "state")
@@ -163,10 +166,14 @@ def test_play_against_bot_and_sequence_rules(client: TestClient) -> None:
     # finished: record and replay are available and consistent with the log
     rec = client.get(f"/api/games/{gid}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
-    data = rec.json()
-    game = Game.from_dict({k: v for k, v in data.items() if k != "server"})
+    record = GameRecord.from_json(rec.text)
+    assert verify(record).ok  # the revealed seed, deck and nonce match the commitment
+    assert record.commitment == commitment
+    assert [s.kind for s in record.seats] == ["human", "bot"]
+    game = record.replay()
     assert game.is_over()
-    log = data["server"]["log"]
+    with client.websocket_connect(f"/ws/{gid}") as ws2:
+        log = hello(ws2)["log"]
     assert [e["move"] for e in log] == [str(m) for m in game.move_stack]
     frames = client.get(f"/api/games/{gid}/replay").json()["frames"]
     assert len(frames) == len(log) + 1

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from conftest import ServerProcess, fast_settings, hello, new_game, play, recv
-from sorry import Game
+from sorry.record import GameRecord, verify
 from sorry.web import create_app
 from sorry.web.db import SCHEMA_VERSION, Database
 
@@ -86,9 +86,9 @@ def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
             state = recv(c, "state", limit=10000)
         summary = server.api(f"/api/games/{gid}")
         assert summary["status"] == "over"
-        record = server.api(f"/api/games/{gid}/record")
-        game = Game.from_dict({k: v for k, v in record.items() if k != "server"})
-        assert game.is_over()
+        record = GameRecord.from_dict(server.api(f"/api/games/{gid}/record"))
+        assert verify(record).ok
+        assert record.replay().is_over()
     finally:
         server.stop()
 

@@ -183,6 +183,7 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
         "winners": [COLOUR_LETTERS[c] for c in live.game.winners],
         "match": service.match_totals(live),
         "next_game": live.next_id,
+        "commitment": live.commitment,
     }
 
 
@@ -309,11 +310,11 @@ async def record(request: Request) -> Response:
     if live is None:
         return error(404, "no such game")
     try:
-        data = service.record(live)
+        rec = service.record(live)
     except PermissionError as exc:
         return error(409, str(exc))
     return Response(
-        json.dumps(data, indent=1),
+        rec.to_json(),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="sorry-{live.id}.json"'},
     )

@@ -83,6 +83,13 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "ALTER TABLE sorry_games ADD COLUMN match_info TEXT",
         ),
     ),
+    (
+        4,
+        (  # the auditable shuffle: SHA-256 commitment published at the start, nonce kept secret
+            "ALTER TABLE sorry_games ADD COLUMN commitment VARCHAR(64)",
+            "ALTER TABLE sorry_games ADD COLUMN nonce VARCHAR(64)",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -102,6 +109,8 @@ games = sa.Table(
     sa.Column("updated_at", sa.Float),
     sa.Column("next_id", sa.String(32)),
     sa.Column("match_info", sa.Text),
+    sa.Column("commitment", sa.String(64)),
+    sa.Column("nonce", sa.String(64)),
 )
 seats = sa.Table(
     "sorry_seats",
@@ -151,6 +160,8 @@ class GameRow:
     seats: list[SeatRow]
     next_id: str | None = None
     match_info: dict[str, Any] | None = None
+    commitment: str | None = None
+    nonce: str | None = None
 
 
 @dataclass
@@ -258,6 +269,7 @@ class Database:
         seat_rows: Sequence[SeatRow],
         match_info: dict[str, Any] | None = None,
         previous: str | None = None,
+        commitment: tuple[str, str] | None = None,
     ) -> str:
         """Insert a game and its seats. With ``previous``, the game is the next of that game's
         match: linked in the same transaction, unless another next game was linked first,
@@ -288,6 +300,8 @@ class Database:
                     created_at=now,
                     updated_at=now,
                     match_info=json.dumps(match_info) if match_info is not None else None,
+                    commitment=commitment[0] if commitment else None,
+                    nonce=commitment[1] if commitment else None,
                 )
             )
             for s in seat_rows:
@@ -394,6 +408,8 @@ class Database:
                 self._seats(conn, game_id),
                 r.next_id,
                 json.loads(r.match_info) if r.match_info else None,
+                r.commitment,
+                r.nonce,
             )
 
     def load_moves(self, game_id: str, after: int = 0) -> list[MoveRow]:

@@ -29,7 +29,8 @@ from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
 from ..game import Game
 from ..moves import Move
-from ..rng import Rng, derive_seed
+from ..record import Commitment, GameRecord, Seat, initial_deck
+from ..rng import MASK64, Rng, derive_seed
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow
 from .players import Chooser, bot_levels, hint, make_bot
@@ -119,6 +120,8 @@ class LiveGame:
     last_change: float = field(default_factory=time.monotonic)
     next_id: str | None = None  # the next game of the match, once somebody asked for it
     match_info: dict[str, Any] | None = None  # the match totals before this game
+    commitment: str | None = None  # SHA-256 of seed, deck and nonce, public from the start
+    nonce: str | None = None  # secret until the game is over
 
     def connected(self, colour: int) -> bool:
         return any(c.seat == colour and not c.closed for c in self.conns)
@@ -226,6 +229,7 @@ class GameService:
         "level": str}``. Returns the id and the secret token of each invited seat."""
         colours = sorted(s["colour"] for s in seats)
         game = Game(rules, players=colours, seed=seed)
+        commit = Commitment.for_game(game)
         while game.is_chance():
             game.draw()
         gid = secrets.token_urlsafe(9)
@@ -259,6 +263,9 @@ class GameService:
             rules.to_dict(),
             game.to_dict(),
             rows,
+            None,
+            None,
+            (commit.sha256, commit.nonce),
         )
         live = await self.get(gid)
         if live is not None:
@@ -295,6 +302,8 @@ class GameService:
             created_at=row.created_at,
             next_id=row.next_id,
             match_info=row.match_info,
+            commitment=row.commitment,
+            nonce=row.nonce,
         )
         for c, s in live.seats.items():
             if s.kind == "human":
@@ -398,6 +407,7 @@ class GameService:
             "last": live.log[-1] if live.log else None,
             "match": self.match_totals(live),
             "next_game": live.next_id,
+            "commitment": live.commitment,
         }
         if full:
             msg["log"] = live.log
@@ -648,6 +658,7 @@ class GameService:
         if live.next_id is None:
             first = game.winners[0] if game.winners else None
             new = Game(game.rules, players=game.colours, first=first)
+            commit = Commitment.for_game(new)
             while new.is_chance():
                 new.draw()
             gid = secrets.token_urlsafe(9)
@@ -668,6 +679,7 @@ class GameService:
                 rows,
                 info,
                 live.id,
+                (commit.sha256, commit.nonce),
             )
             await self.refresh(live)
             nxt = await self.get(linked)
@@ -677,21 +689,22 @@ class GameService:
         return True, live.next_id
 
     # -- finished games -----------------------------------------------------------------------
-    def record(self, live: LiveGame) -> dict[str, Any]:
-        """The full game record (deck order included): only once the game is over."""
-        if not live.game.is_over():
+    def record(self, live: LiveGame) -> GameRecord:
+        """The game record (``sorry.record``: seats, every draw and move, the result, and the
+        revealed seed, deck and nonce of the commitment published at the start): only once
+        the game is over."""
+        game = live.game
+        if not game.is_over():
             raise PermissionError("the record is available when the game is over")
-        data = live.game.to_dict()
-        data["server"] = {
-            "id": live.id,
-            "name": live.name,
-            "seats": {
-                COLOUR_LETTERS[c]: {"kind": s.kind, "name": s.name, "level": s.bot_level}
-                for c, s in live.seats.items()
-            },
-            "log": live.log,
+        seats = {
+            c: Seat(c, "bot", s.name, s.bot_level) if s.kind == "bot" else Seat(c, "human", s.name)
+            for c, s in live.seats.items()
         }
-        return data
+        commitment = None
+        if live.nonce is not None:
+            commitment = Commitment(game.seed & MASK64, initial_deck(game), live.nonce)
+        meta = {"server_game": live.id, "name": live.name}
+        return GameRecord.from_game(game, seats, commitment=commitment, meta=meta)
 
     def replay(self, live: LiveGame) -> list[dict[str, Any]]:
         """Frames of a finished game, move by move: the public view after each decision."""
