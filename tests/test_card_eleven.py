@@ -140,3 +140,17 @@ def test_swaps_ending_alike_are_listed_once() -> None:
         g = game_at(pos, 11)
         with pytest.raises((IllegalMoveError, ValueError)):
             g.push(text)
+
+
+def test_a_swap_ending_like_the_eleven_forward_is_that_move() -> None:
+    # slide_on=all, swap_slides=both: Red 16 <-> Yellow 27 puts Yellow on Blue's triangle 16,
+    # and slides to 19, bumping the Yellow pawn there; Red ends on 27. R16+11 lands on 27 and
+    # bumps the Yellow pawn there: Yellow is left on 1 and 19 either way, the same board.
+    pos = "R:16,s1,s4,H B:S,S,9,s1 Y:S,1,19,27 G:28,31,s4,H R"
+    opts = {"slide_on": "all", "swap_slides": "both"}
+    got = moves_of(pos, 11, **opts)
+    assert got["R16+11"] == "R:27,s1,s4,H B:S,S,9,s1 Y:S,S,1,19 G:28,31,s4,H"
+    assert "R16<>Y27" not in got  # it ends exactly like R16+11
+    g = game_at(pos, 11, **opts)
+    g.push("R16<>Y27")
+    assert [str(m) for m in g.move_stack] == ["R16+11"]

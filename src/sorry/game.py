@@ -376,8 +376,9 @@ class Game:
         return None
 
     def _equivalent_swap(self, move: Move) -> Move | None:
-        """The listed swap ending like ``move``: a legal swap is left out of the list when
-        another swap of the same 11 ends alike (their slides bump the same pawns)."""
+        """The listed move ending like ``move``: a legal swap is left out of the list when
+        another move of the same 11 ends alike through slides (another swap, or even the 11
+        forward: Red 16<>Yellow 27 with slide_on=all and swap_slides=both ends like R16+11)."""
         card = move.card if self.rules.points else self.card
         team = self.team_of(self.to_move)
         c, t = move.colour, move.target_colour
@@ -394,7 +395,7 @@ class Game:
         trial.apply(move, [])
         key = trial.key()
         for m in self.legal_moves:
-            if m.kind == 4 and m.card == move.card:
+            if m.card == move.card and not m.is_pass:
                 listed = self.state.copy()
                 listed.apply(m, [])
                 if listed.key() == key:
