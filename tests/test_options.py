@@ -49,9 +49,7 @@ def test_two_draws_again(value: str, again: bool) -> None:
 # -- sorry_forward_4 ----------------------------------------------------------------------------
 def test_sorry_forward_4_no() -> None:
     assert moves_of("R:S,S,S,10 Y:S,S,S,40 R", "S") == {"RS>Y40": "R:S,S,10,40 Y:S,S,S,S"}
-    assert moves_of("R:10,20,30,50 Y:S,S,S,40 R", "S") == {
-        "pass": "R:10,20,30,50 Y:S,S,S,40"
-    }
+    assert moves_of("R:10,20,30,50 Y:S,S,S,40 R", "S") == {"pass": "R:10,20,30,50 Y:S,S,S,40"}
 
 
 def test_sorry_forward_4_always() -> None:
@@ -114,9 +112,7 @@ def test_slide_on_own_for_yellow() -> None:
     assert moves_of("R:S,S,S,S Y:S,S,S,36 Y", 3, slide_on="own") == {
         "Y36+3": "R:S,S,S,S Y:S,S,S,43"
     }
-    assert moves_of("R:S,S,S,S Y:S,S,S,56 Y", 5, slide_on="own") == {
-        "Y56+5": "R:S,S,S,S Y:S,S,S,1"
-    }
+    assert moves_of("R:S,S,S,S Y:S,S,S,56 Y", 5, slide_on="own") == {"Y56+5": "R:S,S,S,S Y:S,S,S,1"}
 
 
 # -- swap_slides --------------------------------------------------------------------------------
