@@ -1011,9 +1011,9 @@ class NewGameScreen(Screen[None]):
                 if name == "turn_limit":
                     continue
                 with Horizontal(classes="row"):
-                    yield Label(name)
+                    yield Label(_(OPTION_LABELS.get(name, name)))
                     yield Select(
-                        [(v, v) for v in values],
+                        [(_(OPTION_VALUE_NAMES.get(v, v)), v) for v in values],
                         value=options.get(name, values[0]),
                         allow_blank=False,
                         compact=True,
@@ -1198,6 +1198,26 @@ class SorryApp(App[int]):
                 return screen
         raise LookupError("no game on screen")
 
+
+#: The rule options' names and values as the new-game screen shows them (RULES.md section 9):
+#: English shows the names of ``--option``; the other languages say them in words.
+OPTION_LABELS = {
+    "deck": N_("deck"),
+    "two_draws_again": N_("two_draws_again"),
+    "sorry_forward_4": N_("sorry_forward_4"),
+    "slide_on": N_("slide_on"),
+    "swap_slides": N_("swap_slides"),
+    "starting_pawns_out": N_("starting_pawns_out"),
+    "team_seven_split": N_("team_seven_split"),
+    "team_swap_partner": N_("team_swap_partner"),
+    "points_bonus": N_("points_bonus"),
+}
+OPTION_VALUE_NAMES = {
+    "yes": N_("yes"), "no": N_("no"), "always": N_("always"), "fallback": N_("fallback"),
+    "other": N_("other"), "own": N_("own"), "all": N_("all"), "mover": N_("mover"),
+    "both": N_("both"), "two": N_("two"), "any": N_("any"), "highest": N_("highest"),
+    "cumulative": N_("cumulative"),
+}
 
 #: The variants' names, marked for translation.
 VARIANT_NAMES = {"standard": N_("standard"), "teams": N_("teams"), "points": N_("points")}
