@@ -381,14 +381,16 @@ def gen_seven(
     n0 = n
     W0 = W[0]
     W1 = W[1]
-    mask = others_in_start(S, colour, teams)
+    mask = others_in_start(S, colour, teams) if no >= 2 else np.int64(0)
     for a in range(no):
         code = buf[a]
         c = code >> 2
         loc = S[code]
         dest = FWD[c, loc, 7]
         if dest >= 0 and can_land(S, c, dest):
-            if dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0):
+            if no < 2:
+                pass  # no split follows: no key needed
+            elif dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0):
                 keys[n, 0] = team_key(S, colour, teams, code, dest)
                 keys[n, 1] = mask
             else:
