@@ -60,3 +60,35 @@ def test_bad_input_is_one_line_and_status_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("sorry: error: ") and err.count("\n") == 1
+
+
+def test_hint_lists_moves_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "R:S,S,10,s1 Y:20,30,40,S R", "5", "--rollouts", "6"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Rs1+5") and lines[0].endswith("%")
+    assert sorted(line.split()[0] for line in lines) == ["R10+5", "Rs1+5"]
+
+
+def test_hint_points_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["hint", "R:S,S,S,4 Y:12,33,40,H R", "--rules", "points", "--hand", "1,4,7,11,S"]
+    assert main([*argv, "-r", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    moves = [m["move"] for m in data["moves"]]
+    assert "S:RS>Y33" in moves and "4:R4-4" in moves
+    wins = [m["win"] for m in data["moves"]]
+    assert wins == sorted(wins, reverse=True)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["hint", "R:S,S,S,4 Y:12,33,40,H R"],
+        ["hint", "R:S,S,S,4 Y:12,33,40,H R", "5", "--rules", "points"],
+        ["hint", "R:S,S,S,4 Y:12,33,40,H R", "--rules", "points", "--hand", "1,2"],
+        ["hint", "R:S,S,S,4 Y:12,33,40,H R", "6"],
+        ["hint", "R:S,S,S,4 Y:12,33,40,H R", "5", "--rollouts", "0"],
+    ],
+)
+def test_hint_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("sorry: error: ")
