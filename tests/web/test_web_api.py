@@ -392,3 +392,18 @@ def test_match_next_game_keeps_seats_and_the_winner_starts(client: TestClient) -
     with client.websocket_connect(f"/ws/{nid}") as ws:
         state = hello(ws, "R", token)  # the same token plays the same seat
         assert state["view"]["first"] == winner
+
+
+def test_finished_unwatched_games_leave_memory_and_reload(sqlite_url: str) -> None:
+    import time
+
+    app = create_app(sqlite_url, fast_settings(evict_after=0.0))
+    with TestClient(app) as c:
+        g = new_game(c, {"R": "bot", "Y": "bot"})
+        service = app.state.service
+        deadline = time.monotonic() + 60
+        while g["id"] in service.live and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert g["id"] not in service.live  # finished, nobody watching: evicted
+        summary = c.get(f"/api/games/{g['id']}").json()  # and loaded again on demand
+        assert summary["status"] == "over" and summary["winners"]

@@ -33,18 +33,28 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..board import COLOUR_LETTERS
 from ..errors import SorryError
+from ..i18n import using
+from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
 from .db import Database
+from .i18n import render_page, request_language
 from .players import bot_levels
-from .protocol import MAX_MESSAGE_BYTES, ClientMessage, ProtocolError, dumps, parse_client_message
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    ClientMessage,
+    ProtocolError,
+    describe_move,
+    dumps,
+    parse_client_message,
+)
 from .service import Conn, GameService, LiveGame, Settings, clean_name
 
 STATIC = Path(__file__).parent / "static"
@@ -189,7 +199,15 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
 
 # -- HTTP handlers -------------------------------------------------------------------------
 async def page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+    lang = request_language(request)
+    return HTMLResponse(
+        render_page(lang),
+        headers={
+            "Cache-Control": "no-store",
+            "Content-Language": lang,
+            "Vary": "Accept-Language, Cookie",
+        },
+    )
 
 
 async def favicon(request: Request) -> Response:
@@ -214,7 +232,7 @@ async def board(request: Request) -> Response:
 async def board_picture(request: Request) -> Response:
     position = request.query_params.get("position")
     try:
-        text = board_svg(position[:200] if position else None)
+        text = board_svg(position[:200] if position else None, lang=request_language(request))
     except SorryError as exc:
         return error(400, str(exc))
     return Response(text, media_type="image/svg+xml")
@@ -348,6 +366,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
         await ws.close(code=4404)
         return
     conn = Conn()
+    conn.lang = request_language(ws)  # the page's language (cookie, else Accept-Language)
     writer = asyncio.create_task(_writer(ws, conn))
     limit = RateLimit(service.settings.rate, service.settings.burst)
     violations = 0
@@ -458,6 +477,8 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
         if cached is None:
             cached = await service.hint_for(live, conn.seat, cm.seq)
             if cached["type"] == "hint":
+                with using(conn.lang):  # the hint's words in the client's language
+                    cached["text"] = describe_move(Move.parse(cached["move"]))
                 conn.hints = {cm.seq: cached}
         conn.send(cached)
 

@@ -19,9 +19,10 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, TRACK_LEN, loc_name
-from ..cards import card_name
+from ..board import COLOUR_LETTERS, HOME, START, TRACK_LEN, colour_name, loc_name
+from ..cards import card_label, card_name
 from ..game import Game
+from ..i18n import _
 from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
 from ..view import PlayerView
 
@@ -134,41 +135,43 @@ def move_paths(game: Game, move: Move) -> list[list[Any]]:
 
 
 def describe_move(move: Move) -> str:
-    """Words for a move, for buttons and the game log."""
+    """Words for a move, for buttons and the game log, in the current language
+    (:func:`sorry.i18n.using` picks each client's)."""
     prefix = f"[{card_name(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
 
     def pawn(colour: int, loc: int) -> str:
-        where = {START: "in START", HOME: "at HOME"}.get(loc)
-        if where is None:
-            where = f"on {loc}" if loc < TRACK_LEN else f"on safety {loc_name(loc)}"
-        return f"{COLOUR_NAMES[colour]} pawn {where}"
+        name = colour_name(colour)
+        if loc == START:
+            return _("{colour} pawn in START").format(colour=name)
+        if loc == HOME:
+            return _("{colour} pawn at HOME").format(colour=name)
+        if loc < TRACK_LEN:
+            return _("{colour} pawn on {square}").format(colour=name, square=loc)
+        return _("{colour} pawn on safety {place}").format(colour=name, place=loc_name(loc))
 
     kind = move.kind
     if kind == PASS:
-        return "Pass (decline / forfeit)"
+        return _("Pass (decline / forfeit)")
     if kind == DISCARD:
-        return f"Discard {card_name(move.card or 0)}"
+        return _("Discard {card}").format(card=card_label(move.card or 0))
     if kind == SPLIT:
-        return (
-            prefix
-            + "Split 7: "
-            + " then ".join(f"{pawn(p.colour, p.src)} +{p.steps}" for p in move.parts)
-        )
+        then = _(" then ").join(f"{pawn(p.colour, p.src)} +{p.steps}" for p in move.parts)
+        return prefix + _("Split 7: {moves}").format(moves=then)
     if kind == FORWARD:
-        return prefix + f"{pawn(move.colour, move.src)} forward {move.steps}"
+        where = pawn(move.colour, move.src)
+        return prefix + _("{pawn} forward {n}").format(pawn=where, n=move.steps)
     if kind == BACKWARD:
-        return prefix + f"{pawn(move.colour, move.src)} back {move.steps}"
+        where = pawn(move.colour, move.src)
+        return prefix + _("{pawn} back {n}").format(pawn=where, n=move.steps)
     if kind == ENTER:
-        return prefix + f"Start a {COLOUR_NAMES[move.colour]} pawn"
+        return prefix + _("Start a {colour} pawn").format(colour=colour_name(move.colour))
     if kind == SORRY:
-        return (
-            prefix
-            + f"Sorry! {COLOUR_NAMES[move.colour]} takes {pawn(move.target_colour, move.target)}"
+        return prefix + _("Sorry! {colour} takes {pawn}").format(
+            colour=colour_name(move.colour), pawn=pawn(move.target_colour, move.target)
         )
     if kind == SWAP:
-        return (
-            prefix
-            + f"Swap {pawn(move.colour, move.src)} with {pawn(move.target_colour, move.target)}"
+        return prefix + _("Swap {pawn} with {other}").format(
+            pawn=pawn(move.colour, move.src), other=pawn(move.target_colour, move.target)
         )
     return prefix + str(move)
 

@@ -28,6 +28,7 @@ from typing import Any
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
 from ..game import Game
+from ..i18n import using
 from ..moves import Move
 from ..record import Commitment, GameRecord, Seat, initial_deck
 from ..rng import MASK64, Rng, derive_seed
@@ -73,6 +74,7 @@ class Settings:
     tick: float = 0.5
     allowed_origins: tuple[str, ...] = ()
     listen: bool = True  # PostgreSQL: LISTEN for moves committed by other processes
+    evict_after: float = 600.0  # seconds a finished, unwatched game stays in memory
     rate: float = 10.0  # messages per second a WebSocket client may send on average
     burst: float = 30.0  # and in a burst
 
@@ -85,6 +87,7 @@ class Conn:
     def __init__(self, ident: str = "") -> None:
         self.ident = ident or secrets.token_hex(4)
         self.seat: int | None = None
+        self.lang = "en"  # the client's language (sorry.web.i18n): words of moves and log
         self.hints: dict[int, dict[str, Any]] = {}
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
@@ -161,6 +164,15 @@ def _entry(
         "card": card_name(card) if card is not None else None,
         "paths": paths,
     }
+
+
+def _translated_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry with its words in the current language (re-derived from its move)."""
+    try:
+        text = describe_move(Move.parse(entry["move"]))
+    except (KeyError, ValueError):
+        return entry
+    return {**entry, "text": text}
 
 
 class GameService:
@@ -389,6 +401,16 @@ class GameService:
         return out
 
     def state_message(self, live: LiveGame, conn: Conn, full: bool = False) -> dict[str, Any]:
+        with using(conn.lang):  # moves and the log in the client's language
+            msg = self._state_message(live, conn, full)
+            if conn.lang != "en":
+                if msg["last"] is not None:
+                    msg["last"] = _translated_entry(msg["last"])
+                if full:
+                    msg["log"] = [_translated_entry(e) for e in msg["log"]]
+        return msg
+
+    def _state_message(self, live: LiveGame, conn: Conn, full: bool = False) -> dict[str, Any]:
         game = live.game
         seat = conn.seat
         if seat is not None:
@@ -610,8 +632,12 @@ class GameService:
 
     def tick(self) -> None:
         """Bots take over absent players; a stalled bot seat is restarted."""
+        now = time.monotonic()
         for live in list(self.live.values()):
             if live.game.is_over():
+                # finished games nobody watches leave memory (they reload on demand)
+                if not live.conns and now - live.last_change > self.settings.evict_after:
+                    self.live.pop(live.id, None)
                 continue
             colour = live.game.to_move
             seat = live.seats[colour]

@@ -4,7 +4,8 @@
 "use strict";
 
 const COLOURS = ["R", "B", "Y", "G"];
-const NAMES = { R: "Red", B: "Blue", Y: "Yellow", G: "Green" };
+// Colour names in the page's language (t() and colourName() come from i18n.js).
+const NAMES = { R: colourName("R"), B: colourName("B"), Y: colourName("Y"), G: colourName("G") };
 const FILL = { R: "#d64541", B: "#3b7dd8", Y: "#e8c12e", G: "#3aa655" };
 const DARK = { R: "#7a1f1c", B: "#1b3f73", Y: "#7a6200", G: "#1a5a2a" };
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -36,7 +37,7 @@ async function lobbyPage() {
   $("lobby-page").hidden = false;
   const meta = await api("/api/meta");
   const variant = $("variant");
-  for (const v of meta.variants) variant.append(el("option", { value: v, text: v }));
+  for (const v of meta.variants) variant.append(el("option", { value: v, text: t(v) }));
   const opts = $("options");
   for (const [name, values] of Object.entries(meta.options)) {
     if (name === "turn_limit") continue;
@@ -48,11 +49,11 @@ async function lobbyPage() {
   const defaults = { R: "me", B: "none", Y: "bot:" + meta.bot_levels[0], G: "none" };
   for (const c of COLOURS) {
     const sel = el("select", { id: "seat-" + c });
-    sel.append(el("option", { value: "none", text: "not playing" }));
-    sel.append(el("option", { value: "me", text: "me" }));
-    sel.append(el("option", { value: "invite", text: "invite a person" }));
-    sel.append(el("option", { value: "open", text: "open seat (lobby)" }));
-    for (const lv of meta.bot_levels) sel.append(el("option", { value: "bot:" + lv, text: "bot: " + lv }));
+    sel.append(el("option", { value: "none", text: t("not playing") }));
+    sel.append(el("option", { value: "me", text: t("me") }));
+    sel.append(el("option", { value: "invite", text: t("invite a person") }));
+    sel.append(el("option", { value: "open", text: t("open seat (lobby)") }));
+    for (const lv of meta.bot_levels) sel.append(el("option", { value: "bot:" + lv, text: t("bot: {level}", { level: t(lv) }) }));
     sel.value = defaults[c];
     seats.append(el("label", { class: "c-" + c, text: NAMES[c] + " " }, sel));
   }
@@ -70,7 +71,7 @@ async function lobbyPage() {
     for (const c of COLOURS) {
       const v = $("seat-" + c).value;
       if (v === "none") continue;
-      if (v === "me") { if (me) { $("create-error").textContent = "choose 'me' once"; return; } me = c; }
+      if (v === "me") { if (me) { $("create-error").textContent = t("choose 'me' once"); return; } me = c; }
       if (v.startsWith("bot:")) body.seats.push({ colour: c, kind: "bot", level: v.slice(4) });
       else body.seats.push({ colour: c, kind: v === "open" ? "open" : "invite" });
     }
@@ -93,12 +94,12 @@ async function lobbyPage() {
   const lobby = await api("/api/games");
   const ul = $("lobby-list");
   ul.innerHTML = "";
-  if (!lobby.games.length) ul.append(el("li", { text: "No public games yet." }));
+  if (!lobby.games.length) ul.append(el("li", { text: t("No public games yet.") }));
   for (const g of lobby.games) {
     const open = g.seats.filter((s) => s.open && !s.claimed).map((s) => NAMES[s.colour]);
-    const what = g.status === "over" ? "finished — replay" : open.length ? "open: " + open.join(", ") : "watch";
+    const what = g.status === "over" ? t("finished — replay") : open.length ? t("open: {seats}", { seats: open.join(", ") }) : t("watch");
     ul.append(el("li", {}, el("a", { href: "/g/" + g.id, text: g.name }),
-      document.createTextNode(` (${g.variant}, ${what})`)));
+      document.createTextNode(` (${t(g.variant)}, ${what})`)));
   }
 }
 
@@ -140,7 +141,7 @@ async function gamePage(id) {
   $("download").href = `/api/games/${id}/record`;
   $("name-input").value = localStorage.getItem("sorry:name") || "";
   const summary = await api("/api/games/" + id);
-  $("subtitle").textContent = `${summary.name} — ${summary.variant}` + (summary.options ? ` (${summary.options})` : "");
+  $("subtitle").textContent = `${summary.name} — ${t(summary.variant)}` + (summary.options ? ` (${summary.options})` : "");
   const c = creds();
   if (c && c.joined) { G.seat = c.seat; G.token = c.token; connect(); return; }
   showJoin(summary, c);
@@ -152,7 +153,7 @@ function showJoin(summary, c) {
   box.innerHTML = "";
   $("join").hidden = false;
   const join = async (seat, token) => {
-    const name = $("name-input").value.trim() || "Player";
+    const name = $("name-input").value.trim() || t("Player");
     localStorage.setItem("sorry:name", name);
     try {
       const res = await api(`/api/games/${G.id}/join`, { seat, name, token });
@@ -163,16 +164,16 @@ function showJoin(summary, c) {
     } catch (e) { $("join-error").textContent = e.message; }
   };
   if (c) {
-    $("join-title").textContent = `You are invited to play ${NAMES[c.seat]}`;
-    box.append(el("button", { id: "join-btn", type: "button", text: "Join as " + NAMES[c.seat],
+    $("join-title").textContent = t("You are invited to play {colour}", { colour: NAMES[c.seat] });
+    box.append(el("button", { id: "join-btn", type: "button", text: t("Join as {colour}", { colour: NAMES[c.seat] }),
       onclick: () => join(c.seat, c.token) }));
     return;
   }
-  $("join-title").textContent = "Watching. Take an open seat?";
+  $("join-title").textContent = t("Watching. Take an open seat?");
   for (const s of summary.seats) {
     if (s.open && !s.claimed) {
       box.append(el("button", { type: "button", class: "take-seat", "data-colour": s.colour,
-        text: "Play " + NAMES[s.colour], onclick: () => join(s.colour, undefined) }));
+        text: t("Play {colour}", { colour: NAMES[s.colour] }), onclick: () => join(s.colour, undefined) }));
     }
   }
   if (!box.children.length) $("join").hidden = true;
@@ -194,7 +195,7 @@ function connect() {
   ws.onclose = () => {
     if (G.ws !== ws) return;
     G.ws = null;
-    $("status").textContent = "Disconnected — reconnecting…";
+    $("status").textContent = t("Disconnected — reconnecting…");
     setTimeout(connect, Math.min(5000, 300 * 2 ** G.retry++));
   };
 }
@@ -207,6 +208,7 @@ function onMessage(m) {
     case "state":
       if (m.log) { G.log = m.log; renderLog(); } else if (m.last && (!G.log.length || G.log[G.log.length - 1].seq < m.last.seq)) {
         G.log.push(m.last); renderLog();
+        announce(logLine(m.last));
       }
       applyState(m);
       break;
@@ -217,11 +219,11 @@ function onMessage(m) {
       $("notice").textContent = "";
       break;
     case "rejected":
-      $("notice").textContent = "Not accepted: " + m.reason;
+      $("notice").textContent = t("Not accepted: {reason}", { reason: m.reason });
       if (m.resync) send({ type: "resync" });
       break;
     case "hint":
-      $("hint").textContent = "Hint: " + m.text;
+      $("hint").textContent = t("Hint: {text}", { text: m.text });
       for (const b of $("moves").querySelectorAll("button")) if (b.dataset.move === m.move) b.classList.add("hinted");
       break;
     case "error":
@@ -243,11 +245,12 @@ function applyState(m) {
   renderStatus();
   renderSeats();
   renderMoves();
+  if (m.commitment) $("commitment").textContent = t("Shuffle commitment: {digest}…", { digest: m.commitment.slice(0, 16) });
   if (m.status === "over") {
     $("over-panel").hidden = false;
     const s = v.scores ? Object.entries(v.scores).map(([c, p]) => `${NAMES[c]} ${p}`).join(", ") : "";
     renderMatch(m);
-    $("scores").textContent = (v.winners.length ? "Winner: " + v.winners.map((c) => NAMES[c]).join(" + ") : "Unfinished") + (s ? " — scores: " + s : "");
+    $("scores").textContent = (v.winners.length ? t("Winner: {names}", { names: v.winners.map((c) => NAMES[c]).join(" + ") }) : t("Unfinished")) + (s ? t(" — scores: {scores}", { scores: s }) : "");
   }
 }
 
@@ -255,8 +258,8 @@ function renderMatch(m) {
   const t = m.match;
   const wins = Object.entries(t.wins).map(([c, n]) => `${NAMES[c]} ${n}`).join(", ");
   const points = Object.entries(t.points).map(([c, n]) => `${NAMES[c]} ${n}`).join(", ");
-  $("match").textContent = `Match: ${t.games} game${t.games === 1 ? "" : "s"} played` +
-    (wins ? ` — wins: ${wins}` : "") + (points ? ` — points: ${points}` : "");
+  $("match").textContent = tn("Match: {n} game played", "Match: {n} games played", t.games) +
+    (wins ? window.t(" — wins: {wins}", { wins }) : "") + (points ? window.t(" — points: {points}", { points }) : "");
   $("rematch-btn").hidden = !G.seat || !!m.next_game;
   const next = $("next-game");
   next.hidden = !m.next_game;
@@ -282,20 +285,21 @@ async function rematch() {
 function renderStatus() {
   const m = G.state, v = m.view;
   let text;
-  if (m.status === "over") text = v.winners.length ? `${v.winners.map((c) => NAMES[c]).join(" + ")} won!` : "Game over";
-  else if (G.seat && v.to_move === G.seat) text = "Your turn";
-  else text = `${NAMES[v.to_move]} to move`;
-  $("status").textContent = text + (G.seat ? ` — you are ${NAMES[G.seat]}` : " — watching");
+  if (m.status === "over") text = v.winners.length ? t("{names} won!", { names: v.winners.map((c) => NAMES[c]).join(" + ") }) : t("Game over");
+  else if (G.seat && v.to_move === G.seat) text = t("Your turn");
+  else text = t("{colour} to move", { colour: NAMES[v.to_move] });
+  $("status").textContent = text + (G.seat ? t(" — you are {colour}", { colour: NAMES[G.seat] }) : t(" — watching"));
   $("status").className = "c-" + v.to_move;
   $("card").innerHTML = "";
-  if (v.card) $("card").append(el("span", { class: "card big", id: "current-card", text: v.card === "S" ? "Sorry!" : v.card }));
-  $("card").append(el("span", { text: ` ${v.draw_count} cards to draw` }));
+  if (v.card) $("card").append(el("span", { class: "card big", id: "current-card", "aria-label": t("Card: {card}", { card: cardName(v.card) }), text: cardName(v.card) }));
+  $("card").append(el("span", { text: " " + tn("{n} card to draw", "{n} cards to draw", v.draw_count) }));
   const hand = $("hand");
   hand.innerHTML = "";
   if (v.hand.length) {
-    hand.append(el("span", { text: "Your hand: " }));
+    hand.append(el("span", { text: t("Your hand: ") }));
     for (const c of v.hand) {
-      hand.append(el("span", { class: "card" + (G.cardFilter === c ? " selected" : ""), "data-card": c, text: c,
+      hand.append(el("button", { type: "button", class: "card" + (G.cardFilter === c ? " selected" : ""), "data-card": c, text: cardName(c),
+        "aria-pressed": G.cardFilter === c ? "true" : "false",
         onclick: () => { G.cardFilter = G.cardFilter === c ? null : c; renderStatus(); renderMoves(); } }));
     }
   }
@@ -306,12 +310,12 @@ function renderSeats() {
   box.innerHTML = "";
   for (const s of G.state.seats) {
     const bits = [s.name];
-    if (s.kind === "bot") bits.push(`(bot ${s.level})`);
-    else if (!s.claimed) bits.push(s.open ? "(open seat)" : "(invited)");
-    else if (!s.connected) bits.push("(away)");
-    if (s.bot_playing) bits.push("— a bot is playing for them");
+    if (s.kind === "bot") bits.push(t("(bot {level})", { level: t(s.level) }));
+    else if (!s.claimed) bits.push(s.open ? t("(open seat)") : t("(invited)"));
+    else if (!s.connected) bits.push(t("(away)"));
+    if (s.bot_playing) bits.push(t("— a bot is playing for them"));
     const hs = G.state.view.hand_sizes[s.colour];
-    if (G.state.view.variant === "points") bits.push(`${hs} cards`);
+    if (G.state.view.variant === "points") bits.push(tn("{n} card", "{n} cards", hs));
     box.append(el("div", { class: "seat" + (G.state.view.to_move === s.colour ? " to-move" : "") },
       el("span", { class: "dot bg-" + s.colour }), el("span", { class: "c-" + s.colour, text: NAMES[s.colour] + ": " }),
       document.createTextNode(bits.join(" "))));
@@ -339,7 +343,12 @@ function renderMoves() {
   for (const m of v.legal_moves) if (m.kind === "split") for (const p of m.paths) movable.add(p[0] + ":" + p[1]);
   for (const [c, list] of Object.entries(G.pawns)) {
     for (const p of list) {
-      if (movable.has(c + ":" + p.loc)) p.el.classList.add("movable");
+      const canMove = movable.has(c + ":" + p.loc);
+      if (canMove) p.el.classList.add("movable");
+      // movable pawns are buttons for the keyboard too (Tab, then Enter or Space)
+      p.el.setAttribute("role", canMove ? "button" : "img");
+      if (canMove) p.el.setAttribute("tabindex", "0"); else p.el.removeAttribute("tabindex");
+      p.el.setAttribute("aria-label", canMove ? t("{colour} pawn on {place}, can move", { colour: NAMES[c], place: pawnPlace(p.loc) }) : pawnLabel(c, p.loc));
       if (G.filter && G.filter.colour === c && G.filter.loc === p.loc) p.el.classList.add("selected");
     }
   }
@@ -375,9 +384,27 @@ function locXY(c, loc, slot) {
   return g.track[Number(loc)];
 }
 
+function pawnLabel(c, loc) {
+  const colour = NAMES[c];
+  if (loc === "S") return t("{colour} pawn in START", { colour });
+  if (loc === "H") return t("{colour} pawn at HOME", { colour });
+  if (loc[0] === "s") return t("{colour} pawn on Safety Zone square {k}", { colour, k: loc.slice(1) });
+  return t("{colour} pawn on square {square}", { colour, square: loc });
+}
+
+function cardName(c) { return c === "S" ? t("Sorry!") : c; }
+
+function pawnPlace(loc) {
+  if (loc === "S") return t("START");
+  if (loc === "H") return t("HOME");
+  if (loc[0] === "s") return t("Safety {n}", { n: loc.slice(1) });
+  return loc;
+}
+
 function makePawn(c) {
   const g = document.createElementNS(SVGNS, "g");
   g.setAttribute("class", `pawn pawn-${c}`);
+  g.setAttribute("role", "img");
   g.dataset.colour = c;
   const circle = document.createElementNS(SVGNS, "circle");
   circle.setAttribute("r", 13); circle.setAttribute("fill", FILL[c]);
@@ -388,6 +415,9 @@ function makePawn(c) {
   t.setAttribute("font-family", "sans-serif");
   t.textContent = c;
   g.append(circle, t);
+  g.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); g.dispatchEvent(new MouseEvent("click")); }
+  });
   g.addEventListener("click", () => {
     const p = G.pawns[c].find((q) => q.el === g);
     G.filter = G.filter && G.filter.colour === c && G.filter.loc === p.loc ? null : { colour: c, loc: p.loc };
@@ -422,17 +452,22 @@ function placePawns(pawns, paths) {
       p.el.setAttribute("transform", `translate(${x} ${y})`);
       p.el.style.transform = `translate(${x}px, ${y}px)`;
       p.el.dataset.loc = p.loc;
+      p.el.setAttribute("aria-label", pawnLabel(c, p.loc));
     }
   }
+}
+
+function logLine(e) {
+  const who = e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : "";
+  const card = e.card && G.state?.view.variant !== "points" ? `[${cardName(e.card)}] ` : "";
+  return `${NAMES[e.colour]}${who}: ${card}${e.text}`;
 }
 
 function renderLog() {
   const ol = $("log");
   ol.innerHTML = "";
   for (const e of G.log) {
-    const who = e.actor === "bot" ? " (bot)" : e.actor === "takeover" ? " (bot for player)" : "";
-    const card = e.card && G.state?.view.variant !== "points" ? `[${e.card}] ` : "";
-    ol.append(el("li", { class: "c-" + e.colour, "data-seq": e.seq, text: `${NAMES[e.colour]}${who}: ${card}${e.text}` }));
+    ol.append(el("li", { class: "c-" + e.colour, "data-seq": e.seq, text: logLine(e) }));
   }
   ol.scrollTop = ol.scrollHeight;
 }
