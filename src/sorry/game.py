@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections import Counter
@@ -661,7 +662,7 @@ class Game:
             "version": 1,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
-            "initial": self._initial,
+            "initial": copy.deepcopy(self._initial),
             "steps": [
                 ("draw:" + card_name(p)) if k == "draw" else str(p) for k, p, *_ in self._stack
             ],
