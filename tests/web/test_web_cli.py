@@ -22,3 +22,17 @@ def test_database_urls(tmp_path: Any, monkeypatch: Any) -> None:
     assert (tmp_path / "sorry").is_dir()
     assert normalise_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
     assert normalise_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+
+
+def test_page_loads_nothing_from_the_internet() -> None:
+    import re
+    from pathlib import Path
+
+    import sorry.web
+
+    static = Path(sorry.web.__file__).parent / "static"
+    files = sorted(static.iterdir())
+    assert {"index.html", "app.js", "app.css"} <= {f.name for f in files}
+    for f in files:
+        for url in re.findall(r"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", f.read_text()):
+            assert url.startswith("http://www.w3.org/"), (f.name, url)
