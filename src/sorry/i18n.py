@@ -18,7 +18,8 @@ from __future__ import annotations
 import ast
 import gettext as _gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -198,6 +199,25 @@ def set_language(lang: str | None) -> str:
 
 def get_language() -> str:
     return _current
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[str]:
+    """Speak ``lang`` (a supported code; None or unknown: English) inside a ``with`` block,
+    then go back to the language before: for servers that answer each client in its own
+    language. Not for threads; in asyncio, do not ``await`` inside the block.
+
+    >>> with using("eo"):
+    ...     gettext("Sorry!")
+    'Pardonu!'
+    """
+    global _current
+    previous = _current
+    _current = normalise(lang) or DEFAULT
+    try:
+        yield _current
+    finally:
+        _current = previous
 
 
 def gettext(message: str) -> str:

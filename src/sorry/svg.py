@@ -4,7 +4,9 @@ The 60-square track runs clockwise round a 16 x 16 grid: Red's side (squares 0-1
 top from the left corner, Blue's down the right, Yellow's along the bottom, Green's up the left.
 Each side has its two coloured slides, its START circle next to its START exit (b+4) and its
 Safety Zone turning in at its entry (b+2), ending in its HOME circle. Pawns are drawn in their
-colour with their letter, so the picture reads without colour too.
+colour with their letter, so the picture reads without colour too. Every square, START, HOME
+and pawn has a text alternative (``aria-label``) in the language asked for, for screen readers;
+the decoration (slides, square numbers, the name in the middle) is hidden from them.
 
 >>> svg = board_svg("R:S,S,4,s2 Y:12,33,40,H R")
 >>> svg.startswith("<svg") and svg.count('class="pawn') == 8
@@ -16,10 +18,22 @@ True
 
 from __future__ import annotations
 
+from gettext import NullTranslations
 from html import escape
 from typing import Any
 
-from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
+from .board import (
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    HOME,
+    SAFE_BASE,
+    SAFETY_ENTRY,
+    SLIDES,
+    START,
+    START_EXIT,
+    TRACK_LEN,
+)
+from .i18n import N_, get_language, translation
 from .position import Position
 
 CELL = 40
@@ -92,29 +106,53 @@ def pawn_xy(geo: dict[str, Any], colour: int, loc: int, slot: int = 0) -> Point:
     return float(x), float(y)
 
 
-def _board_parts(geo: dict[str, Any]) -> list[str]:
+def square_label(square: int, tr: NullTranslations) -> str:
+    """A track square in words: its number and what is on it (slides, entries, START exits)."""
+    words = [tr.gettext(N_("Square {n}")).format(n=square)]
+    for triangle, end, owner in SLIDES:
+        colour = tr.gettext(COLOUR_NAMES[owner])
+        if square == triangle:
+            words.append(tr.gettext(N_("start of the {colour} slide")).format(colour=colour))
+        elif square == end:
+            words.append(tr.gettext(N_("end of the {colour} slide")).format(colour=colour))
+        elif triangle < square < end:
+            words.append(tr.gettext(N_("on the {colour} slide")).format(colour=colour))
+    for c in range(4):
+        colour = tr.gettext(COLOUR_NAMES[c])
+        if square == SAFETY_ENTRY[c]:
+            words.append(tr.gettext(N_("{colour} Safety Zone entry")).format(colour=colour))
+        if square == START_EXIT[c]:
+            words.append(tr.gettext(N_("{colour} START exit")).format(colour=colour))
+    return ", ".join(words)
+
+
+def _board_parts(geo: dict[str, Any], tr: NullTranslations) -> list[str]:
     out = [
-        f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" fill="#fbf7ea" stroke="#333"/>',
+        f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" fill="#fbf7ea" stroke="#333" '
+        'aria-hidden="true"/>',
         f'<text x="{SIZE / 2}" y="{SIZE / 2}" text-anchor="middle" dominant-baseline="middle" '
         f'font-size="64" font-weight="bold" fill="#c0392b" font-family="sans-serif" '
-        f'transform="rotate(-35 {SIZE / 2} {SIZE / 2})">SORRY!</text>',
+        f'transform="rotate(-35 {SIZE / 2} {SIZE / 2})" aria-hidden="true">'
+        f"{escape(tr.gettext('Sorry!').upper())}</text>",
     ]
     h = CELL / 2
     for s in range(TRACK_LEN):
         x, y = geo["track"][s]
         out.append(
             f'<rect class="sq" data-sq="{s}" x="{x - h}" y="{y - h}" width="{CELL}" '
-            f'height="{CELL}" fill="#fffdf5" stroke="#999"/>'
+            f'height="{CELL}" fill="#fffdf5" stroke="#999" role="img" '
+            f'aria-label="{escape(square_label(s, tr))}"/>'
         )
         out.append(
             f'<text x="{x}" y="{y + h - 3}" text-anchor="middle" font-size="8" '
-            f'fill="#aaa" font-family="sans-serif">{s}</text>'
+            f'fill="#aaa" font-family="sans-serif" aria-hidden="true">{s}</text>'
         )
     for triangle, end, owner in SLIDES:
         (x1, y1), (x2, y2) = geo["track"][triangle], geo["track"][end]
         out.append(
             f'<line class="slide" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-            f'stroke="{FILL[owner]}" stroke-width="10" stroke-linecap="round" opacity="0.8"/>'
+            f'stroke="{FILL[owner]}" stroke-width="10" stroke-linecap="round" opacity="0.8" '
+            'aria-hidden="true"/>'
         )
         dx, dy = (
             (x2 - x1) / max(abs(x2 - x1), abs(y2 - y1)),
@@ -126,45 +164,74 @@ def _board_parts(geo: dict[str, Any]) -> list[str]:
         b2 = (x1 - dx * 8 - px * 11, y1 - dy * 8 - py * 11)
         out.append(
             f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {b1[0]:.1f},{b1[1]:.1f} '
-            f'{b2[0]:.1f},{b2[1]:.1f}" fill="{FILL[owner]}" stroke="{DARK[owner]}"/>'
+            f'{b2[0]:.1f},{b2[1]:.1f}" fill="{FILL[owner]}" stroke="{DARK[owner]}" '
+            'aria-hidden="true"/>'
         )
         out.append(
-            f'<circle cx="{x2}" cy="{y2}" r="9" fill="{FILL[owner]}" stroke="{DARK[owner]}"/>'
+            f'<circle cx="{x2}" cy="{y2}" r="9" fill="{FILL[owner]}" stroke="{DARK[owner]}" '
+            'aria-hidden="true"/>'
         )
     for c, letter in enumerate(COLOUR_LETTERS):
+        colour = tr.gettext(COLOUR_NAMES[c])
         for k, (x, y) in enumerate(geo["safety"][letter], start=1):
+            label = tr.gettext(N_("{colour} Safety Zone, square {k}")).format(colour=colour, k=k)
             out.append(
                 f'<rect class="safety" data-colour="{letter}" data-k="{k}" x="{x - h}" '
                 f'y="{y - h}" width="{CELL}" height="{CELL}" fill="{LIGHT[c]}" '
-                f'stroke="{FILL[c]}"/>'
+                f'stroke="{FILL[c]}" role="img" aria-label="{escape(label)}"/>'
             )
-        for kind, label in (("home", "HOME"), ("start", "START")):
+        for kind, place in (("home", N_("HOME")), ("start", N_("START"))):
             x, y = geo[f"{kind}_circle"][letter]
+            label = tr.gettext(N_("{colour} {place}")).format(
+                colour=colour, place=tr.gettext(place)
+            )
             out.append(
                 f'<circle class="{kind}" data-colour="{letter}" cx="{x}" cy="{y}" '
-                f'r="{CELL * 1.05}" fill="{LIGHT[c]}" stroke="{FILL[c]}" stroke-width="3"/>'
+                f'r="{CELL * 1.05}" fill="{LIGHT[c]}" stroke="{FILL[c]}" stroke-width="3" '
+                f'role="img" aria-label="{escape(label)}"/>'
             )
             out.append(
                 f'<text x="{x}" y="{y + CELL * 1.05 + 11}" text-anchor="middle" font-size="10" '
-                f'fill="{DARK[c]}" font-family="sans-serif">{COLOUR_NAMES[c]} {label}</text>'
+                f'fill="{DARK[c]}" font-family="sans-serif" aria-hidden="true">'
+                f"{escape(label)}</text>"
             )
     return out
 
 
-def pawn_svg(colour: int, x: float, y: float, extra: str = "") -> str:
+def pawn_label(colour: int, loc: int, tr: NullTranslations | None = None) -> str:
+    """A pawn in words, e.g. ``Red pawn on square 12``, in the language of ``tr``."""
+    tr = tr or translation(get_language())
+    name = tr.gettext(COLOUR_NAMES[colour])
+    if loc == START:
+        return tr.gettext(N_("{colour} pawn in START")).format(colour=name)
+    if loc == HOME:
+        return tr.gettext(N_("{colour} pawn at HOME")).format(colour=name)
+    if loc > SAFE_BASE:
+        return tr.gettext(N_("{colour} pawn on Safety Zone square {k}")).format(
+            colour=name, k=loc - SAFE_BASE
+        )
+    return tr.gettext(N_("{colour} pawn on square {square}")).format(colour=name, square=loc)
+
+
+def pawn_svg(colour: int, x: float, y: float, extra: str = "", label: str = "") -> str:
     letter = COLOUR_LETTERS[colour]
+    named = f' role="img" aria-label="{escape(label)}"' if label else ""
     return (
-        f'<g class="pawn pawn-{letter}" transform="translate({x:.1f} {y:.1f})"{extra}>'
+        f'<g class="pawn pawn-{letter}" transform="translate({x:.1f} {y:.1f})"{named}{extra}>'
         f'<circle r="13" fill="{FILL[colour]}" stroke="{DARK[colour]}" stroke-width="2"/>'
         f'<text text-anchor="middle" dominant-baseline="central" font-size="14" '
         f'font-weight="bold" font-family="sans-serif" fill="#fff">{letter}</text></g>'
     )
 
 
-def board_svg(position: Position | str | None = None, title: str | None = None) -> str:
-    """The whole board as an SVG document, with the pawns of ``position`` if given."""
+def board_svg(
+    position: Position | str | None = None, title: str | None = None, lang: str | None = None
+) -> str:
+    """The whole board as an SVG document, with the pawns of ``position`` if given; the text
+    alternatives are in ``lang`` (default: the current language)."""
+    tr = translation(lang or get_language())
     geo = board_geometry()
-    parts = _board_parts(geo)
+    parts = _board_parts(geo, tr)
     if position is not None:
         pos = Position.parse(position) if isinstance(position, str) else position
         for c, locs in enumerate(pos.pawns):
@@ -175,10 +242,11 @@ def board_svg(position: Position | str | None = None, title: str | None = None) 
                 slot = slots.get(loc, 0)
                 slots[loc] = slot + 1
                 x, y = pawn_xy(geo, c, loc, slot)
-                parts.append(pawn_svg(c, x, y))
-    label = escape(title) if title else "Sorry! board"
+                parts.append(pawn_svg(c, x, y, label=pawn_label(c, loc, tr)))
+    board_name = tr.gettext(N_("{game} board")).format(game=tr.gettext("Sorry!"))
+    label = escape(title) if title else escape(board_name)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
-        f'width="{SIZE}" height="{SIZE}" role="img" aria-label="{label}">'
+        f'width="{SIZE}" height="{SIZE}" role="group" aria-label="{label}">'
         f"<title>{label}</title>" + "".join(parts) + "</svg>"
     )

@@ -1,0 +1,123 @@
+"""The browser game in every language: the page served per request (Accept-Language, the
+language menu's cookie, ?lang=), the script's catalog, the board's text alternatives and the
+words of moves sent over the WebSocket."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+
+from sorry.web import Settings, create_app
+
+#: Per language: the game's name, "New game", "Create game", Red, "Square 4".
+WORDS = {
+    "en": ("Sorry!", "New game", "Create game", "Red", "Square 4"),
+    "ca": ("Ho sento!", "Partida nova", "Crea la partida", "Vermell", "Casella 4"),
+    "eo": ("Pardonu!", "Nova ludo", "Krei ludon", "Ruĝa", "Kampo 4"),
+    "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Δημιουργία παιχνιδιού", "Κόκκινο", "Τετράγωνο 4"),
+    "sw": ("Samahani!", "Mchezo mpya", "Unda mchezo", "Nyekundu", "Kisanduku 4"),
+}
+ACCEPT = {"en": "en-GB,en;q=0.9", "ca": "ca-ES,ca;q=0.9,es;q=0.5", "eo": "eo",
+          "el": "el-GR,el;q=0.9,en;q=0.3", "sw": "sw-KE,sw;q=0.9"}
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    settings = Settings(bot_delay=0.0, takeover_after=3600.0, tick=0.05, rate=1000.0, burst=1000.0)
+    app = create_app(f"sqlite:///{tmp_path / 'i18n.db'}", settings)
+    with TestClient(app) as c:
+        yield c
+
+
+def catalog(html: str) -> dict[str, Any]:
+    m = re.search(r'<script id="i18n-data" type="application/json">(.*?)</script>', html, re.S)
+    assert m is not None
+    data: dict[str, Any] = json.loads(m.group(1))
+    return data
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_page_in_each_language(client: TestClient, lang: str) -> None:
+    name, new_game, create, red, _square = WORDS[lang]
+    for path in ("/", "/g/abc123"):
+        r = client.get(path, headers={"Accept-Language": ACCEPT[lang]})
+        assert r.status_code == 200
+        html = r.text
+        assert f'<html lang="{lang}"' in html and r.headers["content-language"] == lang
+        assert "Accept-Language" in r.headers["vary"]
+        assert f">{name}</a>" in html and f">{new_game}</h2>" in html and create in html
+        assert '<select id="lang-menu">' in html
+        assert f'value="{lang}" lang="{lang}" selected' in html
+        data = catalog(html)
+        assert data["lang"] == lang and data["messages"]["Red"] == red
+        one, other = data["messages"]["{n} card to draw"]
+        assert "{n}" in one and "{n}" in other
+
+
+def test_cookie_and_query_choose_the_language(client: TestClient) -> None:
+    client.cookies.set("sorry_lang", "sw")
+    r = client.get("/", headers={"Accept-Language": "el"})
+    assert '<html lang="sw"' in r.text  # the language menu's choice wins over the browser's
+    r = client.get("/?lang=eo", headers={"Accept-Language": "el"})
+    assert '<html lang="eo"' in r.text
+    client.cookies.set("sorry_lang", "xx")
+    r = client.get("/", headers={"Accept-Language": "ca"})
+    assert '<html lang="ca"' in r.text  # a bad cookie is ignored
+    client.cookies.clear()
+    r = client.get("/", headers={"Accept-Language": "fr-FR,de;q=0.8"})
+    assert '<html lang="en"' in r.text  # nothing we speak: English
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_board_text_alternatives_in_each_language(client: TestClient, lang: str) -> None:
+    name, _new, _create, red, square = WORDS[lang]
+    svg = client.get(
+        "/api/board.svg", params={"position": "R:S,S,4,s2 Y:12,33,40,H R"},
+        headers={"Accept-Language": ACCEPT[lang]},
+    ).text
+    labels = re.findall(r'aria-label="([^"]*)"', svg)
+    # the board, 60 squares, 20 Safety Zone squares, 8 START and HOME circles, 8 pawns
+    assert len(labels) == 1 + 60 + 20 + 8 + 8
+    assert name in labels[0]
+    assert any(label.startswith(square) for label in labels)
+    assert sum(red in label for label in labels) > 10
+    # every drawn square and pawn is named; decoration is hidden from screen readers
+    assert svg.count('class="sq"') == svg.count('class="sq" data-sq') == 60
+    assert 'aria-hidden="true">4<' in svg
+
+
+def test_moves_and_log_in_the_clients_language(client: TestClient) -> None:
+    r = client.post(
+        "/api/games",
+        json={"variant": "standard", "seats": [{"colour": "R", "kind": "invite"},
+                                              {"colour": "Y", "kind": "bot", "level": "random"}]},
+    )
+    game = r.json()
+    token = next(s["token"] for s in game["seats"] if s["colour"] == "R")
+    texts = {}
+    for lang in ("en", "ca", "el"):
+        headers = {"Accept-Language": ACCEPT[lang], "Origin": "http://testserver"}
+        with client.websocket_connect(f"/ws/{game['id']}", headers=headers) as ws:
+            ws.send_json({"type": "hello", "seat": "R", "token": token})
+            state = None
+            for _ in range(200):
+                msg = ws.receive_json()
+                if msg["type"] == "state":
+                    state = msg
+                    break
+            assert state is not None
+            texts[lang] = [m["text"] for m in state["view"]["legal_moves"]] + [
+                e["text"] for e in state.get("log") or []
+            ]
+    assert texts["en"] and len(texts["en"]) == len(texts["ca"]) == len(texts["el"])
+    assert any("pawn" in t or "Pass" in t for t in texts["en"])
+    assert all("pawn" not in t for t in texts["ca"] + texts["el"])
+    assert any("peó" in t or "Passa" in t for t in texts["ca"])
