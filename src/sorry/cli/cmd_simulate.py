@@ -60,8 +60,10 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     if args.engine == "fast":
-        from ..fast.report import simulate_report
-
+        try:
+            from ..fast.report import simulate_report
+        except ImportError as exc:
+            raise CliError(str(exc)) from None
         res = simulate_report(args.games, players, rules, bots, args.seed, threads=args.jobs)
     else:
         res = simulate(

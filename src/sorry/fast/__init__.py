@@ -23,9 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
-import numpy as np
-import numpy.typing as npt
+try:
+    import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        f"sorry.fast needs numba and numpy: pip install 'sorry-engine[fast]' ({exc})"
+    ) from exc
 
 from .. import board
 from ..board import COLOUR_LETTERS, COLOUR_NAMES, START
