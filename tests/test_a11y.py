@@ -1,0 +1,199 @@
+"""Accessibility of the browser game, in headless Chromium (Debian's /usr/bin/chromium, driven by
+Playwright) against ``sorry serve``: axe-core (vendored in tests/vendor/axe-core, MPL-2.0)
+finds no serious or critical violation on the main pages in every language; the game can be
+played with the keyboard alone, the focus is visible, and each move is announced in a live
+region; pawns carry their letter, so colour is never the only clue."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("playwright")
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+LANGS = ["en", "ca", "eo", "el", "sw"]
+
+
+class Server:
+    """``sorry serve`` on a free port of 127.0.0.1."""
+
+    def __init__(self, database: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sorry", "serve", "--port", str(self.port), "--database",
+             database, "--bot-delay", "0.02", "--takeover-after", "3600"],
+            stdout=subprocess.DEVNULL, stderr=self.errors,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/meta", timeout=1).read()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+
+    def api(self, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.base + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'a11y.db'}")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations of the page as it is now."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result: dict[str, Any] = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def new_game(server: Server) -> tuple[str, dict[str, str]]:
+    g = server.api(
+        "/api/games",
+        {"name": "a11y", "public": True, "seats": [
+            {"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot", "level": "random"},
+        ]},
+    )
+    links = {s["colour"]: s["link"].replace("http://testserver", server.base)
+             for s in g["seats"] if "link" in s}
+    return g["id"], links
+
+
+def open_page(browser: Any, url: str, lang: str) -> tuple[Any, list[str]]:
+    ctx = browser.new_context(locale=lang, extra_http_headers={"Accept-Language": lang})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return page, errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_serious_violations_on_the_main_pages(server: Server, browser: Any, lang: str) -> None:
+    # the lobby with its create form
+    page, errors = open_page(browser, server.base + "/", lang)
+    page.wait_for_selector("#seat-Y option", state="attached")
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert axe_violations(page) == []
+    # a game, seated, with the moves to choose from
+    _gid, links = new_game(server)
+    page, errors = open_page(browser, links["R"], lang)
+    page.wait_for_selector("#join-btn")
+    page.click("#join-btn")
+    page.wait_for_function("document.body.dataset.role === 'player'")
+    page.wait_for_selector("#moves button")
+    assert axe_violations(page) == []
+    # the same game watched by someone else
+    spectator, more = open_page(browser, page.url.split("#")[0], lang)
+    spectator.wait_for_function("document.body.dataset.role === 'spectator'")
+    assert axe_violations(spectator) == []
+    assert not errors and not more
+
+
+def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> None:
+    _gid, links = new_game(server)
+    page, errors = open_page(browser, links["R"], "ca")
+    page.wait_for_selector("#join-btn")
+    page.focus("#join-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.role === 'player'")
+    for _ in range(40):
+        # Tab through the page to the first move and play it with Enter, no mouse
+        page.wait_for_function(
+            "document.body.dataset.toMove === 'R' && document.querySelector('#moves button')"
+        )
+        seq = page.evaluate("document.body.dataset.seq")
+        for _tab in range(200):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.closest('#moves') !== null"):
+                break
+        else:
+            pytest.fail("the moves cannot be reached with Tab")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("", "none")  # the focus is visible
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.body.dataset.seq !== '{seq}'")
+        live = page.wait_for_function(
+            "document.getElementById('live') && document.getElementById('live').textContent"
+        ).json_value()
+        assert live and ("Vermell" in live or "Groc" in live)  # announced, in Catalan
+        movable = page.locator(".pawn.movable")
+        if movable.count():
+            break
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+    # a movable pawn is a button for the keyboard; Enter selects it and filters the moves
+    if page.locator(".pawn.movable").count():
+        pawn = page.locator(".pawn.movable").first
+        assert pawn.get_attribute("tabindex") == "0" and pawn.get_attribute("role") == "button"
+        assert "es pot moure" in (pawn.get_attribute("aria-label") or "")
+        pawn.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".pawn.selected")
+    # never colour alone: every pawn shows its letter and says its colour in words
+    for p in page.locator(".pawn").all():
+        assert (p.text_content() or "").strip() in ("R", "B", "Y", "G")
+        assert p.get_attribute("aria-label")
+    assert page.get_attribute("#live", "aria-live") == "polite"
+    assert not errors
