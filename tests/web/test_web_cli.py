@@ -36,3 +36,38 @@ def test_page_loads_nothing_from_the_internet() -> None:
     for f in files:
         for url in re.findall(r"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", f.read_text()):
             assert url.startswith("http://www.w3.org/"), (f.name, url)
+
+
+def test_postgres_tests_fail_in_ci_when_the_server_is_unreachable(tmp_path: Any) -> None:
+    """Under CI=true a missing PostgreSQL must fail the PostgreSQL tests, never skip them."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    env = dict(
+        os.environ, CI="true", SORRY_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:9/test"
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            f"{here / 'test_web_processes.py'}::test_postgres_database_layer",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert out.returncode != 0
+    # pytest.fail in the fixture: reported as an error of the test, never as a skip
+    assert "1 error" in out.stdout and "unreachable" in out.stdout
+    assert "skipped" not in out.stdout
