@@ -407,3 +407,30 @@ def test_finished_unwatched_games_leave_memory_and_reload(sqlite_url: str) -> No
         assert g["id"] not in service.live  # finished, nobody watching: evicted
         summary = c.get(f"/api/games/{g['id']}").json()  # and loaded again on demand
         assert summary["status"] == "over" and summary["winners"]
+
+
+def test_a_failing_database_rejects_the_move_explicitly(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    g = new_game(client, {"R": "invite", "Y": "invite"})
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        state = hello(ws, "R", g["tokens"]["R"])
+        live = service.live[g["id"]]
+        seat = state["view"]["to_move"]
+        if seat != "R":
+            ws.close()
+        with client.websocket_connect(f"/ws/{g['id']}") as wm:
+            st = hello(wm, seat, g["tokens"][seat])
+
+            def broken(*args: Any, **kw: Any) -> None:
+                raise OSError("disk on fire")
+
+            monkeypatch.setattr(service.db, "commit_move", broken)
+            move = st["view"]["legal_moves"][0]["move"]
+            wm.send_json({"type": "move", "seq": st["seq"], "move": move})
+            r = recv(wm, "rejected")
+            assert r["code"] == "server_error" and r["resync"]
+            assert live.seq == st["seq"]  # nothing accepted
+            monkeypatch.undo()
+            assert play(wm, recv(wm, "state"), move)["seq"] == st["seq"] + 1

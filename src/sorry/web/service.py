@@ -540,6 +540,11 @@ class GameService:
                 )
             except ConflictError:
                 resync_needed = True
+            except Exception:  # the database failed: nothing was accepted, say so
+                log.exception("could not commit a move of game %s", live.id)
+                return _reject(
+                    "server_error", "the move could not be saved: try again", live.seq, resync=True
+                )
             else:
                 resync_needed = False
                 live.game = new
