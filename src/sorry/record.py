@@ -34,10 +34,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .board import COLOUR_LETTERS, COLOUR_NAMES
+from .board import COLOUR_LETTERS, colour_name
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .errors import SorryError
 from .game import Game
+from .i18n import _, ngettext
 from .moves import Move
 from .rng import MASK64
 from .rules import Rules
@@ -220,15 +221,25 @@ class Result:
         }
 
     def describe(self) -> str:
+        n = self.turns
         if self.status == "won":
-            names = " and ".join(COLOUR_NAMES[COLOUR_LETTERS.index(w)] for w in self.winners)
-            text = f"{names} won after {self.turns} turns"
+            names = _(" and ").join(colour_name(COLOUR_LETTERS.index(w)) for w in self.winners)
+            text = ngettext(
+                "{names} won after {n} turn", "{names} won after {n} turns", n
+            ).format(names=names, n=n)
         elif self.status == "unfinished":
-            text = f"unfinished after {self.turns} turns (turn limit)"
+            text = ngettext(
+                "unfinished after {n} turn (turn limit)",
+                "unfinished after {n} turns (turn limit)",
+                n,
+            ).format(n=n)
         else:
-            text = f"in progress after {self.turns} turns"
+            text = ngettext(
+                "in progress after {n} turn", "in progress after {n} turns", n
+            ).format(n=n)
         if self.scores is not None:
-            text += "; scores " + " ".join(f"{c}={s}" for c, s in self.scores)
+            scores = " ".join(f"{c}={s}" for c, s in self.scores)
+            text += _("; scores {scores}").format(scores=scores)
         return text
 
 
@@ -297,7 +308,7 @@ class GameRecord:
             raise RecordError("the commitment is not that of this game's seed and deck")
         replay = _start(game.rules, game.colours, game.seed, game.first, chosen_by)
         steps: list[Step] = []
-        for kind, payload, *_ in game._stack:
+        for kind, payload, *_rest in game._stack:
             if kind == "draw":
                 to = replay.deal_to
                 assert to is not None

@@ -4,39 +4,48 @@ from __future__ import annotations
 
 import argparse
 
+from ..i18n import _
 from . import CliError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "serve",
-        help="run the game server for play in the browser",
-        description="Run the authoritative game server. Friends open http://HOST:PORT/ in a "
-        "browser. Games are stored in SQLite (the per-user data folder) or PostgreSQL.",
+        help=_("run the game server for play in the browser"),
+        description=_(
+            "Run the authoritative game server. Friends open http://HOST:PORT/ in a "
+            "browser. Games are stored in SQLite (the per-user data folder) or PostgreSQL."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
+    )
+    p.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     p.add_argument(
         "--database",
         metavar="URL",
-        help="sqlite:///PATH or postgresql://USER@HOST/DB "
-        "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)",
+        help=_(
+            "sqlite:///PATH or postgresql://USER@HOST/DB "
+            "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)"
+        ),
     )
-    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving")
+    p.add_argument(
+        "--bot-delay", type=float, default=0.6, help=_("seconds a bot waits before moving")
+    )
     p.add_argument(
         "--takeover-after",
         type=float,
         default=60.0,
-        help="seconds a player may be away on their turn before a bot plays for them",
+        help=_("seconds a player may be away on their turn before a bot plays for them"),
     )
     p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="another Origin allowed to open WebSockets (e.g. https://example.org)",
+        help=_("another Origin allowed to open WebSockets (e.g. https://example.org)"),
     )
-    p.add_argument("--log-level", default="warning", help="uvicorn log level")
+    p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
 
@@ -47,12 +56,14 @@ def run(args: argparse.Namespace) -> int:
         from ..web import Settings, create_app
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise CliError(
-            f"the web server needs the web extra: pip install 'sorry-engine[web]' ({exc})"
+            _(
+                "the web server needs the web extra: pip install 'sorry-engine[web]' ({error})"
+            ).format(error=exc)
         ) from None
     if not 0 < args.port < 65536:
-        raise CliError("port must be 1-65535")
+        raise CliError(_("port must be 1-65535"))
     if args.bot_delay < 0 or args.takeover_after < 0:
-        raise CliError("delays must not be negative")
+        raise CliError(_("delays must not be negative"))
     settings = Settings(
         bot_delay=args.bot_delay,
         takeover_after=args.takeover_after,
@@ -62,7 +73,12 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(args.database, settings)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    print(f"sorry: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    print(
+        _("sorry: serving on {url} (Ctrl-C to stop)").format(
+            url=f"http://{args.host}:{args.port}/"
+        ),
+        flush=True,
+    )
     uvicorn.run(
         app,
         host=args.host,

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from ..i18n import _
 from ..sim import BACKENDS, plot, simulate, simulate_text, write_json
 from . import CliError, add_rules_arguments, rules_from_args
 
@@ -13,38 +14,42 @@ from . import CliError, add_rules_arguments, rules_from_args
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "simulate",
-        help="play many games between bots and report statistics",
-        description=(
+        help=_("play many games between bots and report statistics"),
+        description=_(
             "Play N complete games (game i uses a seed derived from the master seed, so every "
             "backend plays the same games) and print each seat's win rate with a 95%% "
             "confidence interval, the first player's win rate, the game length (moves) and "
             "the speed. Bots stay in their seats (see 'sorry tournament' to rotate them)."
         ),
     )
-    p.add_argument("--games", "-n", type=int, default=1000, help="number of games (1000)")
+    p.add_argument("--games", "-n", type=int, default=1000, help=_("number of games (1000)"))
     p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="players (default: 4, or one per bot)"
+        "--players", type=int, choices=(2, 3, 4), help=_("players (default: 4, or one per bot)")
     )
-    p.add_argument("--seed", type=int, default=0, help="master seed (0)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (1)")
+    p.add_argument("--seed", type=int, default=0, help=_("master seed (0)"))
+    p.add_argument("--jobs", "-j", type=int, default=1, help=_("worker processes (1)"))
     p.add_argument(
         "--bots",
         default="random",
-        help="comma-separated bot per seat in colour order, or one for every seat "
-        "(random easy medium hard expert; parameters as expert:simulations=100)",
+        help=_(
+            "comma-separated bot per seat in colour order, or one for every seat "
+            "(random easy medium hard expert; parameters as expert:simulations=100)"
+        ),
     )
-    p.add_argument("--backend", choices=BACKENDS, default="process", help="process or ray")
+    p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))
     p.add_argument(
         "--engine",
         choices=("python", "fast"),
         default="python",
-        help="python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
-        "the same games; --jobs is its thread count)",
+        help=_(
+            "python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
+            "the same games; --jobs is its thread count)"
+        ),
     )
-    p.add_argument("--address", help="Ray cluster address (with --backend ray)")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-': stdout)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--address", help=_("Ray cluster address (with --backend ray)"))
+    p.add_argument("--json", metavar="FILE", help=_("write the results as JSON ('-': stdout)"))
+    p.add_argument("--plot", metavar="FILE.png", help=_("draw win rates and game lengths"))
+    p.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
 
@@ -53,12 +58,12 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
-        raise CliError("--bots needs at least one bot")
+        raise CliError(_("--bots needs at least one bot"))
     players = args.players or (len(bots) if len(bots) > 1 else 4)
     if args.games < 1:
-        raise CliError("--games must be at least 1")
+        raise CliError(_("--games must be at least 1"))
     if args.jobs < 1:
-        raise CliError("--jobs must be at least 1")
+        raise CliError(_("--jobs must be at least 1"))
     if args.engine == "fast":
         try:
             from ..fast.report import simulate_report
