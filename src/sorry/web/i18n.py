@@ -77,6 +77,14 @@ ARIA_LABELS = {"replay-prev": N_("Previous move"), "replay-next": N_("Next move"
 
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
+    N_("the game had moved on: look again"),
+    N_("the game is over"),
+    N_("it is not your turn"),
+    N_("that move is not one of the legal moves"),
+    N_("the move could not be saved: try again"),
+    N_("too many messages: slow down"),
+    N_("wrong seat or token"),
+    N_("no such game"),
     N_("Sorry!"),
     N_("START"),
     N_("HOME"),

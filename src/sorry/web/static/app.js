@@ -219,7 +219,7 @@ function onMessage(m) {
       $("notice").textContent = "";
       break;
     case "rejected":
-      $("notice").textContent = t("Not accepted: {reason}", { reason: m.reason });
+      $("notice").textContent = t("Not accepted: {reason}", { reason: reasonText(m.code, m.reason) });
       if (m.resync) send({ type: "resync" });
       break;
     case "hint":
@@ -227,10 +227,25 @@ function onMessage(m) {
       for (const b of $("moves").querySelectorAll("button")) if (b.dataset.move === m.move) b.classList.add("hinted");
       break;
     case "error":
-      $("notice").textContent = m.error;
+      $("notice").textContent = reasonText(m.code, m.error);
       if (m.code === "bad_token") { localStorage.removeItem("sorry:" + G.id); G.seat = null; }
       break;
   }
+}
+
+// The server's reasons, by code, in the page's language (its English text otherwise).
+function reasonText(code, english) {
+  const words = {
+    stale: "the game had moved on: look again",
+    game_over: "the game is over",
+    not_your_turn: "it is not your turn",
+    illegal: "that move is not one of the legal moves",
+    server_error: "the move could not be saved: try again",
+    rate_limited: "too many messages: slow down",
+    bad_token: "wrong seat or token",
+    no_game: "no such game",
+  }[code];
+  return words ? t(words) : english;
 }
 
 function applyState(m) {
