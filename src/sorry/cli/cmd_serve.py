@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(args.database, settings)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    where = app.state.db.engine.url.render_as_string(hide_password=True)
+    print(_("sorry: games are stored in {where}").format(where=where), flush=True)
     print(
         _("sorry: serving on {url} (Ctrl-C to stop)").format(
             url=f"http://{args.host}:{args.port}/"
