@@ -124,7 +124,6 @@ SCRIPT_MESSAGES = (
     N_(" — you are {colour}"),
     N_(" — watching"),
     N_("Your hand: "),
-    N_("(bot {level})"),
     N_("(open seat)"),
     N_("(invited)"),
     N_("(away)"),

@@ -324,10 +324,10 @@ function renderSeats() {
   const box = $("seats");
   box.innerHTML = "";
   for (const s of G.state.seats) {
-    const bits = [s.name];
-    if (s.kind === "bot") bits.push(t("(bot {level})", { level: t(s.level) }));
-    else if (!s.claimed) bits.push(s.open ? t("(open seat)") : t("(invited)"));
-    else if (!s.connected) bits.push(t("(away)"));
+    // a bot's name is its level, said in the page's language
+    const bits = [s.kind === "bot" ? t("bot: {level}", { level: t(s.level) }) : s.name];
+    if (s.kind !== "bot" && !s.claimed) bits.push(s.open ? t("(open seat)") : t("(invited)"));
+    else if (s.kind !== "bot" && !s.connected) bits.push(t("(away)"));
     if (s.bot_playing) bits.push(t("— a bot is playing for them"));
     const hs = G.state.view.hand_sizes[s.colour];
     if (G.state.view.variant === "points") bits.push(tn("{n} card", "{n} cards", hs));
