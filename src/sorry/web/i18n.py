@@ -77,6 +77,12 @@ ARIA_LABELS = {"replay-prev": N_("Previous move"), "replay-next": N_("Next move"
 
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
+    # the rule options (RULES.md section 9) and their values: English shows the names
+    N_("deck"), N_("two_draws_again"), N_("sorry_forward_4"), N_("slide_on"),
+    N_("swap_slides"), N_("starting_pawns_out"), N_("team_seven_split"),
+    N_("team_swap_partner"), N_("points_bonus"),
+    N_("yes"), N_("no"), N_("always"), N_("fallback"), N_("other"), N_("own"), N_("all"),
+    N_("mover"), N_("both"), N_("two"), N_("any"), N_("highest"), N_("cumulative"),
     N_("the game had moved on: look again"),
     N_("the game is over"),
     N_("it is not your turn"),

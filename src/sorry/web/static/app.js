@@ -42,8 +42,8 @@ async function lobbyPage() {
   for (const [name, values] of Object.entries(meta.options)) {
     if (name === "turn_limit") continue;
     const sel = el("select", { "data-option": name });
-    for (const v of values) sel.append(el("option", { value: v, text: v }));
-    opts.append(el("label", { text: name + " " }, sel));
+    for (const v of values) sel.append(el("option", { value: v, text: t(v) }));
+    opts.append(el("label", { text: t(name) + " " }, sel));
   }
   const seats = $("seat-choices");
   const defaults = { R: "me", B: "none", Y: "bot:" + meta.bot_levels[0], G: "none" };
