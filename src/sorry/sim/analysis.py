@@ -14,6 +14,7 @@ from typing import Any
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
 from ..game import DEFAULT_COLOURS
+from ..i18n import _
 from ..rules import Rules
 from .runner import GameRecord, RunSpec, run_games
 from .stats import bootstrap_ratings, median, percentile, plackett_luce, wilson
@@ -217,38 +218,53 @@ def _pct(row: dict[str, Any]) -> str:
 def simulate_text(res: dict[str, Any]) -> str:
     rules = Rules.from_dict(res["rules"])
     opts = rules.options_text()
+    variant = rules.variant + (f" ({opts})" if opts else "")
     lines = [
-        f"{res['games']} games, {res['players']} players, {rules.variant}"
-        + (f" ({opts})" if opts else "")
-        + f", seed {res['seed']}",
-        "seat     bot              wins   win rate [95% CI]",
+        _("{games} games, {players} players, {variant}, seed {seed}").format(
+            games=res["games"], players=res["players"], variant=variant, seed=res["seed"]
+        ),
+        _("seat     bot              wins   win rate [95% CI]"),
     ]
     for s in res["seats"]:
-        lines.append(f"{s['colour']:<8} {s['bot']:<16} {s['wins']:>5}   {_pct(s)}")
+        lines.append(f"{_(s['colour']):<8} {s['bot']:<16} {s['wins']:>5}   {_pct(s)}")
     fp = res["first_player"]
-    lines.append(f"first player wins {_pct(fp)}  (fair share {100 * fp['fair_share']:.1f}%)")
+    lines.append(
+        _("first player wins {rate}  (fair share {share}%)").format(
+            rate=_pct(fp), share=f"{100 * fp['fair_share']:.1f}"
+        )
+    )
     ln = res["length"]
     lines.append(
-        f"game length (moves): mean {ln['mean']:.1f}, median {ln['median']:g}, "
-        f"5-95% {ln['p5']:g}-{ln['p95']:g}"
+        _("game length (moves): mean {mean}, median {median}, 5-95% {low}-{high}").format(
+            mean=f"{ln['mean']:.1f}", median=f"{ln['median']:g}", low=f"{ln['p5']:g}",
+            high=f"{ln['p95']:g}",
+        )
     )
     if res.get("mean_points"):
-        lines.append(
-            "mean points: " + ", ".join(f"{k} {v:.1f}" for k, v in res["mean_points"].items())
-        )
+        points = ", ".join(f"{_(k)} {v:.1f}" for k, v in res["mean_points"].items())
+        lines.append(_("mean points: {points}").format(points=points))
     if res["unfinished"]:
-        lines.append(f"unfinished games: {res['unfinished']}")
-    lines.append(f"{res['games_per_second']:,.1f} games/s ({res['seconds']:.2f} s)")
+        lines.append(_("unfinished games: {n}").format(n=res["unfinished"]))
+    lines.append(
+        _("{rate} games/s ({seconds} s)").format(
+            rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.2f}"
+        )
+    )
     return "\n".join(lines)
 
 
 def tournament_text(res: dict[str, Any]) -> str:
     rules = Rules.from_dict(res["rules"])
     opts = rules.options_text()
+    variant = rules.variant + (f" ({opts})" if opts else "")
     lines = [
-        f"{res['games']} games ({res['deals']} paired deals x {len(res['bots'])} seatings), "
-        f"{rules.variant}" + (f" ({opts})" if opts else "") + f", seed {res['seed']}",
-        f"{'bot':<24} {'wins':>7}   win rate [95% CI]        rating [95% CI]",
+        _(
+            "{games} games ({deals} paired deals x {seatings} seatings), {variant}, seed {seed}"
+        ).format(
+            games=res["games"], deals=res["deals"], seatings=len(res["bots"]), variant=variant,
+            seed=res["seed"],
+        ),
+        _("bot                         wins   win rate [95% CI]        rating [95% CI]"),
     ]
     for e in res["entrants"]:
         line = (
@@ -261,11 +277,17 @@ def tournament_text(res: dict[str, Any]) -> str:
             line += f"   {e['decision_median_ms']:.2f}/{e['decision_p95_ms']:.2f} ms"
         lines.append(line)
     ln = res["length"]
-    lines.append(
-        f"game length (moves): mean {ln['mean']:.1f}, median {ln['median']:g}"
-        + (f"; unfinished games: {res['unfinished']}" if res["unfinished"] else "")
+    text = _("game length (moves): mean {mean}, median {median}").format(
+        mean=f"{ln['mean']:.1f}", median=f"{ln['median']:g}"
     )
-    lines.append(f"{res['games_per_second']:,.1f} games/s ({res['seconds']:.1f} s)")
+    if res["unfinished"]:
+        text += "; " + _("unfinished games: {n}").format(n=res["unfinished"])
+    lines.append(text)
+    lines.append(
+        _("{rate} games/s ({seconds} s)").format(
+            rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.1f}"
+        )
+    )
     return "\n".join(lines)
 
 
