@@ -319,9 +319,11 @@ def plot(res: dict[str, Any], path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SorryError("--plot needs matplotlib: pip install 'sorry-engine[sim]'") from None
+        raise SorryError(
+            _("--plot needs matplotlib: pip install 'sorry-engine[sim]'")
+        ) from None
     rows = res["entrants"] if res["kind"] == "tournament" else res["seats"]
-    names = [r.get("name") or f"{r['colour']} ({r['bot']})" for r in rows]
+    names = [r.get("name") or f"{_(r['colour'])} ({r['bot']})" for r in rows]
     rates = [100 * r["rate"] for r in rows]
     err = [
         [max(0.0, 100 * (r["rate"] - r["ci_low"])) for r in rows],
@@ -330,9 +332,11 @@ def plot(res: dict[str, Any], path: str) -> None:
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     ax1.bar(range(len(rows)), rates, yerr=err, capsize=6, color="#4a78b5")
     ax1.set_xticks(range(len(rows)), names, rotation=20, ha="right")
-    ax1.set_ylabel("win rate (%) with 95% CI")
+    ax1.set_ylabel(_("win rate (%) with 95% CI"))
     ax1.set_ylim(0, 100)
-    ax1.set_title(f"{res['games']} games, {res['rules']['variant']}")
+    ax1.set_title(
+        _("{games} games, {variant}").format(games=res["games"], variant=res["rules"]["variant"])
+    )
     hist = {int(k): v for k, v in res["length"]["histogram"].items()}
     if hist:
         width = max(1, (max(hist) - min(hist)) // 40)
@@ -340,9 +344,9 @@ def plot(res: dict[str, Any], path: str) -> None:
         for k, v in hist.items():
             binned[k // width * width] += v
         ax2.bar(list(binned), list(binned.values()), width=width, color="#b5634a")
-    ax2.set_xlabel("game length (moves)")
-    ax2.set_ylabel("games")
-    ax2.set_title(f"mean {res['length']['mean']:.1f} moves")
+    ax2.set_xlabel(_("game length (moves)"))
+    ax2.set_ylabel(_("games"))
+    ax2.set_title(_("mean {mean} moves").format(mean=f"{res['length']['mean']:.1f}"))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
