@@ -77,11 +77,21 @@ def _name(colour: int) -> Text:
     return Text(f"{colour_name(colour)} ({COLOUR_LETTERS[colour]})", style=colour_style(colour))
 
 
+#: Textual's own command palette key, as its footer shows it (translated with the others).
+TEXTUAL_MESSAGES = (N_("palette"), N_("Open the command palette"))
+
+
 def translate_bindings(node: Screen[Any] | App[Any]) -> None:
-    """Show ``node``'s key bindings (their ``N_``-marked descriptions) in the current language."""
+    """Show ``node``'s key bindings (their ``N_``-marked descriptions and tooltips) in the
+    current language."""
     bindings = node._bindings
     bindings.key_to_bindings = {
-        key: [replace(b, description=_(b.description)) if b.description else b for b in group]
+        key: [
+            replace(b, description=_(b.description), tooltip=_(b.tooltip) if b.tooltip else "")
+            if b.description
+            else b
+            for b in group
+        ]
         for key, group in bindings.key_to_bindings.items()
     }
     node.refresh_bindings()
