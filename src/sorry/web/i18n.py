@@ -77,6 +77,15 @@ ARIA_LABELS = {"replay-prev": N_("Previous move"), "replay-next": N_("Next move"
 
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
+    # the HTTP API's errors a player can meet (the server sends them in English)
+    N_("this seat is taken (it needs its invite link)"),
+    N_("somebody else took this seat first"),
+    N_("wrong token for this seat"),
+    N_("the game is not over yet"),
+    N_("each colour may be seated once"),
+    N_("the teams variant needs all four seats"),
+    N_("seats must be a list of 2 to 4 seats"),
+    N_("name must be printable text of at most 60 characters"),
     # the rule options (RULES.md section 9) and their values: English shows the names
     N_("deck"), N_("two_draws_again"), N_("sorry_forward_4"), N_("slide_on"),
     N_("swap_slides"), N_("starting_pawns_out"), N_("team_seven_split"),

@@ -28,7 +28,8 @@ async function api(path, body) {
   };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  // the server's errors are English; the ones a player can meet are in the page's catalog
+  if (!r.ok) throw new Error(t(data.error || r.statusText));
   return data;
 }
 
