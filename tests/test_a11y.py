@@ -197,3 +197,25 @@ def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> 
         assert p.get_attribute("aria-label")
     assert page.get_attribute("#live", "aria-live") == "polite"
     assert not errors
+
+
+def test_language_menu_is_remembered(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(locale="el", extra_http_headers={"Accept-Language": "el"})
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#seat-Y option", state="attached")
+    assert page.evaluate("document.documentElement.lang") == "el"  # the browser's language
+    with page.expect_navigation():
+        page.select_option("#lang-menu", "eo")
+    page.wait_for_selector("#seat-Y option", state="attached")
+    assert page.evaluate("document.documentElement.lang") == "eo"
+    assert "Nova ludo" in page.inner_text("#lobby-page")
+    assert "Ruĝa" in page.inner_text("#seat-choices")  # the script's strings too
+    other = ctx.new_page()  # the choice holds for the next page (cookie)
+    other.goto(server.base + "/")
+    assert other.evaluate("document.documentElement.lang") == "eo"
+    ctx.clear_cookies()  # and is restored from localStorage when the cookie is gone
+    other.goto(server.base + "/")
+    other.wait_for_function("document.documentElement.lang === 'eo'")
+    other.wait_for_selector("#seat-Y option", state="attached")
+    assert "Pardonu!" in other.inner_text("header")

@@ -45,6 +45,15 @@ document.addEventListener("DOMContentLoaded", () => {
     live.setAttribute("aria-live", "polite");
     document.body.append(live);
   }
+  // the choice is remembered twice: a cookie (the server reads it) and localStorage (if the
+  // cookie was cleared, it is restored from there once)
+  let kept = null;
+  try { kept = localStorage.getItem("sorry:lang"); } catch (e) { /* private mode */ }
+  if (kept && /^[a-z]{2}$/.test(kept) && kept !== I18N.lang && !/(^|;\s*)sorry_lang=/.test(document.cookie)) {
+    document.cookie = `sorry_lang=${kept}; path=/; max-age=31536000; SameSite=Lax`;
+    location.reload();
+    return;
+  }
   const menu = document.getElementById("lang-menu");
   if (menu) {
     menu.addEventListener("change", () => {
