@@ -226,7 +226,7 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
     print(legend())
     who = colour_name(view.to_move)
     if view.card is not None:
-        print(_("{player}, you drew {card}.").format(player=who, card=card_label(view.card)))
+        print(_("{player}, you drew: {card}").format(player=who, card=card_label(view.card)))
     else:
         print(
             _("{player}, your hand: {cards}").format(
