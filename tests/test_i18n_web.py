@@ -126,3 +126,26 @@ def test_moves_and_log_in_the_clients_language(client: TestClient) -> None:
     assert all("πιόνι" in t or "Πάσο" in t for t in texts["el"])
     for en, ca in zip(texts["en-log"], texts["ca-log"], strict=False):
         assert ("pawn" in en) == ("peó" in ca)  # the log, in the client's language too
+
+
+def test_every_script_string_is_in_the_catalog() -> None:
+    """Each literal the page's script shows through t()/tn() is in SCRIPT_MESSAGES (so it is
+    extracted, translated and sent to the page), and index.html's texts are all listed."""
+    from pathlib import Path
+
+    from sorry.web import i18n as web_i18n
+
+    static = Path(web_i18n.__file__).with_name("static")
+    script = (static / "app.js").read_text(encoding="utf-8")
+    script += (static / "i18n.js").read_text(encoding="utf-8")
+    known = set(web_i18n.SCRIPT_MESSAGES) | set(web_i18n.script_plurals())
+    used = set(re.findall(r'\btn?\("((?:[^"\\]|\\.)*)"', script))
+    used |= set(re.findall(r'\b(?:stale|game_over|not_your_turn|illegal|server_error|'
+                           r'rate_limited|bad_token|no_game): "([^"]*)"', script))
+    missing = sorted(u for u in used if u not in known)
+    assert not missing, missing
+    html = (static / "index.html").read_text(encoding="utf-8")
+    texts = {t.strip() for t in re.findall(r">([^<>]*[A-Za-z][^<>]*)<", html)}
+    texts |= set(re.findall(r'(?:placeholder|title)="([^"]*)"', html))
+    unlisted = sorted(t for t in texts if t and t not in web_i18n.PAGE_MESSAGES)
+    assert not unlisted, unlisted
