@@ -25,6 +25,13 @@ from .rng import MASK64, Rng
 from .rules import Rules
 from .state import Change, PawnState
 
+#: FWD_BY_STEPS[colour][n][location] and BWD_BY_STEPS[colour][n][location]: the board tables
+#: indexed by the step count first, so a turn looks one row up once.
+FWD_BY_STEPS = tuple(tuple(tuple(FWD[c][loc][n] for loc in range(67)) for n in range(13))
+                     for c in range(4))
+BWD_BY_STEPS = tuple(tuple(tuple(BWD[c][loc][n] for loc in range(67)) for n in range(5))
+                     for c in range(4))
+
 #: A policy: given the state, the player, the card and the listed moves, the index of the choice.
 Policy = Callable[[PawnState, int, int, list[Move]], int]
 
@@ -91,20 +98,27 @@ def play(
             # The common cases, inlined: the same candidates in the same order as
             # movegen.card_moves, kept as (colour, index, landing square) for a pawn that
             # moves, (colour, index, other colour, other index) for a swap, None for a pass.
-            cand: list[tuple[int, ...] | None] = []
+            # Candidates are ints: (pawn code << 8 | landing square) for a pawn that moves,
+            # (pawn code << 8 | 64 + other pawn's code) for a swap, -1 for a pass; the pawn
+            # code is colour * 4 + index, as in PawnState.occ.
+            cand: list[int] = []
+            sliding = False
             cols = (mover, (mover + 2) % 4) if teams else (mover,)
             if card == SORRY:
                 for c in cols:
                     pc = state_pawns[c]
                     if START in pc:
-                        i = pc.index(START)
+                        code = (c * 4 + pc.index(START)) << 8
+                        sc = slide[c]
                         for t in range(4):
                             if t == c or (not teams and t == mover):
                                 continue
                             for loc in sorted(state_pawns[t]):
                                 if loc >= TRACK_LEN:
                                     break
-                                cand.append((c, i, loc))
+                                cand.append(code | loc)
+                                if sc[loc] >= 0:
+                                    sliding = True
             else:
                 fwd = FORWARD_STEPS[card]
                 back = BACKWARD_STEPS[card]
@@ -114,64 +128,61 @@ def play(
                         if START in pc:
                             o = occ[START_EXIT[c]]
                             if o < 0 or o >> 2 != c:
-                                cand.append((c, pc.index(START), START_EXIT[c]))
+                                cand.append((c * 4 + pc.index(START)) << 8 | START_EXIT[c])
                 for c in cols:
                     pc = state_pawns[c]
-                    fc = FWD[c]
-                    bc = BWD[c]
+                    fc = FWD_BY_STEPS[c][fwd]
+                    bc = BWD_BY_STEPS[c][back]
+                    sc = slide[c]
+                    c4 = c * 4
                     for loc in sorted(pc):
                         if loc >= HOME:
                             break
                         if fwd:
-                            dest = fc[loc][fwd]
+                            dest = fc[loc]
                             if dest >= 0:
                                 if dest < TRACK_LEN:
                                     o = occ[dest]
                                     if o < 0 or o >> 2 != c:
-                                        cand.append((c, pc.index(loc), dest))
+                                        cand.append((c4 + pc.index(loc)) << 8 | dest)
+                                        if sc[dest] >= 0:
+                                            sliding = True
                                 elif dest == HOME or dest not in pc:
-                                    cand.append((c, pc.index(loc), dest))
+                                    cand.append((c4 + pc.index(loc)) << 8 | dest)
                         if back:
-                            dest = bc[loc][back]
+                            dest = bc[loc]
                             if dest >= 0:
                                 if dest < TRACK_LEN:
                                     o = occ[dest]
                                     if o < 0 or o >> 2 != c:
-                                        cand.append((c, pc.index(loc), dest))
+                                        cand.append((c4 + pc.index(loc)) << 8 | dest)
+                                        if sc[dest] >= 0:
+                                            sliding = True
                                 elif dest not in pc:
-                                    cand.append((c, pc.index(loc), dest))
+                                    cand.append((c4 + pc.index(loc)) << 8 | dest)
                 if card == 11:
                     forward_found = bool(cand)
                     for c in cols:
                         pc = state_pawns[c]
+                        sc = slide[c]
                         for loc in sorted(pc):
                             if loc >= TRACK_LEN:
                                 break
-                            i = pc.index(loc)
+                            code = (c * 4 + pc.index(loc)) << 8 | 128
                             for t in range(4):
                                 if t == c or t in cols:
                                     continue
+                                st = slide[t]
                                 for tloc in sorted(state_pawns[t]):
                                     if tloc >= TRACK_LEN:
                                         break
-                                    cand.append((c, i, t, occ[tloc] & 3))
+                                    cand.append(code | occ[tloc])
+                                    if sc[tloc] >= 0 or (swap_both and st[loc] >= 0):
+                                        sliding = True
                     if not forward_found:
-                        cand.append(None)  # the 11 may be declined
+                        cand.append(-1)  # the 11 may be declined
             # A landing on a slide's triangle can make two moves end alike (the reference
-            # then lists them once): leave such turns to the reference move generator.
-            sliding = False
-            for x in cand:
-                if x is None:
-                    continue
-                if len(x) == 3:
-                    if x[2] < TRACK_LEN and slide[x[0]][x[2]] >= 0:
-                        sliding = True
-                        break
-                elif slide[x[0]][state_pawns[x[2]][x[3]]] >= 0 or (
-                    swap_both and slide[x[2]][state_pawns[x[0]][x[1]]] >= 0
-                ):
-                    sliding = True
-                    break
+            # then lists them once): such turns are left to the reference move generator.
         else:
             sliding = True
         if not sliding:
@@ -184,14 +195,28 @@ def play(
                     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
                     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
                     pick = cand[(z ^ (z >> 31)) % n]
-                if pick is None:
-                    n = 0
-                elif len(pick) == 3:
-                    place(pick[0], pick[1], pick[2], changes)
-                    changes.clear()
+                if pick < 0:
+                    n = 0  # declined
                 else:
-                    state.swap(pick[0], pick[1], pick[2], pick[3], changes)
-                    changes.clear()
+                    code = pick >> 8
+                    dest = pick & 255
+                    c = code >> 2
+                    i = code & 3
+                    if dest >= 128:
+                        other = dest - 128
+                        state.swap(c, i, other >> 2, other & 3, changes)
+                        changes.clear()
+                    elif dest < TRACK_LEN and occ[dest] >= 0:
+                        place(c, i, dest, changes)  # a bump
+                        changes.clear()
+                    else:  # a quiet move, made by hand (no bump, no slide)
+                        pc = state_pawns[c]
+                        old = pc[i]
+                        if old < TRACK_LEN:
+                            occ[old] = -1
+                        if dest < TRACK_LEN:
+                            occ[dest] = code
+                        pc[i] = dest
             discard.append(card)
             turn += 1
             if n and state_pawns[mover].count(HOME) == 4:

@@ -48,10 +48,16 @@ class Rng:
         return self.next64() % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place (``next64`` inlined: reshuffles are frequent in
+        simulations)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.next64() % (i + 1)
+            state = (state + _GOLDEN) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice_index(self, n: int) -> int:
         return self.next64() % n
