@@ -243,7 +243,7 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
     pawns = state.pawns
     occ = state.occ
     slide = state.slide
-    base = state.code()
+    base = 0  # keys relative to the position now: only their differences matter
     seen: set[int] = set()
     for c, _i, loc in order:
         dest = FWD[c][loc][7]
@@ -261,7 +261,7 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
     if len(movable) < 2:
         return out
     if rules.variant == "teams" and rules.team_seven_split == "any":
-        _split_any(state, movable, (), 7, 0, set(), seen, out)
+        _split_any(state, movable, (), 7, 0, set(), seen, out, state.code())
         return out
     for a, (ca, ia) in enumerate(movable):
         pca = pawns[ca]
@@ -334,8 +334,10 @@ def _split_any(
     memo: set[tuple[int, int, int]],
     seen: set[int],
     out: list[Move],
+    origin: int,
 ) -> None:
-    """Team option ``team_seven_split=any``: every split of 7 among any number of pawns."""
+    """Team option ``team_seven_split=any``: every split of 7 among any number of pawns.
+    Keys in ``seen`` are relative to the position's code ``origin``."""
     pawns = state.pawns
     for n, (c, i) in enumerate(movable):
         if used >> n & 1:
@@ -353,7 +355,7 @@ def _split_any(
             state.place(c, i, dest, ch)
             now = (*parts, FORWARD_MOVES[c][loc][s])
             if s == remaining:
-                key = state.code()
+                key = state.code() - origin
                 if key not in seen:
                     seen.add(key)
                     out.append(Move(SPLIT, parts=now))
@@ -362,5 +364,7 @@ def _split_any(
                 memo_key = (hash(tuple(map(tuple, pawns))), used | 1 << n, remaining - s)
                 if memo_key not in memo:
                     memo.add(memo_key)
-                    _split_any(state, movable, now, remaining - s, used | 1 << n, memo, seen, out)
+                    _split_any(
+                        state, movable, now, remaining - s, used | 1 << n, memo, seen, out, origin
+                    )
             state.undo(ch)
