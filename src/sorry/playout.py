@@ -102,7 +102,7 @@ def play(
             # (pawn code << 8 | 64 + other pawn's code) for a swap, -1 for a pass; the pawn
             # code is colour * 4 + index, as in PawnState.occ.
             cand: list[int] = []
-            sliding = False
+            slides = 0
             cols = (mover, (mover + 2) % 4) if teams else (mover,)
             if card == SORRY:
                 for c in cols:
@@ -118,7 +118,7 @@ def play(
                                     break
                                 cand.append(code | loc)
                                 if sc[loc] >= 0:
-                                    sliding = True
+                                    slides += 1
             else:
                 fwd = FORWARD_STEPS[card]
                 back = BACKWARD_STEPS[card]
@@ -146,7 +146,7 @@ def play(
                                     if o < 0 or o >> 2 != c:
                                         cand.append((c4 + pc.index(loc)) << 8 | dest)
                                         if sc[dest] >= 0:
-                                            sliding = True
+                                            slides += 1
                                 elif dest == HOME or dest not in pc:
                                     cand.append((c4 + pc.index(loc)) << 8 | dest)
                         if back:
@@ -157,7 +157,7 @@ def play(
                                     if o < 0 or o >> 2 != c:
                                         cand.append((c4 + pc.index(loc)) << 8 | dest)
                                         if sc[dest] >= 0:
-                                            sliding = True
+                                            slides += 1
                                 elif dest not in pc:
                                     cand.append((c4 + pc.index(loc)) << 8 | dest)
                 if card == 11:
@@ -178,11 +178,12 @@ def play(
                                         break
                                     cand.append(code | occ[tloc])
                                     if sc[tloc] >= 0 or (swap_both and st[loc] >= 0):
-                                        sliding = True
+                                        slides += 2  # a sliding swap: see below
                     if not forward_found:
                         cand.append(-1)  # the 11 may be declined
-            # A landing on a slide's triangle can make two moves end alike (the reference
-            # then lists them once): such turns are left to the reference move generator.
+            # Two moves that slide (or one swap that slides) can end alike, and the reference
+            # then lists them once: such turns are left to the reference move generator.
+            sliding = slides > 1
         else:
             sliding = True
         if not sliding:
@@ -206,8 +207,8 @@ def play(
                         other = dest - 128
                         state.swap(c, i, other >> 2, other & 3, changes)
                         changes.clear()
-                    elif dest < TRACK_LEN and occ[dest] >= 0:
-                        place(c, i, dest, changes)  # a bump
+                    elif dest < TRACK_LEN and (occ[dest] >= 0 or slide[c][dest] >= 0):
+                        place(c, i, dest, changes)  # a bump or a slide
                         changes.clear()
                     else:  # a quiet move, made by hand (no bump, no slide)
                         pc = state_pawns[c]
