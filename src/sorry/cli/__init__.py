@@ -13,8 +13,11 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from ..cards import parse_card
 from ..errors import SorryError
+from ..game import Game
 from ..i18n import LANGUAGES, N_, _, get_language, gettext, set_language
+from ..position import Position
 from ..rules import Rules
 
 #: argparse's own messages, translated in our catalogs (argparse looks them up through its
@@ -128,6 +131,37 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules.from_options(args.rules, args.option)
 
+
+
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """``POSITION [CARD] [--hand 1,4,7,11,S]``: a position and the card drawn (or the hand of
+    the colour to move in the points variant)."""
+    parser.add_argument("position", help=_("position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'"))
+    parser.add_argument("card", nargs="?", help=_("the card drawn: 1 2 3 4 5 7 8 10 11 12 S"))
+    parser.add_argument("--hand", help=_("points variant: the hand, e.g. 1,4,7,11,S"))
+
+
+def game_from_args(args: argparse.Namespace, rules: Rules, seed: int = 0) -> Game:
+    """The game at ``args.position`` with ``args.card`` drawn, or in the points variant with
+    ``args.hand`` in the hand of the colour to move (the other hands dealt from the deck)."""
+    pos = Position.parse(args.position)
+    if rules.points:
+        if args.hand is None:
+            raise CliError(_("the points variant needs --hand (e.g. --hand 1,4,7,11,S)"))
+        if args.card is not None:
+            raise CliError(_("in the points variant give the hand with --hand, not a card"))
+        hand = [parse_card(x) for x in args.hand.split(",") if x.strip()]
+        if len(hand) != 5:
+            raise CliError(_("a hand holds five cards, not {n}").format(n=len(hand)))
+        game = Game.from_position(pos, rules, hands={pos.to_move: hand}, seed=seed)
+        while game.is_chance():
+            game.draw()
+        return game
+    if args.hand is not None:
+        raise CliError(_("--hand is for the points variant (--rules points)"))
+    if args.card is None:
+        raise CliError(_("give the card drawn (1 2 3 4 5 7 8 10 11 12 S)"))
+    return Game.from_position(pos, rules, card=parse_card(args.card), seed=seed)
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

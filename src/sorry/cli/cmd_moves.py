@@ -7,14 +7,13 @@ import json
 import sys
 from typing import Any
 
-from ..cards import card_name, parse_card
+from ..cards import card_name
 from ..errors import PositionError
-from ..game import Game
 from ..i18n import _
 from ..moves import DISCARD, PASS
 from ..position import Position
 from ..state import PawnState
-from . import CliError, add_rules_arguments, rules_from_args
+from . import add_position_arguments, add_rules_arguments, game_from_args, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,9 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "variant give the hand with --hand instead of CARD."
         ),
     )
-    p.add_argument("position", help=_("position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'"))
-    p.add_argument("card", nargs="?", help=_("the card drawn: 1 2 3 4 5 7 8 10 11 12 S"))
-    p.add_argument("--hand", help=_("points variant: the hand, e.g. 1,4,7,11,S"))
+    add_position_arguments(p)
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
@@ -38,28 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    pos = Position.parse(args.position)
-    if rules.points:
-        if args.hand is None:
-            raise CliError(_("the points variant needs --hand (e.g. --hand 1,4,7,11,S)"))
-        if args.card is not None:
-            raise CliError(_("in the points variant give the hand with --hand, not a card"))
-        hand = [parse_card(x) for x in args.hand.split(",") if x.strip()]
-        if len(hand) != 5:
-            raise CliError(_("a hand holds five cards, not {n}").format(n=len(hand)))
-        game = Game.from_position(pos, rules, hands={pos.to_move: hand})
-        # Others' hands are irrelevant to the listing: deal them from the deck.
-        while game.is_chance():
-            game.draw()
-        card_text = None
-    else:
-        if args.hand is not None:
-            raise CliError(_("--hand is for the points variant (--rules points)"))
-        if args.card is None:
-            raise CliError(_("give the card drawn (1 2 3 4 5 7 8 10 11 12 S)"))
-        card = parse_card(args.card)
-        game = Game.from_position(pos, rules, card=card)
-        card_text = card_name(card)
+    game = game_from_args(args, rules)
+    pos = game.position()
+    card_text = card_name(game.card) if game.card is not None else None
     entries: list[dict[str, Any]] = []
     may_pass = False
     for move in game.legal_moves:
