@@ -148,3 +148,15 @@ def test_tournament_fast_matches_sorry_sim() -> None:
         for key, value in ref.items():
             if key not in ("seconds", "games_per_second", "backend", "jobs"):
                 assert ours[key] == value, (rules.variant, key)
+
+
+def test_cli_tournament_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", "easy,random", "-n", "8", "--seed", "4", "--no-progress"]
+    assert main(argv) == 0
+    python_out = capsys.readouterr().out
+    assert main([*argv, "--engine", "fast"]) == 0
+    fast_out = capsys.readouterr().out
+    # The same games, so the same table (the speed line aside).
+    keep = [line for line in python_out.splitlines() if "games/s" not in line]
+    assert [line for line in fast_out.splitlines() if "games/s" not in line] == keep
+    assert main(["tournament", "--bots", "medium,random", "-n", "2", "--engine", "fast"]) == 2

@@ -34,6 +34,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=0, help=_("master seed (0)"))
     p.add_argument("--jobs", "-j", type=int, default=1, help=_("worker processes (1)"))
     p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))
+    p.add_argument(
+        "--engine",
+        choices=("python", "fast"),
+        default="python",
+        help=_(
+            "python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
+            "the same games; --jobs is its thread count)"
+        ),
+    )
     p.add_argument("--address", help=_("Ray cluster address (with --backend ray)"))
     p.add_argument("--out", metavar="PREFIX", help=_("write PREFIX.json and PREFIX.csv"))
     p.add_argument("--plot", metavar="FILE.png", help=_("draw win rates and game lengths"))
@@ -52,17 +61,24 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--games must be at least 1"))
     if args.jobs < 1:
         raise CliError(_("--jobs must be at least 1"))
-    res = tournament(
-        bots,
-        args.games,
-        rules=rules,
-        seed=args.seed,
-        jobs=args.jobs,
-        backend=args.backend,
-        address=args.address,
-        progress=not args.no_progress and sys.stderr.isatty(),
-        timings=args.timings,
-    )
+    if args.engine == "fast":
+        try:
+            from ..fast.report import tournament_fast
+        except ImportError as exc:
+            raise CliError(str(exc)) from None
+        res = tournament_fast(bots, args.games, rules, args.seed, threads=args.jobs)
+    else:
+        res = tournament(
+            bots,
+            args.games,
+            rules=rules,
+            seed=args.seed,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            progress=not args.no_progress and sys.stderr.isatty(),
+            timings=args.timings,
+        )
     print(tournament_text(res))
     if args.out:
         write_json(res, args.out + ".json")
