@@ -14,10 +14,11 @@ A playout with a seed plays exactly the game that ``Game(rules, players, seed)``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT, TRACK_LEN
+from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
 from .cards import SORRY, deck_cards
 from .movegen import BACKWARD_STEPS, FORWARD_STEPS, card_moves
 from .moves import FORWARD, PASS_MOVE, Move
@@ -63,6 +64,8 @@ def play(
     if rules.points:
         raise ValueError("playouts cover the standard and team games; use Game for points")
     colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(sorted(players))
+    if policy is None and not rules.teams:
+        return _random_standard(rules, colours, seed, choice_seed & MASK64)
     rng = Rng(seed)
     mover = colours[rng.below(len(colours))]
     out = 1 if rules.starting_pawns_out else 0
@@ -263,3 +266,450 @@ def play(
         if card != 2 or not again_on_two:
             mover = nxt[mover]
     return (), turn
+
+
+# -- the random standard game on a compact state ------------------------------------------------
+#
+# random_game in the standard variant (the loop of simulations) runs on its own state, built
+# for speed, and still plays exactly the games of Game: the same legal moves in the same order,
+# a duplicate result listed once, the same random draws.
+#
+# * pawns[c]: the 4 locations of colour c, kept sorted, so iterating them is the canonical
+#   order (track, then Safety Zone; HOME and START last, and they never move);
+# * mine[c][loc]: 1 if a colour-c pawn is on loc (track or Safety Zone), the landing check of
+#   every move; mine[c][HOME] stays 0 (HOME takes any number) and mine[c][-1] is 1, so a
+#   table entry of -1 ("no such move") reads as blocked;
+# * occ[square]: the colour on a track square or -1 (who gets bumped).
+# Pawns of a colour are interchangeable, so pawns have no identity here.
+
+#: A candidate is an int: source << 8 | destination for a pawn move, 1 << 19 | own square << 10
+#: | colour << 8 | square for a swap, -1 for declining the 11; plus _SLIDE_FLAG for a move that
+#: slides, so ``sum(cand) >> 26`` counts them (the low parts are < 2 ** 20, at most 53 of them).
+_SLIDE_FLAG = 1 << 26
+_LOW = _SLIDE_FLAG - 1
+#: Own-colour key weights: a bit per track or Safety Zone square, 3-bit counters for HOME and
+#: START, so sums over the 4 pawns are an exact key of the colour's pawns.
+_KEY_WEIGHT = tuple([1 << loc for loc in range(HOME)] + [1 << HOME, 1 << (HOME + 3)])
+#: Bumped opponents are keyed by the set of squares they stood on, above the own-colour key.
+_BUMP_SHIFT = 72
+
+
+_Tables = tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
+
+
+@cache
+def _simple_tables(slide_on: str) -> _Tables:
+    """TABLES[colour][card][location]: the candidate ints of one pawn for a simple card (for
+    the 11 its forward move; for SORRY the forward 4 of the sorry_forward_4 option), forward
+    before backward as movegen lists them."""
+    slide = slide_table(slide_on)
+    tables = []
+    for c in range(4):
+        per_card: list[tuple[tuple[int, ...], ...]] = [()] * 14
+        for card in (1, 2, 3, 4, 5, 8, 10, 11, 12, SORRY):
+            fwd = 4 if card == SORRY else FORWARD_STEPS[card]
+            back = BACKWARD_STEPS[card]
+            rows = []
+            for loc in range(67):
+                row = []
+                if loc < HOME:
+                    for dest in (FWD[c][loc][fwd] if fwd else -1,
+                                 BWD[c][loc][back] if back else -1):
+                        if dest >= 0:
+                            flag = _SLIDE_FLAG if dest < TRACK_LEN and slide[c][dest] >= 0 else 0
+                            row.append(flag | loc << 8 | dest)
+                rows.append(tuple(row))
+            per_card[card] = tuple(rows)
+        tables.append(tuple(per_card))
+    return tuple(tables)
+
+
+class _Board:
+    """The compact state of the comment above, with the few operations that change it."""
+
+    __slots__ = ("mine", "occ", "pawns", "slide", "swap_both")
+
+    def __init__(self, pawns: Sequence[Sequence[int]], slide_on: str, swap_both: bool) -> None:
+        self.pawns = [sorted(p) for p in pawns]
+        self.mine = [[0] * 67 + [1] for _ in range(4)]
+        self.occ = [-1] * TRACK_LEN
+        for c, locs in enumerate(self.pawns):
+            for loc in locs:
+                if loc < HOME:
+                    self.mine[c][loc] = 1
+                if loc < TRACK_LEN:
+                    self.occ[loc] = c
+        self.slide = slide_table(slide_on)
+        self.swap_both = swap_both
+
+    def bump(self, sq: int, log: list[int] | None) -> None:
+        """Send the pawn on track square sq back to START."""
+        v = self.occ[sq]
+        pv = self.pawns[v]
+        pv.remove(sq)
+        pv.append(START)  # START sorts last: still sorted
+        self.mine[v][sq] = 0
+        self.occ[sq] = -1
+        if log is not None:
+            log.append(v << 8 | sq)
+
+    def shift(self, c: int, loc: int, dest: int, log: list[int] | None) -> None:
+        """Move a colour-c pawn from loc to dest, nothing else."""
+        pc = self.pawns[c]
+        pc[pc.index(loc)] = dest
+        pc.sort()
+        mine = self.mine[c]
+        mine[loc] = 0
+        if dest != HOME:
+            mine[dest] = 1
+        if loc < TRACK_LEN:
+            self.occ[loc] = -1
+        if dest < TRACK_LEN:
+            self.occ[dest] = c
+        if log is not None:
+            log.append(1 << 20 | c << 16 | loc << 8 | dest)
+
+    def place(self, c: int, loc: int, dest: int, log: list[int] | None = None) -> None:
+        """PawnState.place: bump what is on dest, move there, slide (bumping every pawn on
+        the slide, own ones included). ``log`` collects what undo() needs."""
+        occ = self.occ
+        if dest < TRACK_LEN and occ[dest] >= 0:
+            self.bump(dest, log)
+        self.shift(c, loc, dest, log)
+        if dest < TRACK_LEN:
+            end = self.slide[c][dest]
+            if end >= 0:
+                for sq in range(dest + 1, end + 1):
+                    if occ[sq] >= 0:
+                        self.bump(sq, log)
+                self.shift(c, dest, end, log)
+
+    def swap(self, c: int, x: int, t: int, y: int, log: list[int] | None = None) -> None:
+        """PawnState.swap: colour c's pawn on x and colour t's on y change places; the mover
+        slides, the other too with swap_slides=both if the mover's slide left it there."""
+        occ = self.occ
+        self.shift(t, y, START, log)
+        self.shift(c, x, y, log)
+        self.shift(t, START, x, log)
+        end = self.slide[c][y]
+        if end >= 0:
+            for sq in range(y + 1, end + 1):
+                if occ[sq] >= 0:
+                    self.bump(sq, log)
+            self.shift(c, y, end, log)
+        if self.swap_both and occ[x] == t:
+            end = self.slide[t][x]
+            if end >= 0:
+                for sq in range(x + 1, end + 1):
+                    if occ[sq] >= 0:
+                        self.bump(sq, log)
+                self.shift(t, x, end, log)
+
+    def play_seven(self, c: int, x: int) -> None:
+        """Play a result of _seven: a pawn move, or a split (first << 16 | second)."""
+        if x >= 1 << 16:
+            self.place(c, x >> 24, x >> 16 & 255)
+            x &= 0xFFFF
+        self.place(c, x >> 8, x & 255)
+
+    def undo(self, log: list[int]) -> None:
+        pawns = self.pawns
+        occ = self.occ
+        for x in reversed(log):
+            if x >> 20:  # a shift, back
+                c = x >> 16 & 15
+                loc = x >> 8 & 255
+                dest = x & 255
+                pc = pawns[c]
+                pc[pc.index(dest)] = loc
+                pc.sort()
+                mine = self.mine[c]
+                mine[dest] = 0
+                if loc < HOME:
+                    mine[loc] = 1
+                if dest < TRACK_LEN:
+                    occ[dest] = -1
+                if loc < TRACK_LEN:
+                    occ[loc] = c
+            else:  # a bump, back
+                v = x >> 8
+                sq = x & 255
+                pv = pawns[v]
+                pv[pv.index(START)] = sq
+                pv.sort()
+                self.mine[v][sq] = 1
+                occ[sq] = v
+
+    def outcome(self, c: int, x: int) -> tuple[tuple[int, ...], ...]:
+        """The position after candidate x (its flag stripped): pawns sorted per colour, an
+        exact key. The state is left unchanged."""
+        log: list[int] = []
+        if x >> 19 & 1:
+            self.swap(c, x >> 10 & 127, x >> 8 & 3, x & 255, log)
+        else:
+            self.place(c, x >> 8, x & 255, log)
+        key = tuple(map(tuple, self.pawns))
+        self.undo(log)
+        return key
+
+    def half_key(self, c: int, loc: int, dest: int) -> int:
+        """The key change of a pawn move that may bump or slide, without making it: own pawns
+        by _KEY_WEIGHT, bumped opponents by square (a pawn on loc is the mover itself)."""
+        kw = _KEY_WEIGHT
+        occ = self.occ
+        key = kw[dest] - kw[loc]
+        bumped = 0
+        if dest < TRACK_LEN:
+            if occ[dest] >= 0:
+                bumped = 1 << dest
+            end = self.slide[c][dest]
+            if end >= 0:
+                for sq in range(dest + 1, end + 1):
+                    o = occ[sq]
+                    if o == c:
+                        if sq != loc:
+                            key += kw[START] - kw[sq]
+                    elif o >= 0:
+                        bumped |= 1 << sq
+                key += kw[end] - kw[dest]
+        return key + (bumped << _BUMP_SHIFT)
+
+
+def _dedupe(board: _Board, c: int, card: int, cand: list[int]) -> list[int]:
+    """Called when two candidates slide: they can end alike (Red 43-4 and Red 58-4 both change
+    nothing; two swaps onto one triangle), and movegen lists each result once. A candidate that
+    does not slide cannot end like any other (it moves one pawn, or swaps two without sending
+    anyone to START), so only the sliding ones are compared; except when the swapped pawn
+    slides too (swap_slides=both): Blue sliding from 24 onto its own pawn on 28 after
+    G24<>B35 ends like G24+11 bumping B35."""
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    kept = []
+    every = card == 11 and board.swap_both
+    for x in cand:
+        if x >= _SLIDE_FLAG or (every and x >= 0):
+            result = board.outcome(c, x & _LOW)
+            if result in seen:
+                continue
+            seen.add(result)
+        kept.append(x)
+    return kept
+
+
+def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: int) -> list[int]:
+    """The candidates of a card other than the 7, in movegen's order (-1: declining the 11),
+    before _dedupe. The playout inlines the simple cards."""
+    pc = board.pawns[c]
+    mine = board.mine[c]
+    pawns = board.pawns
+    slide = board.slide
+    cand: list[int] = []
+    if card == SORRY:
+        if pc[3] == START:
+            sl = slide[c]
+            for t in (0, 1, 2, 3):
+                if t != c:
+                    for loc in pawns[t]:
+                        if loc >= TRACK_LEN:
+                            break
+                        cand.append((_SLIDE_FLAG if sl[loc] >= 0 else 0) | START << 8 | loc)
+        if sorry_fwd == "always" or (sorry_fwd == "fallback" and not cand):
+            row = tables[c][SORRY]
+            cand += [x for loc in pc for x in row[loc] if not mine[x & 255]]
+        return cand
+    row = tables[c][card]
+    cand = [x for loc in pc for x in row[loc] if not mine[x & 255]]
+    if card < 3 and pc[3] == START and not mine[START_EXIT[c]]:
+        cand.insert(0, START << 8 | START_EXIT[c])
+    elif card == 11:
+        # Swaps: 1 << 19 | own square << 10 | colour << 8 | square.
+        forward_found = bool(cand)
+        sl = slide[c]
+        swap_both = board.swap_both
+        for x in pc:
+            if x >= TRACK_LEN:
+                break
+            for t in (0, 1, 2, 3):
+                if t != c:
+                    st = slide[t]
+                    for y in pawns[t]:
+                        if y >= TRACK_LEN:
+                            break
+                        code = 1 << 19 | x << 10 | t << 8 | y
+                        if swap_both and st[x] >= 0:
+                            code += 2 * _SLIDE_FLAG  # may end like a move that does not slide
+                        elif sl[y] >= 0:
+                            code += _SLIDE_FLAG
+                        cand.append(code)
+        if not forward_found:
+            cand.append(-1)  # the 11 may be declined
+    return cand
+
+
+def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: int,
+                     trace: list[tuple[int, int, tuple[tuple[int, ...], ...]]] | None = None
+                     ) -> tuple[tuple[int, ...], int]:
+    """play() for policy None in the standard variant (see the comment above). ``trace``
+    (for tests) receives (card, number of choices, pawns) after every turn."""
+    tables = _simple_tables(rules.slide_on)
+    rng = Rng(seed)
+    mover = colours[rng.below(len(colours))]
+    out = 1 if rules.starting_pawns_out else 0
+    board = _Board([[START_EXIT[c]] * out + [START] * (4 - out) if c in colours else []
+                    for c in range(4)], rules.slide_on, rules.swap_slides == "both")
+    pawns = board.pawns
+    mine_all = board.mine
+    occ = board.occ
+    slide = board.slide
+    place = board.place
+    draw = deck_cards(rules.deck)
+    rng.shuffle(draw)
+    pos = len(draw)
+    nxt = [0] * 4
+    for k, c in enumerate(colours):
+        nxt[c] = colours[(k + 1) % len(colours)]
+    again_on_two = rules.two_draws_again
+    sorry_fwd = rules.sorry_forward_4
+    limit = rules.turn_limit or -1
+    turn = 0
+    while turn != limit:
+        if not pos:
+            draw.reverse()  # the discard pile, in the order the cards were played
+            rng.shuffle(draw)
+            pos = len(draw)
+        pos -= 1
+        card = draw[pos]
+        pc = pawns[mover]
+        if card != 7:
+            if card == 11 or card == SORRY:
+                cand = _candidates(board, tables, sorry_fwd, mover, card)
+            else:  # _candidates inlined
+                mine = mine_all[mover]
+                row = tables[mover][card]
+                cand = [x for loc in pc for x in row[loc] if not mine[x & 255]]
+                if card < 3 and pc[3] == START and not mine[START_EXIT[mover]]:
+                    cand.insert(0, START << 8 | START_EXIT[mover])
+            n = len(cand)
+            if n > 1 and sum(cand) >> 26 > 1:
+                cand = _dedupe(board, mover, card, cand)
+                n = len(cand)
+            if n:
+                if n == 1:
+                    x = cand[0]
+                else:
+                    # Rng.next64 inlined (SplitMix64).
+                    z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                    x = cand[(z ^ (z >> 31)) % n]
+                if x >= 0:
+                    x &= _LOW
+                    dest = x & 255
+                    if x >= 1 << 16:
+                        board.swap(mover, x >> 10 & 127, x >> 8 & 3, dest)
+                    elif dest < TRACK_LEN and (occ[dest] >= 0 or slide[mover][dest] >= 0):
+                        place(mover, x >> 8, dest)
+                    else:  # a quiet move (no bump, no slide): Board.shift inlined
+                        loc = x >> 8
+                        pc[pc.index(loc)] = dest
+                        pc.sort()
+                        mine = mine_all[mover]
+                        mine[loc] = 0
+                        if dest != HOME:
+                            mine[dest] = 1
+                            if dest < TRACK_LEN:
+                                occ[dest] = mover
+                        if loc < TRACK_LEN:
+                            occ[loc] = -1
+        else:
+            res = _seven(board, mover)
+            n = len(res)
+            if n:
+                if n == 1:
+                    x = res[0]
+                else:
+                    z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                    x = res[(z ^ (z >> 31)) % n]
+                board.play_seven(mover, x)
+        turn += 1
+        if trace is not None:
+            trace.append((card, n, tuple(map(tuple, pawns))))
+        if pc[0] == HOME and pc[3] == HOME:
+            return (mover,), turn
+        if card != 2 or not again_on_two:
+            mover = nxt[mover]
+    return (), turn
+
+
+def _seven(board: _Board, c: int) -> list[int]:
+    """The distinct results of a 7 in movegen's order, as candidates (a plain 7, or
+    first << 16 | second for a split). Results are keyed relative to the position now: own
+    pawns by _KEY_WEIGHT, bumped opponents by square, which is exact; a dict keeps the first
+    occurrence's place, and any move with that key gives the same result."""
+    kw = _KEY_WEIGHT
+    fw = FWD_BY_STEPS[c]
+    pc = board.pawns[c]
+    mine = board.mine[c]
+    occ = board.occ
+    sl = board.slide[c]
+    half_key = board.half_key
+    res: dict[int, int] = {}
+    movable = [loc for loc in pc if loc < HOME]
+    f7 = fw[7]
+    for loc in movable:
+        dest = f7[loc]
+        if not mine[dest]:
+            if dest >= TRACK_LEN or (occ[dest] < 0 and sl[dest] < 0):
+                res[kw[dest] - kw[loc]] = loc << 8 | dest
+            else:
+                res[half_key(c, loc, dest)] = loc << 8 | dest
+    if len(movable) < 2:
+        return list(res.values())
+    for la in movable:
+        for k in range(1, 7):
+            da = fw[k][la]
+            if mine[da]:
+                continue
+            rest = fw[7 - k]
+            first = (la << 8 | da) << 16
+            if da >= TRACK_LEN or (occ[da] < 0 and sl[da] < 0):
+                # A quiet first half: made by hand (mine and occ only), taken back below.
+                mine[la] = 0
+                if da != HOME:
+                    mine[da] = 1
+                    if da < TRACK_LEN:
+                        occ[da] = c
+                if la < TRACK_LEN:
+                    occ[la] = -1
+                key1 = kw[da] - kw[la]
+                for lb in movable:
+                    if lb == la:
+                        continue
+                    db = rest[lb]
+                    if mine[db]:
+                        continue
+                    if db >= TRACK_LEN or (occ[db] < 0 and sl[db] < 0):
+                        res[key1 + kw[db] - kw[lb]] = first | lb << 8 | db
+                    else:
+                        res[key1 + half_key(c, lb, db)] = first | lb << 8 | db
+                mine[da] = 0
+                mine[la] = 1
+                if da < TRACK_LEN:
+                    occ[da] = -1
+                if la < TRACK_LEN:
+                    occ[la] = c
+            else:
+                key1 = half_key(c, la, da)
+                log: list[int] = []
+                board.place(c, la, da, log)
+                end = sl[da] if sl[da] >= 0 else da  # where the first pawn came to rest
+                for lb in movable:
+                    if lb in (la, end) or not mine[lb]:
+                        continue  # the first pawn, or one its slide bumped
+                    db = rest[lb]
+                    if mine[db]:
+                        continue
+                    res[key1 + half_key(c, lb, db)] = first | lb << 8 | db
+                board.undo(log)
+    return list(res.values())
