@@ -189,3 +189,14 @@ def test_seven_collisions_through_slides() -> None:
             [50, 53, 47, START], [START] * 4, [START] * 4, others + [START] * (4 - len(others)))
         state = PawnState(pawns)
         assert _results_compact(state, rules, 0, 7) == _results_reference(state, rules, 0, 7)
+
+
+def test_lane_shuffle_equals_rng_shuffle() -> None:
+    for size in (44, 45, 2):
+        for seed in (0, 1, 2**64 - 1, 0x9E3779B97F4A7C15, *range(2, 40)):
+            expected = list(range(size))
+            rng = Rng(seed)
+            rng.shuffle(expected)
+            items = list(range(size))
+            assert playout._shuffle(items, seed) == rng.state
+            assert items == expected
