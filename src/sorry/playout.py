@@ -358,6 +358,23 @@ def _simple_tables(slide_on: str) -> _Tables:
     return tuple(tables)
 
 
+#: The destination of a move that does not exist: mine[c][_NOWHERE] is 1, "blocked".
+_NOWHERE = 67
+
+
+@cache
+def _single_tables(slide_on: str) -> tuple[tuple[tuple[int, ...] | None, ...], ...]:
+    """SINGLE[colour][card][location]: the one candidate of a pawn for the cards that give at
+    most one move per pawn (1 2 3 4 5 8 12), _NOWHERE when it has none; None for the others,
+    which _candidates generates. The playout's hot loop."""
+    tables = _simple_tables(slide_on)
+    return tuple(
+        tuple(tuple(row[0] if row else _NOWHERE for row in tables[c][card])
+              if card in (1, 2, 3, 4, 5, 8, 12) else None for card in range(14))
+        for c in range(4)
+    )
+
+
 class _Board:
     """The compact state of the comment above, with the few operations that change it."""
 
@@ -585,6 +602,7 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     """play() for policy None in the standard variant (see the comment above). ``trace``
     (for tests) receives (card, number of choices, pawns) after every turn."""
     tables = _simple_tables(rules.slide_on)
+    single = _single_tables(rules.slide_on)
     rng = Rng(seed)
     mover = colours[rng.below(len(colours))]
     dstate = rng.state  # the deck's generator from here on
@@ -594,7 +612,6 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     pawns = board.pawns
     mine_all = board.mine
     occ = board.occ
-    slide = board.slide
     place = board.place
     draw = deck_cards(rules.deck)
     dstate = _shuffle(draw, dstate)
@@ -602,10 +619,14 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     nxt = [0] * 4
     for k, c in enumerate(colours):
         nxt[c] = colours[(k + 1) % len(colours)]
+    enter = [START << 8 | START_EXIT[c] for c in range(4)]
     again_on_two = rules.two_draws_again
     sorry_fwd = rules.sorry_forward_4
     limit = rules.turn_limit or -1
     turn = 0
+    # Module constants and functions as locals: the loop runs some 400 times a game.
+    home, start, track_len, low, candidates, seven = (
+        HOME, START, TRACK_LEN, _LOW, _candidates, _seven)
     while turn != limit:
         if not pos:
             draw.reverse()  # the discard pile, in the order the cards were played
@@ -614,63 +635,63 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
         pos -= 1
         card = draw[pos]
         pc = pawns[mover]
-        if card != 7:
-            if card == 11 or card == SORRY:
-                cand = _candidates(board, tables, sorry_fwd, mover, card)
-            else:  # _candidates inlined
-                mine = mine_all[mover]
-                row = tables[mover][card]
-                cand = [x for loc in pc for x in row[loc] if not mine[x & 255]]
-                if card < 3 and pc[3] == START and not mine[START_EXIT[mover]]:
-                    cand.insert(0, START << 8 | START_EXIT[mover])
-            n = len(cand)
-            if n > 1 and sum(cand) >> 26 > 1:
-                cand = _dedupe(board, mover, card, cand)
-                n = len(cand)
-            if n:
-                if n == 1:
-                    x = cand[0]
-                else:
-                    # Rng.next64 inlined (SplitMix64).
-                    z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                    x = cand[(z ^ (z >> 31)) % n]
-                if x >= 0:
-                    x &= _LOW
-                    dest = x & 255
-                    if x >= 1 << 16:
-                        board.swap(mover, x >> 10 & 127, x >> 8 & 3, dest)
-                    elif dest < TRACK_LEN and (occ[dest] >= 0 or slide[mover][dest] >= 0):
-                        place(mover, x >> 8, dest)
-                    else:  # a quiet move (no bump, no slide): Board.shift inlined
-                        loc = x >> 8
-                        pc[pc.index(loc)] = dest
-                        pc.sort()
-                        mine = mine_all[mover]
-                        mine[loc] = 0
-                        if dest != HOME:
-                            mine[dest] = 1
-                            if dest < TRACK_LEN:
-                                occ[dest] = mover
-                        if loc < TRACK_LEN:
-                            occ[loc] = -1
+        row = single[mover][card]
+        if row is not None:  # _candidates inlined for the cards of one move per pawn
+            mine = mine_all[mover]
+            cand = []
+            for loc in pc:
+                if loc >= home:
+                    break
+                x = row[loc]
+                if not mine[x & 255]:
+                    cand.append(x)
+            if card < 3 and pc[3] == start and not mine[enter[mover] & 255]:
+                cand.insert(0, enter[mover])
+        elif card != 7:
+            cand = candidates(board, tables, sorry_fwd, mover, card)
         else:
-            res = _seven(board, mover)
-            n = len(res)
-            if n:
-                if n == 1:
-                    x = res[0]
-                else:
-                    z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                    x = res[(z ^ (z >> 31)) % n]
+            cand = seven(board, mover)
+        n = len(cand)
+        if n > 1 and card != 7 and sum(cand) >> 26 > 1:
+            cand = _dedupe(board, mover, card, cand)
+            n = len(cand)
+        if n:
+            if n == 1:
+                x = cand[0]
+            else:
+                # Rng.next64 inlined (SplitMix64).
+                z = cstate = (cstate + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                x = cand[(z ^ (z >> 31)) % n]
+            if card == 7:
                 board.play_seven(mover, x)
+            elif x >= 1 << 16:  # a swap, or a move that slides
+                x &= low
+                if x >= 1 << 16:
+                    board.swap(mover, x >> 10 & 127, x >> 8 & 3, x & 255)
+                else:
+                    place(mover, x >> 8, x & 255)
+            elif x >= 0:
+                dest = x & 255
+                loc = x >> 8
+                if dest < track_len and occ[dest] >= 0:
+                    place(mover, loc, dest)  # a bump
+                else:  # a quiet move: Board.shift inlined
+                    pc[pc.index(loc)] = dest
+                    pc.sort()
+                    mine = mine_all[mover]
+                    mine[loc] = 0
+                    if dest != home:
+                        mine[dest] = 1
+                        if dest < track_len:
+                            occ[dest] = mover
+                    if loc < track_len:
+                        occ[loc] = -1
         turn += 1
         if trace is not None:
             trace.append((card, n, tuple(map(tuple, pawns))))
-        if pc[0] == HOME and pc[3] == HOME:
+        if pc[0] == home and pc[3] == home:
             return (mover,), turn
         if card != 2 or not again_on_two:
             mover = nxt[mover]
