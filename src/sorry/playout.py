@@ -34,6 +34,9 @@ FWD_BY_STEPS = tuple(tuple(tuple(FWD[c][loc][n] for loc in range(67)) for n in r
 BWD_BY_STEPS = tuple(tuple(tuple(BWD[c][loc][n] for loc in range(67)) for n in range(5))
                      for c in range(4))
 
+#: SPLIT_STEPS[colour]: (k, FWD_BY_STEPS[colour][7 - k]) for k = 1..6, the halves of a 7.
+SPLIT_STEPS = tuple(tuple((k, FWD_BY_STEPS[c][7 - k]) for k in range(1, 7)) for c in range(4))
+
 #: A policy: given the state, the player, the card and the listed moves, the index of the choice.
 Policy = Callable[[PawnState, int, int, list[Move]], int]
 
@@ -704,7 +707,6 @@ def _seven(board: _Board, c: int) -> list[int]:
     pawns by _KEY_WEIGHT, bumped opponents by square, which is exact; a dict keeps the first
     occurrence's place, and any move with that key gives the same result."""
     kw = _KEY_WEIGHT
-    fw = FWD_BY_STEPS[c]
     pc = board.pawns[c]
     mine = board.mine[c]
     occ = board.occ
@@ -712,7 +714,7 @@ def _seven(board: _Board, c: int) -> list[int]:
     half_key = board.half_key
     res: dict[int, int] = {}
     movable = [loc for loc in pc if loc < HOME]
-    f7 = fw[7]
+    f7 = FWD_BY_STEPS[c][7]
     for loc in movable:
         dest = f7[loc]
         if not mine[dest]:
@@ -722,50 +724,70 @@ def _seven(board: _Board, c: int) -> list[int]:
                 res[half_key(c, loc, dest)] = loc << 8 | dest
     if len(movable) < 2:
         return list(res.values())
+    fwd = FWD[c]
     for la in movable:
-        for k in range(1, 7):
-            da = fw[k][la]
+        row_a = fwd[la]
+        others = [lb for lb in movable if lb != la]
+        for k, rest in SPLIT_STEPS[c]:
+            da = row_a[k]
             if mine[da]:
                 continue
-            rest = fw[7 - k]
             first = (la << 8 | da) << 16
             if da >= TRACK_LEN or (occ[da] < 0 and sl[da] < 0):
-                # A quiet first half: made by hand (mine and occ only), taken back below.
-                mine[la] = 0
-                if da != HOME:
-                    mine[da] = 1
-                    if da < TRACK_LEN:
-                        occ[da] = c
-                if la < TRACK_LEN:
-                    occ[la] = -1
+                # A quiet first half: the second is checked against the board as it will be
+                # (la empty, da taken), without making the first.
                 key1 = kw[da] - kw[la]
-                for lb in movable:
-                    if lb == la:
-                        continue
+                for lb in others:
                     db = rest[lb]
                     if mine[db]:
+                        if db != la:
+                            continue
+                    elif db == da and db != HOME:
                         continue
-                    if db >= TRACK_LEN or (occ[db] < 0 and sl[db] < 0):
+                    if db >= TRACK_LEN or (sl[db] < 0 and (occ[db] < 0 or db == la)):
                         res[key1 + kw[db] - kw[lb]] = first | lb << 8 | db
-                    else:
+                    else:  # the second half bumps or slides: make the first for half_key
+                        mine[la] = 0
+                        if da != HOME:
+                            mine[da] = 1
+                            if da < TRACK_LEN:
+                                occ[da] = c
+                        if la < TRACK_LEN:
+                            occ[la] = -1
                         res[key1 + half_key(c, lb, db)] = first | lb << 8 | db
-                mine[da] = 0
-                mine[la] = 1
-                if da < TRACK_LEN:
-                    occ[da] = -1
-                if la < TRACK_LEN:
-                    occ[la] = c
+                        mine[da] = 0
+                        mine[la] = 1
+                        if da < TRACK_LEN:
+                            occ[da] = -1
+                        if la < TRACK_LEN:
+                            occ[la] = c
             else:
+                # A first half that bumps or slides: made on occ and mine only (all that the
+                # second half reads), saved and restored by slices.
                 key1 = half_key(c, la, da)
-                log: list[int] = []
-                board.place(c, la, da, log)
-                end = sl[da] if sl[da] >= 0 else da  # where the first pawn came to rest
-                for lb in movable:
-                    if lb in (la, end) or not mine[lb]:
+                end = sl[da]
+                if end < 0:
+                    end = da
+                saved_occ = occ[da:end + 1]
+                saved_mine = mine[da:end + 1]
+                mine[la] = 0
+                if la < TRACK_LEN:
+                    occ[la] = -1
+                for sq in range(da, end):
+                    occ[sq] = -1
+                    mine[sq] = 0
+                occ[end] = c
+                mine[end] = 1
+                for lb in others:
+                    if lb == end or not mine[lb]:
                         continue  # the first pawn, or one its slide bumped
                     db = rest[lb]
                     if mine[db]:
                         continue
                     res[key1 + half_key(c, lb, db)] = first | lb << 8 | db
-                board.undo(log)
+                occ[da:end + 1] = saved_occ
+                mine[da:end + 1] = saved_mine
+                mine[la] = 1
+                if la < TRACK_LEN:
+                    occ[la] = c
     return list(res.values())
