@@ -290,39 +290,18 @@ def packed4(S: Arr, b: int, oc: int, ov: int) -> Any:
 @jit
 def state_key(S: Arr, keys: Arr, k: int) -> None:
     """keys[k] = two ints equal exactly for equal positions (sorted locations per colour)."""
-    keys[k, 0] = (packed4(S, 0, -1, 0) << 28) | packed4(S, 4, -1, 0)
-    keys[k, 1] = (packed4(S, 8, -1, 0) << 28) | packed4(S, 12, -1, 0)
-
-
-@jit
-def team_key(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
-    """The mover's (team's) sorted locations, with S[oc] read as ov."""
-    k0 = packed4(S, 4 * colour, oc, ov)
-    if teams:
-        k0 = (k0 << 28) | packed4(S, 4 * ((colour + 2) % 4), oc, ov)
-    return k0
-
-
-@jit
-def others_in_start(S: Arr, colour: int, teams: bool) -> Any:
-    """Bit 4*c+i set for each pawn in START that is not the mover's (team's)."""
-    partner = (colour + 2) % 4
-    mask = np.int64(0)
-    for code in range(16):
-        c = code >> 2
-        if c != colour and not (teams and c == partner) and S[code] == START:
-            mask |= np.int64(1) << code
-    return mask
+    keys[0, k] = (packed4(S, 0, -1, 0) << 28) | packed4(S, 4, -1, 0)
+    keys[1, k] = (packed4(S, 8, -1, 0) << 28) | packed4(S, 12, -1, 0)
 
 
 @ijit
 def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
     """Whether keys[k] is among keys[lo:hi] (no early exit: fewer mispredicted branches)."""
-    a = keys[k, 0]
-    b = keys[k, 1]
+    a = keys[0, k]
+    b = keys[1, k]
     found = False
     for m in range(lo, hi):
-        found |= (keys[m, 0] == a) & (keys[m, 1] == b)
+        found |= (keys[0, m] == a) & (keys[1, m] == b)
     return found
 
 
@@ -358,6 +337,109 @@ def put(
 
 
 # -- move generation (sorry.movegen.card_moves) ---------------------------------------------------
+@ijit
+def copy_state(dst: Arr, src: Arr) -> None:
+    """dst[:] = src for two states (a fixed length: a few vector moves)."""
+    for k in range(STATE_LEN):
+        dst[k] = src[k]
+
+
+@ijit
+def quiet(S: Arr, slide: Arr, c: int, dest: int) -> bool:
+    """Whether a pawn of colour c reaching dest neither bumps nor slides."""
+    return bool(dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0))
+
+
+@ijit
+def start_bits(S: Arr, c: int) -> Any:
+    b = 4 * c
+    return (
+        np.int64(S[b] == START)
+        | (np.int64(S[b + 1] == START) << 1)
+        | (np.int64(S[b + 2] == START) << 2)
+        | (np.int64(S[b + 3] == START) << 3)
+    )
+
+
+@ijit
+def others_bits(S: Arr, colour: int, teams: bool) -> Any:
+    """Which pawns outside the mover's team are in START, placed above team_part's bits."""
+    if teams:
+        return (start_bits(S, (colour + 1) & 3) | (start_bits(S, (colour + 3) & 3) << 4)) << 56
+    return (
+        start_bits(S, (colour + 1) & 3)
+        | (start_bits(S, (colour + 2) & 3) << 4)
+        | (start_bits(S, (colour + 3) & 3) << 8)
+    ) << 28
+
+
+@ijit
+def team_part(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
+    """The mover's (team's) sorted locations, with S[oc] read as ov (28 bits a colour)."""
+    k0 = packed4(S, 4 * colour, oc, ov)
+    if teams:
+        k0 = (k0 << 28) | packed4(S, 4 * ((colour + 2) & 3), oc, ov)
+    return k0
+
+
+@ijit
+def second_halves(
+    X: Arr,
+    slide: Arr,
+    colour: int,
+    teams: bool,
+    card: int,
+    buf: Arr,
+    no: int,
+    a: int,
+    ca: int,
+    ia: int,
+    la: int,
+    k: int,
+    da: int,
+    mv: Arr,
+    n: int,
+    n0: int,
+    K7: Arr,
+    W2: Arr,
+    mask: Any,
+) -> int:
+    """The splits whose first half (pawn buf[a] k steps, from la to da) made X: every other
+    pawn of the team moves 7 - k; each result not listed yet (keys K7[n0:n]) is added."""
+    rest = 7 - k
+    for b in range(no):
+        if b == a:
+            continue
+        codeb = buf[b]
+        cb = codeb >> 2
+        lb = X[codeb]
+        if lb >= HOME:
+            continue
+        db = FWD[cb, lb, rest]
+        if db < 0 or not can_land(X, cb, db):
+            continue
+        if quiet(X, slide, cb, db):
+            key = team_part(X, colour, teams, codeb, db) | mask
+        else:
+            copy_state(W2, X)
+            place(W2, slide, cb, codeb & 3, db)
+            key = team_part(W2, colour, teams, -1, 0) | others_bits(W2, colour, teams)
+        found = False
+        for m in range(n0, n):
+            found |= K7[m] == key
+        if found:
+            continue
+        K7[n] = key
+        put(mv, n, K_SPLIT, card, ca, ia, la, k, da)
+        mv[n, M_C2] = cb
+        mv[n, M_J] = codeb & 3
+        mv[n, M_SRC2] = lb
+        mv[n, M_STEPS2] = rest
+        mv[n, M_DEST2] = db
+        n += 1
+    return n
+
+
 @jit
 def gen_seven(
     S: Arr,
@@ -374,92 +456,105 @@ def gen_seven(
 ) -> int:
     """The 7: a forward 7 with each pawn, then every split, each result listed once.
 
-    Results are compared by a key as exact as the reference's state key among the results of
-    one 7 from one position: the mover's (team's) sorted locations, and which other pawns are in
-    START (a 7 moves only the mover's pawns; the others can only be bumped to START). A second
-    half that neither bumps nor slides is keyed without playing it."""
+    Results are compared by one int as exact as the reference's state key among the results
+    of one 7 from one position: the mover's (team's) sorted locations, and which other pawns
+    are in START (a 7 moves only the mover's pawns; the others can only be bumped to START).
+    A half that neither bumps nor slides is keyed without playing it; a first half of that
+    kind is played on a copy of S and taken back."""
+    if no < 2:  # no split: at most one forward 7, no key needed
+        for a in range(no):
+            code = buf[a]
+            c = code >> 2
+            loc = S[code]
+            dest = FWD[c, loc, 7]
+            if dest >= 0 and can_land(S, c, dest):
+                n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
+        return n
     n0 = n
+    K7 = keys[0]
     W0 = W[0]
     W1 = W[1]
-    mask = others_in_start(S, colour, teams) if no >= 2 else np.int64(0)
+    W2 = W[2]
+    mask = others_bits(S, colour, teams)
     for a in range(no):
         code = buf[a]
         c = code >> 2
         loc = S[code]
         dest = FWD[c, loc, 7]
         if dest >= 0 and can_land(S, c, dest):
-            if no < 2:
-                pass  # no split follows: no key needed
-            elif dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0):
-                keys[n, 0] = team_key(S, colour, teams, code, dest)
-                keys[n, 1] = mask
+            if quiet(S, slide, c, dest):
+                K7[n] = team_part(S, colour, teams, code, dest) | mask
             else:
-                copy_into(W0, S)
-                place(W0, slide, c, code & 3, dest)
-                keys[n, 0] = team_key(W0, colour, teams, -1, 0)
-                keys[n, 1] = others_in_start(W0, colour, teams)
+                copy_state(W1, S)
+                place(W1, slide, c, code & 3, dest)
+                K7[n] = team_part(W1, colour, teams, -1, 0) | others_bits(W1, colour, teams)
             n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
-    if no < 2:
-        return n
+    copy_state(W0, S)
     for a in range(no):
         codea = buf[a]
         ca = codea >> 2
+        ia = codea & 3
         la = S[codea]
         for k in range(1, 7):
             da = FWD[ca, la, k]
             if da < 0 or not can_land(S, ca, da):
                 continue
-            # X: the board after the first half. A half that neither bumps nor slides is
-            # played on S itself and taken back below; any other on a copy.
-            simple = da >= TRACK or (S[OCC + da] < 0 and slide[ca, da] < 0)
-            if simple:
-                X = S
+            if quiet(S, slide, ca, da):  # played on W0 (a copy of S) and taken back
                 if la < TRACK:
-                    S[OCC + la] = -1
-                S[codea] = da
+                    W0[OCC + la] = -1
+                W0[codea] = da
                 if da < TRACK:
-                    S[OCC + da] = codea
-                mask0 = mask
+                    W0[OCC + da] = codea
+                n = second_halves(
+                    W0,
+                    slide,
+                    colour,
+                    teams,
+                    card,
+                    buf,
+                    no,
+                    a,
+                    ca,
+                    ia,
+                    la,
+                    k,
+                    da,
+                    mv,
+                    n,
+                    n0,
+                    K7,
+                    W2,
+                    mask,
+                )
+                W0[codea] = la
+                if da < TRACK:
+                    W0[OCC + da] = -1
+                if la < TRACK:
+                    W0[OCC + la] = codea
             else:
-                X = W0
-                copy_into(W0, S)
-                place(W0, slide, ca, codea & 3, da)
-                mask0 = others_in_start(W0, colour, teams)
-            rest = 7 - k
-            for b in range(no):
-                if b == a:
-                    continue
-                codeb = buf[b]
-                cb = codeb >> 2
-                lb = X[codeb]
-                if lb >= HOME:
-                    continue
-                db = FWD[cb, lb, rest]
-                if db < 0 or not can_land(X, cb, db):
-                    continue
-                if db >= TRACK or (X[OCC + db] < 0 and slide[cb, db] < 0):
-                    keys[n, 0] = team_key(X, colour, teams, codeb, db)
-                    keys[n, 1] = mask0
-                else:
-                    copy_into(W1, X)
-                    place(W1, slide, cb, codeb & 3, db)
-                    keys[n, 0] = team_key(W1, colour, teams, -1, 0)
-                    keys[n, 1] = others_in_start(W1, colour, teams)
-                if seen_key(keys, n0, n, n):
-                    continue
-                put(mv, n, K_SPLIT, card, ca, codea & 3, la, k, da)
-                mv[n, M_C2] = cb
-                mv[n, M_J] = codeb & 3
-                mv[n, M_SRC2] = lb
-                mv[n, M_STEPS2] = rest
-                mv[n, M_DEST2] = db
-                n += 1
-            if simple:
-                S[codea] = la
-                if da < TRACK:
-                    S[OCC + da] = -1
-                if la < TRACK:
-                    S[OCC + la] = codea
+                copy_state(W1, S)
+                place(W1, slide, ca, ia, da)
+                n = second_halves(
+                    W1,
+                    slide,
+                    colour,
+                    teams,
+                    card,
+                    buf,
+                    no,
+                    a,
+                    ca,
+                    ia,
+                    la,
+                    k,
+                    da,
+                    mv,
+                    n,
+                    n0,
+                    K7,
+                    W2,
+                    others_bits(W1, colour, teams),
+                )
     return n
 
 
@@ -504,7 +599,7 @@ def swaps_slide(slide: Arr, both: bool, mv: Arr, lo: int, hi: int) -> bool:
     return False
 
 
-@jit
+@ijit
 def gen_card(
     S: Arr,
     slide: Arr,
@@ -607,6 +702,23 @@ def gen_card(
     return n
 
 
+@jit
+def gen_card_call(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    colour: int,
+    card: int,
+    mv: Arr,
+    n: int,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+) -> int:
+    """``gen_card`` as a call (it is inlined into the game loop, its one hot caller)."""
+    return gen_card(S, slide, P, colour, card, mv, n, keys, W, buf)
+
+
 @ijit
 def put_simple(mv: Arr, n: int, kind: int, card: int) -> int:
     return put(mv, n, kind, card, -1, -1, -1, 0, -1)
@@ -631,7 +743,7 @@ def legal_moves(
     Points: the moves of every card kind in ``hand`` (counts per kind), then the discards when
     no card must be played (game._points_moves)."""
     if P[P_POINTS] == 0:
-        n = gen_card(S, slide, P, colour, card, mv, 0, keys, W, buf)
+        n = gen_card_call(S, slide, P, colour, card, mv, 0, keys, W, buf)
         if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
             n = put_simple(mv, n, K_PASS, card)
         return n
@@ -641,7 +753,7 @@ def legal_moves(
         if hand[s] == 0:
             continue
         kc = CARD_KINDS[s]
-        n1 = gen_card(S, slide, P, colour, kc, mv, n, keys, W, buf)
+        n1 = gen_card_call(S, slide, P, colour, kc, mv, n, keys, W, buf)
         if n1 > n and not (kc == 11 and not has_forward(mv, n, n1)):
             must = True
         n = n1
@@ -762,7 +874,7 @@ def next_colour(cols: Arr, ncols: int, c: int) -> int:
     return c
 
 
-@jit
+@ijit
 def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
     """Top card of the draw pile piles[0] (the last one); reshuffle the discards when empty."""
     if counts[0] == 0:
@@ -937,7 +1049,7 @@ def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
     W = np.empty((3, STATE_LEN), dtype=np.int8)
     buf = np.empty(16, dtype=np.int64)
     mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int16)
-    keys = np.empty((MAX_MOVES, 2), dtype=np.int64)
+    keys = np.empty((2, MAX_MOVES), dtype=np.int64)
     piles = np.empty((2, 48), dtype=np.int8)
     counts = np.zeros(6, dtype=np.int64)  # draw pile, discard pile, cards held per colour
     hands = np.zeros((4, 11), dtype=np.int64)
