@@ -378,10 +378,17 @@ def _single_tables(slide_on: str) -> tuple[tuple[tuple[int, ...] | None, ...], .
     )
 
 
+@cache
+def _target_codes(slide_on: str) -> tuple[tuple[int, ...], ...]:
+    slide = slide_table(slide_on)
+    return tuple(tuple((_SLIDE_FLAG if slide[c][sq] >= 0 else 0) | sq for sq in range(TRACK_LEN))
+                 for c in range(4))
+
+
 class _Board:
     """The compact state of the comment above, with the few operations that change it."""
 
-    __slots__ = ("mine", "occ", "pawns", "slide", "swap_both")
+    __slots__ = ("mine", "occ", "pawns", "slide", "swap_both", "targets")
 
     def __init__(self, pawns: Sequence[Sequence[int]], slide_on: str, swap_both: bool) -> None:
         self.pawns = [sorted(p) for p in pawns]
@@ -395,6 +402,9 @@ class _Board:
                     self.occ[loc] = c
         self.slide = slide_table(slide_on)
         self.swap_both = swap_both
+        #: targets[c][square]: the square, with _SLIDE_FLAG if a colour-c pawn put there
+        #: (by a Sorry! or a swap) slides.
+        self.targets = _target_codes(slide_on)
 
     def bump(self, sq: int, log: list[int] | None) -> None:
         """Send the pawn on track square sq back to START."""
@@ -552,20 +562,19 @@ def _dedupe(board: _Board, c: int, card: int, cand: list[int]) -> list[int]:
 def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: int) -> list[int]:
     """The candidates of a card other than the 7, in movegen's order (-1: declining the 11),
     before _dedupe. The playout inlines the simple cards."""
-    pc = board.pawns[c]
-    mine = board.mine[c]
     pawns = board.pawns
-    slide = board.slide
+    pc = pawns[c]
+    mine = board.mine[c]
     cand: list[int] = []
     if card == SORRY:
         if pc[3] == START:
-            sl = slide[c]
+            tc = board.targets[c]
             for t in (0, 1, 2, 3):
                 if t != c:
                     for loc in pawns[t]:
                         if loc >= TRACK_LEN:
                             break
-                        cand.append((_SLIDE_FLAG if sl[loc] >= 0 else 0) | START << 8 | loc)
+                        cand.append(START << 8 | tc[loc])
         if sorry_fwd == "always" or (sorry_fwd == "fallback" and not cand):
             row = tables[c][SORRY]
             cand += [x for loc in pc for x in row[loc] if not mine[x & 255]]
@@ -575,25 +584,26 @@ def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: in
     if card < 3 and pc[3] == START and not mine[START_EXIT[c]]:
         cand.insert(0, START << 8 | START_EXIT[c])
     elif card == 11:
-        # Swaps: 1 << 19 | own square << 10 | colour << 8 | square.
+        # Swaps: 1 << 19 | own square << 10 | colour << 8 | square; the other pawns, with
+        # the flag of the mover sliding on their square, are listed once for every own pawn.
         forward_found = bool(cand)
-        sl = slide[c]
-        swap_both = board.swap_both
-        for x in pc:
-            if x >= TRACK_LEN:
-                break
-            for t in (0, 1, 2, 3):
-                if t != c:
-                    st = slide[t]
-                    for y in pawns[t]:
-                        if y >= TRACK_LEN:
-                            break
-                        code = 1 << 19 | x << 10 | t << 8 | y
-                        if swap_both and st[x] >= 0:
-                            code += 2 * _SLIDE_FLAG  # may end like a move that does not slide
-                        elif sl[y] >= 0:
-                            code += _SLIDE_FLAG
-                        cand.append(code)
+        tc = board.targets[c]
+        others = [1 << 19 | t << 8 | tc[y] for t in (0, 1, 2, 3) if t != c
+                  for y in pawns[t] if y < TRACK_LEN]
+        if others:
+            slide = board.slide
+            for x in pc:
+                if x >= TRACK_LEN:
+                    break
+                if board.swap_both and any(slide[o >> 8 & 3][x] >= 0 for o in others):
+                    for o in others:
+                        if slide[o >> 8 & 3][x] >= 0:
+                            # The other pawn slides too: it may end like a move that
+                            # does not slide (see _dedupe), so count it twice.
+                            o = (o & ~_SLIDE_FLAG) + 2 * _SLIDE_FLAG
+                        cand.append(x << 10 | o)
+                else:
+                    cand += map((x << 10).__or__, others)
         if not forward_found:
             cand.append(-1)  # the 11 may be declined
     return cand
