@@ -1,6 +1,8 @@
-"""Fast complete games for simulation and search: the same rules as :class:`sorry.game.Game`
-(the same move generator and the same board code), without the bookkeeping a game object
-keeps for people (undo records, legality checks of pushed moves, views).
+"""Fast complete games for simulation and search: the same rules as :class:`sorry.game.Game`,
+without the bookkeeping a game object keeps for people (undo records, legality checks of
+pushed moves, views). Games with a policy, and team games, use the Game's move generator and
+board code; uniformly random standard games (:func:`random_game`, the loop of simulations)
+run on a compact state of their own, built for speed (see the comment before ``_Board``).
 
 A playout with a seed plays exactly the game that ``Game(rules, players, seed)`` driven by
 :func:`random_choice_loop` plays (a test checks it move for move).
@@ -276,7 +278,10 @@ def play(
 #
 # random_game in the standard variant (the loop of simulations) runs on its own state, built
 # for speed, and still plays exactly the games of Game: the same legal moves in the same order,
-# a duplicate result listed once, the same random draws.
+# a duplicate result listed once, the same random draws. A uniform random player only needs
+# the number of distinct results and the one it picks, so moves are small ints, not Move
+# values. movegen stays the reference: tests compare every card's results on crowded random
+# positions, and whole games turn by turn.
 #
 # * pawns[c]: the 4 locations of colour c, kept sorted, so iterating them is the canonical
 #   order (track, then Safety Zone; HOME and START last, and they never move);
