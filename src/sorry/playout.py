@@ -371,16 +371,27 @@ _NOWHERE = 67
 
 
 @cache
-def _single_tables(slide_on: str) -> tuple[tuple[tuple[int, ...] | None, ...], ...]:
-    """SINGLE[colour][card][location]: the one candidate of a pawn for the cards that give at
-    most one move per pawn (1 2 3 4 5 8 12), _NOWHERE when it has none; None for the others,
-    which _candidates generates. The playout's hot loop."""
-    tables = _simple_tables(slide_on)
-    return tuple(
-        tuple(tuple(row[0] if row else _NOWHERE for row in tables[c][card])
-              if card in (1, 2, 3, 4, 5, 8, 12) else None for card in range(14))
+def _single_tables(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...] | None, ...], ...],
+                                           tuple[tuple[int, ...], ...]]:
+    """SINGLE[colour][card][location]: the candidate of a pawn's forward move for the cards
+    1 2 3 5 8 10 12 (the backward one for the 4), _NOWHERE when it has none; None for the
+    other cards, which _candidates generates. Also TEN_BACK[colour][location], the 10's one
+    step back. The playout's hot loop."""
+    slide = slide_table(slide_on)
+
+    def code(c: int, loc: int, dest: int) -> int:
+        if loc >= HOME or dest < 0:
+            return _NOWHERE
+        return (_SLIDE_FLAG if dest < TRACK_LEN and slide[c][dest] >= 0 else 0) | loc << 8 | dest
+
+    single = tuple(
+        tuple(tuple(code(c, loc, BWD[c][loc][4] if card == 4 else FWD[c][loc][card])
+                    for loc in range(67))
+              if card in (1, 2, 3, 4, 5, 8, 10, 12) else None for card in range(14))
         for c in range(4)
     )
+    ten_back = tuple(tuple(code(c, loc, BWD[c][loc][1]) for loc in range(67)) for c in range(4))
+    return single, ten_back
 
 
 @cache
@@ -620,7 +631,7 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     """play() for policy None in the standard variant (see the comment above). ``trace``
     (for tests) receives (card, number of choices, pawns) after every turn."""
     tables = _simple_tables(rules.slide_on)
-    single = _single_tables(rules.slide_on)
+    single, ten_back = _single_tables(rules.slide_on)
     rng = Rng(seed)
     mover = colours[rng.below(len(colours))]
     dstate = rng.state  # the deck's generator from here on
@@ -654,17 +665,29 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
         card = draw[pos]
         pc = pawns[mover]
         row = single[mover][card]
-        if row is not None:  # _candidates inlined for the cards of one move per pawn
+        if row is not None:  # _candidates inlined for the cards that only move pawns
             mine = mine_all[mover]
             cand = []
-            for loc in pc:
-                if loc >= home:
-                    break
-                x = row[loc]
-                if not mine[x & 255]:
-                    cand.append(x)
-            if card < 3 and pc[3] == start and not mine[enter[mover] & 255]:
-                cand.insert(0, enter[mover])
+            if card != 10:
+                for loc in pc:
+                    if loc >= home:
+                        break
+                    x = row[loc]
+                    if not mine[x & 255]:
+                        cand.append(x)
+                if card < 3 and pc[3] == start and not mine[enter[mover] & 255]:
+                    cand.insert(0, enter[mover])
+            else:  # 10 forward, then 1 back, pawn by pawn
+                back = ten_back[mover]
+                for loc in pc:
+                    if loc >= home:
+                        break
+                    x = row[loc]
+                    if not mine[x & 255]:
+                        cand.append(x)
+                    x = back[loc]
+                    if not mine[x & 255]:
+                        cand.append(x)
         elif card != 7:
             cand = candidates(board, tables, sorry_fwd, mover, card)
         else:
