@@ -200,3 +200,11 @@ def test_lane_shuffle_equals_rng_shuffle() -> None:
             items = list(range(size))
             assert playout._shuffle(items, seed) == rng.state
             assert items == expected
+
+
+def test_lane_draws_equal_rng_draws() -> None:
+    for seed in (0, 1, 2**64 - 1, 12345):
+        rng = Rng(seed)
+        expected = [rng.next64() for _ in range(playout._CHOICE_BATCH)]
+        draws, state = playout._draws(seed, playout._CHOICE_BATCH)
+        assert list(draws) == expected and state == rng.state

@@ -304,39 +304,51 @@ _BUMP_SHIFT = 72
 
 
 _Tables = tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
-_ShuffleTables = tuple[int, int, int, struct.Struct, tuple[int, ...], tuple[int, ...], int]
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment, as in sorry.rng
 
 
 @cache
-def _shuffle_tables(n: int) -> _ShuffleTables:
-    """Constants of _shuffle for a deck of n cards: the n - 1 draws of the Fisher-Yates
-    shuffle live in 128-bit lanes of one big int (draw k in lane k)."""
-    steps = n - 1
-    lanes = range(steps)
+def _lanes(count: int) -> tuple[int, int, int, struct.Struct, int]:
+    """Constants of _draws: count draws live in 128-bit lanes of one big int (draw k in
+    lane k - 1)."""
+    lanes = range(count)
     ones = sum(1 << (128 * k) for k in lanes)
     offsets = sum(((k + 1) * _GOLDEN & MASK64) << (128 * k) for k in lanes)
     low64 = sum(MASK64 << (128 * k) for k in lanes)
-    unpack = struct.Struct("<" + "Q8x" * steps)
-    return (ones, offsets, low64, unpack, tuple(range(n - 1, 0, -1)), tuple(range(n, 1, -1)),
-            steps * _GOLDEN & MASK64)
+    return ones, offsets, low64, struct.Struct("<" + "Q8x" * count), count * _GOLDEN & MASK64
 
 
-def _shuffle(items: list[int], state: int) -> int:
-    """Rng(state).shuffle(items), returning the generator's new state: the same draws, with
-    the SplitMix64 arithmetic of all of them done at once on lanes of a big int (a lane's
-    state is below 2**64 and its products below 2**128, so nothing crosses into the next
-    lane; the shifts are masked back to 64 bits per lane). About twice as fast."""
-    ones, offsets, low64, unpack, positions, sizes, advance = _shuffle_tables(len(items))
+def _draws(state: int, count: int) -> tuple[tuple[int, ...], int]:
+    """The next ``count`` outputs of ``Rng`` whose state is ``state``, and its state after
+    them: the SplitMix64 arithmetic of all of them done at once on lanes of a big int (a
+    lane's state is below 2**64 and its products below 2**128, so nothing crosses into the
+    next lane; the shifts are masked back to 64 bits per lane). Several times faster than
+    one draw at a time."""
+    ones, offsets, low64, unpack, advance = _lanes(count)
     z = (state * ones + offsets) & low64  # state + k * golden, per lane
     z = ((z ^ ((z >> 30) & low64)) * 0xBF58476D1CE4E5B9) & low64
     z = ((z ^ ((z >> 27) & low64)) * 0x94D049BB133111EB) & low64
     z ^= (z >> 31) & low64
-    draws = unpack.unpack(z.to_bytes(unpack.size, "little"))
+    return unpack.unpack(z.to_bytes(unpack.size, "little")), (state + advance) & MASK64
+
+
+@cache
+def _swap_positions(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(range(n - 1, 0, -1)), tuple(range(n, 1, -1))
+
+
+def _shuffle(items: list[int], state: int) -> int:
+    """Rng(state).shuffle(items), returning the generator's new state."""
+    positions, sizes = _swap_positions(len(items))
+    draws, state = _draws(state, len(items) - 1)
     for i, draw, size in zip(positions, draws, sizes, strict=True):
         j = draw % size
         items[i], items[j] = items[j], items[i]
-    return (state + advance) & MASK64
+    return state
+
+
+#: How many choices of the random player are drawn at once (see _draws).
+_CHOICE_BATCH = 64
 
 
 @cache
@@ -654,8 +666,10 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     limit = rules.turn_limit or -1
     turn = 0
     # Module constants and functions as locals: the loop runs some 400 times a game.
-    home, start, track_len, low, candidates, seven = (
-        HOME, START, TRACK_LEN, _LOW, _candidates, _seven)
+    home, start, track_len, low, candidates, seven, draws, choice_batch = (
+        HOME, START, TRACK_LEN, _LOW, _candidates, _seven, _draws, _CHOICE_BATCH)
+    choices: tuple[int, ...] = ()
+    choices_left = 0
     while turn != limit:
         if not pos:
             draw.reverse()  # the discard pile, in the order the cards were played
@@ -700,11 +714,11 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
             if n == 1:
                 x = cand[0]
             else:
-                # Rng.next64 inlined (SplitMix64).
-                z = cstate = (cstate + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-                x = cand[(z ^ (z >> 31)) % n]
+                if not choices_left:  # the choice generator's next draws, all at once
+                    choices, cstate = draws(cstate, choice_batch)
+                    choices_left = choice_batch
+                x = cand[choices[choice_batch - choices_left] % n]
+                choices_left -= 1
             if card == 7:
                 board.play_seven(mover, x)
             elif x >= 1 << 16:  # a swap, or a move that slides
