@@ -286,8 +286,8 @@ def play(
 # * pawns[c]: the 4 locations of colour c, kept sorted, so iterating them is the canonical
 #   order (track, then Safety Zone; HOME and START last, and they never move);
 # * mine[c][loc]: 1 if a colour-c pawn is on loc (track or Safety Zone), the landing check of
-#   every move; mine[c][HOME] stays 0 (HOME takes any number) and mine[c][-1] is 1, so a
-#   table entry of -1 ("no such move") reads as blocked;
+#   every move; mine[c][HOME] stays 0 (HOME takes any number) and mine[c][67] (also
+#   mine[c][-1]) is 1, so a destination of -1 or _NOWHERE ("no such move") reads as blocked;
 # * occ[square]: the colour on a track square or -1 (who gets bumped).
 # Pawns of a colour are interchangeable, so pawns have no identity here.
 
