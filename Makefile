@@ -28,6 +28,7 @@ test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-installed
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/bench_engine.py
 
 # Re-extract the messages and merge them into every catalog (then translate what is new:
