@@ -224,6 +224,12 @@ def slide_from(S: Arr, code: int, dest: int, end: int) -> None:
 @jit
 def place(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
     """Move pawn i of colour c to dest: bump what is there, then slide (state.place)."""
+    place_inline(S, slide, c, i, dest)
+
+
+@ijit
+def place_inline(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
+    """``place``, inlined (the move played in the game loop)."""
     code = 4 * c + i
     old = S[code]
     if dest < TRACK:
@@ -269,6 +275,16 @@ def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
     elif kind == K_SPLIT:
         place(S, slide, mv[k, M_C], mv[k, M_I], mv[k, M_DEST])
         place(S, slide, mv[k, M_C2], mv[k, M_J], mv[k, M_DEST2])
+
+
+@ijit
+def play_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
+    """``apply_move`` with the single-pawn moves inlined (the game loop's)."""
+    kind = mv[k, M_KIND]
+    if kind <= K_SORRY:
+        place_inline(S, slide, mv[k, M_C], mv[k, M_I], mv[k, M_DEST])
+    else:
+        apply_move(S, slide, P, mv, k)
 
 
 @ijit
@@ -563,12 +579,41 @@ def dedupe(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: 
     """Keep the first of the moves mv[lo:hi] with each result (exact keys); return the end."""
     w = lo
     for m in range(lo, hi):
-        copy_into(W[0], S)
+        copy_state(W[0], S)
         apply_move(W[0], slide, P, mv, m)
         if w != m:
             copy_into(mv[w], mv[m])
         state_key(W[0], keys, w)
         if not seen_key(keys, lo, w, w):
+            w += 1
+    return w
+
+
+@jit
+def dedupe_sliding(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: Arr) -> int:
+    """``dedupe`` for single-pawn moves (no swap, no split): only moves that end on a triangle
+    and slide can end alike (see ``sliding``: any other move puts its pawn on a square it was
+    not on, where no other move puts it), so only those are played and keyed; the others are
+    kept as they are. Keys of the sliding moves go to keys[:, 0:]."""
+    W0 = W[0]
+    w = lo
+    ks = 0
+    for m in range(lo, hi):
+        kind = mv[m, M_KIND]
+        dest = mv[m, M_DEST]
+        keep = True
+        if kind <= K_SORRY and kind != K_ENTER and dest < TRACK and slide[mv[m, M_C], dest] >= 0:
+            copy_state(W0, S)
+            apply_move(W0, slide, P, mv, m)
+            state_key(W0, keys, ks)
+            if seen_key(keys, 0, ks, ks):
+                keep = False
+            else:
+                ks += 1
+        if keep:
+            if w != m:
+                for col in range(M_COLS):
+                    mv[w, col] = mv[m, col]
             w += 1
     return w
 
@@ -652,7 +697,7 @@ def gen_card(
                 if dest >= 0 and can_land(S, c, dest):
                     n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 4, dest)
         if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
-            n = dedupe(S, slide, P, mv, n0, n, keys, W)
+            n = dedupe_sliding(S, slide, P, mv, n0, n, keys, W)
         return n
     if card == 7:
         return gen_seven(S, slide, colour, teams, card, buf, no, mv, n, keys, W)
@@ -672,7 +717,7 @@ def gen_card(
                 n = put(mv, n, K_BACKWARD, card, c, code & 3, loc, back, dest)
     if card != 11:
         if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
-            n = dedupe(S, slide, P, mv, n0, n, keys, W)
+            n = dedupe_sliding(S, slide, P, mv, n0, n, keys, W)
         return n
     if card == 11:
         partner_ok = P[P_SWAP_PARTNER] != 0
@@ -961,6 +1006,8 @@ def play_game(
             card = draw_card(rng, piles, counts)
             hands[best, CARD_SLOT[card]] += 1
             held[best] += 1
+    for c in range(4):  # buf[12 + c]: the colour after c
+        buf[12 + c] = next_colour(cols, ncols, c)
     to_move = first
     turn = 0
     winner = -1
@@ -986,7 +1033,7 @@ def play_game(
         if points:
             card = mv[idx, M_CARD]
             hands[to_move, CARD_SLOT[card]] -= 1
-        apply_move(S, slide, P, mv, idx)
+        play_move(S, slide, P, mv, idx)
         piles[1, counts[1]] = card
         counts[1] += 1
         if turn < ntrace:
@@ -1001,7 +1048,7 @@ def play_game(
         if limit > 0 and turn >= limit:
             break
         if not (card == 2 and P[P_TWO_AGAIN] != 0 and kind != K_DISCARD):
-            to_move = next_colour(cols, ncols, mover)
+            to_move = buf[12 + mover]
         if points:
             card = draw_card(rng, piles, counts)
             hands[mover, CARD_SLOT[card]] += 1
