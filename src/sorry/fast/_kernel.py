@@ -134,6 +134,7 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 U30 = np.uint64(30)
 U27 = np.uint64(27)
 U31 = np.uint64(31)
+U55 = np.uint64(55)
 
 
 @ijit
@@ -390,6 +391,18 @@ def others_bits(S: Arr, colour: int, teams: bool) -> Any:
 
 
 @ijit
+def seen_or_add(H: Arr, hmask: int, key: Any) -> bool:
+    """Whether key is in the set H (open addressing, hmask + 1 slots); add it if not."""
+    h = np.int64((np.uint64(key) * GOLDEN) >> U55) & hmask
+    while H[h] != -1 and H[h] != key:
+        h = (h + 1) & hmask
+    if H[h] == key:
+        return True
+    H[h] = key
+    return False
+
+
+@ijit
 def team_part(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
     """The mover's (team's) sorted locations, with S[oc] read as ov (28 bits a colour)."""
     k0 = packed4(S, 4 * colour, oc, ov)
@@ -415,13 +428,13 @@ def second_halves(
     da: int,
     mv: Arr,
     n: int,
-    n0: int,
-    K7: Arr,
+    H: Arr,
+    hmask: int,
     W2: Arr,
     mask: Any,
 ) -> int:
     """The splits whose first half (pawn buf[a] k steps, from la to da) made X: every other
-    pawn of the team moves 7 - k; each result not listed yet (keys K7[n0:n]) is added."""
+    pawn of the team moves 7 - k; each result not listed yet (not in the key set H) is added."""
     rest = 7 - k
     for b in range(no):
         if b == a:
@@ -440,12 +453,8 @@ def second_halves(
             copy_state(W2, X)
             place(W2, slide, cb, codeb & 3, db)
             key = team_part(W2, colour, teams, -1, 0) | others_bits(W2, colour, teams)
-        found = False
-        for m in range(n0, n):
-            found |= K7[m] == key
-        if found:
+        if seen_or_add(H, hmask, key):
             continue
-        K7[n] = key
         put(mv, n, K_SPLIT, card, ca, ia, la, k, da)
         mv[n, M_C2] = cb
         mv[n, M_J] = codeb & 3
@@ -486,8 +495,10 @@ def gen_seven(
             if dest >= 0 and can_land(S, c, dest):
                 n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
         return n
-    n0 = n
-    K7 = keys[0]
+    H = keys[0]  # the set of the results' keys (open addressing; -1 is no key)
+    hmask = 511 if teams else 127  # more than twice the most results there can be
+    for h in range(hmask + 1):
+        H[h] = -1
     W0 = W[0]
     W1 = W[1]
     W2 = W[2]
@@ -499,11 +510,12 @@ def gen_seven(
         dest = FWD[c, loc, 7]
         if dest >= 0 and can_land(S, c, dest):
             if quiet(S, slide, c, dest):
-                K7[n] = team_part(S, colour, teams, code, dest) | mask
+                seen_or_add(H, hmask, team_part(S, colour, teams, code, dest) | mask)
             else:
                 copy_state(W1, S)
                 place(W1, slide, c, code & 3, dest)
-                K7[n] = team_part(W1, colour, teams, -1, 0) | others_bits(W1, colour, teams)
+                key = team_part(W1, colour, teams, -1, 0) | others_bits(W1, colour, teams)
+                seen_or_add(H, hmask, key)
             n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
     copy_state(W0, S)
     for a in range(no):
@@ -537,8 +549,8 @@ def gen_seven(
                     da,
                     mv,
                     n,
-                    n0,
-                    K7,
+                    H,
+                    hmask,
                     W2,
                     mask,
                 )
@@ -566,8 +578,8 @@ def gen_seven(
                     da,
                     mv,
                     n,
-                    n0,
-                    K7,
+                    H,
+                    hmask,
                     W2,
                     others_bits(W1, colour, teams),
                 )
