@@ -202,3 +202,49 @@ def test_bots_only_see_the_view() -> None:
         )
     # A view carries no reference to the game it was taken from.
     assert not any(isinstance(getattr(view, f), Game) for f in view.__slots__)
+
+
+def test_hard_parameters_are_validated() -> None:
+    for bad in ({"potential": "psychic"}, {"reply_hand": 0}, {"hand_weight": -1.0}):
+        with pytest.raises(ValueError):
+            make_bot("hard", **bad)
+
+
+@pytest.mark.parametrize("potential", ["progress", "eval", "draw"])
+def test_hard_hand_potentials_play_points_games(potential: str) -> None:
+    """Every way of valuing the kept cards plays whole legal points games, deterministically."""
+    rules = Rules(variant="points")
+    bots = [make_bot("hard", potential=potential), make_bot("medium")]
+    g = play_game(rules, bots, seed=3)
+    assert g.is_over() and g.winner is not None
+    again = play_game(rules, [make_bot("hard", potential=potential), make_bot("medium")], seed=3)
+    assert again.to_dict() == g.to_dict()
+
+
+def test_hard_counts_the_card_drawn_to_refill_the_hand() -> None:
+    """No kept card can move Red's pawns out of START, but the card drawn to refill the hand
+    may be a 1, a 2 or a Sorry!: the "draw" potential counts that chance, "eval" does not."""
+    from sorry.bots.hard import draw_potential, eval_potential
+    from sorry.bots.levels import KEEP_VALUE
+    from sorry.state import PawnState
+
+    g = Game.from_position(
+        "R:S,S,S,S Y:20,S,S,S R",
+        rules=Rules(variant="points"),
+        hands={0: [3, 5, 8, 12, 4], 2: [1, 2, 3, 5, 7]},
+    )
+    while g.is_chance():
+        g.draw()
+    view = g.view(0)
+    state = PawnState(view.pawns, view.rules.slide_on, view.rules.swap_slides)
+    kept = [3, 5, 8, 12]
+
+    def value(s: PawnState) -> float:
+        return float(sum(1 for loc in s.pawns[0] if loc < 60))  # Red pawns on the track
+
+    keep = 0.2 * sum(KEEP_VALUE[c] for c in kept)
+    assert eval_potential(state, view, kept, value) == pytest.approx(keep)
+    unseen = view.unseen_counts()
+    starters = unseen.get(1, 0) + unseen.get(2, 0) + unseen.get(13, 0)
+    expected = keep + starters / sum(unseen.values())
+    assert draw_potential(state, view, kept, value) == pytest.approx(expected)

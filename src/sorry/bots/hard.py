@@ -10,10 +10,13 @@ probabilities.
 
 In the points variant the next player replies from a hidden hand: the bot takes the exact
 expectation over the hands that player can hold (hypergeometric over the unseen cards) of the
-reply worst for the bot, and adds what the cards it keeps could do next turn (hand management).
-The opponent is credited with ``reply_hand`` cards to choose from (2 by default, not its five:
-assuming the worst of a five-card hand made the bot too timid, as measured in
-``docs/strength.md``).
+reply worst for the bot, and adds ``hand_weight`` times what the cards it keeps could do next
+turn (hand management, ``potential``): by default (``"eval"``) the best gain in the evaluation
+of any move of a kept card; ``"draw"`` also counts the card drawn to refill the hand, with its
+counted probabilities; ``"progress"`` is the medium bot's measure (progress only). The
+opponent is credited with ``reply_hand`` cards to choose from (1 by default, not its five:
+assuming the worst of a five-card hand made the bot too timid; ``docs/strength.md`` has the
+measurements behind these defaults).
 """
 
 from __future__ import annotations
@@ -29,9 +32,12 @@ from ..state import Change, PawnState
 from ..view import PlayerView
 from .base import next_colour, state_of, team_of
 from .evaluate import DEFAULT_WEIGHTS, WIN, Weights, evaluate
-from .levels import _argmax, discard_choice, hand_potential
+from .levels import KEEP_VALUE, _argmax, discard_choice, hand_potential
 
 Value = Callable[[PawnState], float]
+
+#: How the points variant values the cards kept in hand (see :class:`HardBot`).
+POTENTIALS = ("progress", "eval", "draw")
 
 
 class HardBot:
@@ -40,11 +46,22 @@ class HardBot:
     name = "hard"
 
     def __init__(
-        self, weights: Weights = DEFAULT_WEIGHTS, hand_weight: float = 0.3, reply_hand: int = 2
+        self,
+        weights: Weights = DEFAULT_WEIGHTS,
+        hand_weight: float = 0.3,
+        reply_hand: int = 1,
+        potential: str = "eval",
     ) -> None:
+        if potential not in POTENTIALS:
+            raise ValueError(f"potential must be one of {', '.join(POTENTIALS)}, not {potential!r}")
+        if not isinstance(reply_hand, int) or reply_hand < 1:
+            raise ValueError(f"reply_hand must be a whole number of cards >= 1, not {reply_hand!r}")
+        if hand_weight < 0:
+            raise ValueError(f"hand_weight must not be negative, not {hand_weight!r}")
         self.weights = weights
         self.hand_weight = hand_weight
         self.reply_hand = reply_hand
+        self.potential = potential
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
         moves = list(view.legal_moves)
@@ -97,7 +114,12 @@ class HardBot:
                 if self.hand_weight and m.card is not None:
                     kept = list(view.hand)
                     kept.remove(m.card)
-                    v += self.hand_weight * hand_potential(state, view, kept, team)
+                    if self.potential == "eval":
+                        v += self.hand_weight * eval_potential(state, view, kept, value)
+                    elif self.potential == "draw":
+                        v += self.hand_weight * draw_potential(state, view, kept, value)
+                    else:
+                        v += self.hand_weight * hand_potential(state, view, kept, team)
             else:
                 v = self._reply(view, state, mover, team, probs, value)
             out.append(v)
@@ -184,3 +206,44 @@ class HardBot:
             e += v * (p_none_before - p_none_after)
             p_none_before = p_none_after
         return e
+
+
+def best_gains(state: PawnState, view: PlayerView, value: Value) -> Callable[[Card], float]:
+    """``gain(card)``: the most that one move of ``card`` raises ``value`` for the view's
+    owner in ``state`` (0 if no move of it does), computed once per card."""
+    base = value(state)
+    gains: dict[Card, float] = {}
+
+    def gain(card: Card) -> float:
+        if card not in gains:
+            best = 0.0
+            for m in card_moves(state, view.rules, view.viewer, card):
+                changes: list[Change] = []
+                state.apply(m, changes)
+                best = max(best, value(state) - base)
+                state.undo(changes)
+            gains[card] = best
+        return gains[card]
+
+    return gain
+
+
+def eval_potential(state: PawnState, view: PlayerView, hand: Sequence[Card], value: Value) -> float:
+    """What the kept cards could do next turn, by the evaluation: the best gain in ``value``
+    of any move of any of them, plus a small part of each card's keep value."""
+    gain = best_gains(state, view, value)
+    kinds = set(hand)
+    return max((gain(c) for c in kinds), default=0.0) + 0.2 * sum(KEEP_VALUE[c] for c in kinds)
+
+
+def draw_potential(state: PawnState, view: PlayerView, hand: Sequence[Card], value: Value) -> float:
+    """As :func:`eval_potential`, with the card drawn to refill the hand too: the expectation
+    of the best gain over the counted probabilities of that card (card counting)."""
+    gain = best_gains(state, view, value)
+    kinds = set(hand)
+    kept = max((gain(c) for c in kinds), default=0.0)
+    unseen = view.unseen_counts()
+    total = sum(unseen.values())
+    if total:
+        kept = sum(n * max(kept, gain(c)) for c, n in unseen.items() if n) / total
+    return kept + 0.2 * sum(KEEP_VALUE[c] for c in kinds)
