@@ -323,20 +323,31 @@ def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
 
 
 @ijit
-def sorted_codes(S: Arr, c: int, limit: int, buf: Arr, n: int) -> int:
-    """Append the codes of colour c's pawns with location < limit to buf[n:], by location."""
+def codes_below(S: Arr, c: int, limit: int, buf: Arr, n: int) -> Any:
+    """Write the codes 4c+i of colour c's pawns to buf[n:n+4] by location; return n plus the
+    number of them with location < limit (they come first). A sorting network on
+    (location << 2 | pawn): min/max compile to selects, no branch for the data to mispredict."""
     b = 4 * c
-    start = n
-    for i in range(4):
-        loc = S[b + i]
-        if loc < limit:
-            k = n
-            while k > start and S[buf[k - 1]] > loc:
-                buf[k] = buf[k - 1]
-                k -= 1
-            buf[k] = b + i
-            n += 1
-    return n
+    x0 = (np.int64(S[b]) << 2) | 0
+    x1 = (np.int64(S[b + 1]) << 2) | 1
+    x2 = (np.int64(S[b + 2]) << 2) | 2
+    x3 = (np.int64(S[b + 3]) << 2) | 3
+    x0, x1 = min(x0, x1), max(x0, x1)
+    x2, x3 = min(x2, x3), max(x2, x3)
+    x0, x2 = min(x0, x2), max(x0, x2)
+    x1, x3 = min(x1, x3), max(x1, x3)
+    x1, x2 = min(x1, x2), max(x1, x2)
+    buf[n] = b + (x0 & 3)
+    buf[n + 1] = b + (x1 & 3)
+    buf[n + 2] = b + (x2 & 3)
+    buf[n + 3] = b + (x3 & 3)
+    return (
+        n
+        + np.int64((x0 >> 2) < limit)
+        + np.int64((x1 >> 2) < limit)
+        + np.int64((x2 >> 2) < limit)
+        + np.int64((x3 >> 2) < limit)
+    )
 
 
 @ijit
@@ -680,9 +691,9 @@ def gen_card(
             si = start_index(S, c)
             if si >= 0 and can_land(S, c, EXIT[c]):
                 n = put(mv, n, K_ENTER, card, c, si, START, 0, EXIT[c])
-    no = sorted_codes(S, colour, HOME, buf, 0)
+    no = codes_below(S, colour, HOME, buf, 0)
     if teams:
-        no = sorted_codes(S, partner, HOME, buf, no)
+        no = codes_below(S, partner, HOME, buf, no)
     if card == SORRY:
         for kc in range(ncols):
             c = colour if kc == 0 else partner
@@ -692,7 +703,7 @@ def gen_card(
             for t in range(4):
                 if t == c or (not teams and t == colour):
                     continue
-                nt = sorted_codes(S, t, TRACK, buf, 8)
+                nt = codes_below(S, t, TRACK, buf, 8)
                 for m in range(8, nt):
                     tc = buf[m]
                     n = put(mv, n, K_SORRY, card, c, si, START, 0, S[tc])
@@ -734,6 +745,8 @@ def gen_card(
     if card == 11:
         partner_ok = P[P_SWAP_PARTNER] != 0
         ns = n
+        for t in range(4):  # the pawns on the track of each colour: buf[16 + 4t:], buf[32 + t]
+            buf[32 + t] = codes_below(S, t, TRACK, buf, 16 + 4 * t)
         for a in range(no):
             code = buf[a]
             c = code >> 2
@@ -745,8 +758,7 @@ def gen_card(
                     continue
                 if (t == colour or (teams and t == partner)) and not partner_ok:
                     continue
-                nt = sorted_codes(S, t, TRACK, buf, 8)
-                for m in range(8, nt):
+                for m in range(16 + 4 * t, buf[32 + t]):
                     tc = buf[m]
                     n = put(mv, n, K_SWAP, card, c, code & 3, loc, 0, S[tc])
                     mv[n - 1, M_C2] = t
@@ -1106,7 +1118,7 @@ def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, o
 def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
     S = np.empty(STATE_LEN, dtype=np.int8)
     W = np.empty((3, STATE_LEN), dtype=np.int8)
-    buf = np.empty(16, dtype=np.int64)
+    buf = np.empty(48, dtype=np.int64)  # pawn codes; 12-15 next colours; 16-35 the 11's
     mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int16)
     keys = np.empty((2, MAX_MOVES), dtype=np.int64)
     piles = np.empty((2, 48), dtype=np.int8)
