@@ -509,7 +509,7 @@ def gen_seven(
                 n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 7, dest)
         return n
     H = keys[0]  # the set of the results' keys (open addressing; -1 is no key)
-    hmask = 511 if teams else 127  # more than twice the most results there can be
+    hmask = 511 if teams else 127  # more slots than keys: at most 4 + 4*6*3 (8 + 8*6*7)
     for h in range(hmask + 1):
         H[h] = -1
     W0 = W[0]
