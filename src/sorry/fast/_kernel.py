@@ -728,6 +728,7 @@ def gen_card(
         return gen_seven(S, slide, colour, teams, card, buf, no, mv, n, keys, W)
     fwd = FSTEP[card]
     back = BSTEP[card]
+    sl = 0  # moves that slide (sliding(), counted as they are listed)
     for a in range(no):
         code = buf[a]
         c = code >> 2
@@ -736,12 +737,14 @@ def gen_card(
             dest = FWD[c, loc, fwd]
             if dest >= 0 and can_land(S, c, dest):
                 n = put(mv, n, K_FORWARD, card, c, code & 3, loc, fwd, dest)
+                sl += int((dest < TRACK) & (slide[c, min(dest, TRACK - 1)] >= 0))
         if back:
             dest = BWD[c, loc, back]
             if dest >= 0 and can_land(S, c, dest):
                 n = put(mv, n, K_BACKWARD, card, c, code & 3, loc, back, dest)
+                sl += int((dest < TRACK) & (slide[c, min(dest, TRACK - 1)] >= 0))
     if card != 11:
-        if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
+        if n - n0 > 1 and sl > 1:
             n = dedupe_sliding(S, slide, P, mv, n0, n, keys, W)
         return n
     if card == 11:
