@@ -54,12 +54,14 @@ def apologies_games(n: int, seed: int) -> tuple[int, int, float]:
     return int(r["games"]), int(r["turns"]), float(r["seconds"])
 
 
-def parallel(fn: object, n: int, workers: int) -> tuple[int, int, float]:
+def parallel(
+    fn: Callable[[int, int], tuple[int, int, float]], n: int, workers: int
+) -> tuple[int, int, float]:
     """Run ``fn(n / workers, seed)`` in ``workers`` processes; wall time of the whole."""
     per = max(1, n // workers)
     t0 = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(fn, [per] * workers, range(1, workers + 1)))  # type: ignore[arg-type]
+        parts = list(pool.map(fn, [per] * workers, range(1, workers + 1)))
     seconds = time.perf_counter() - t0
     return sum(p[0] for p in parts), sum(p[1] for p in parts), seconds
 
