@@ -11,6 +11,7 @@ from sorry import Game, Move, Rules
 from sorry.bots import LEVELS, Bot, hint, make_bot, play_game
 from sorry.errors import SorryError
 from sorry.rng import Rng
+from sorry.view import PlayerView
 
 FAST_LEVELS = ("random", "easy", "medium")
 TINY = {"simulations": 2, "candidates": 2, "depth": 6}
@@ -173,7 +174,8 @@ def test_hint_ranks_every_legal_move() -> None:
         hint(g2)  # a card must be drawn first
 
 
-def test_points_discard_when_the_hand_is_dead() -> None:
+def dead_hand_view() -> PlayerView:
+    """Points: Red, all pawns in START, holds 3 5 8 12 4 (no card moves a pawn); Yellow on 20."""
     g = Game.from_position(
         "R:S,S,S,S Y:20,S,S,S R",
         rules=Rules(variant="points"),
@@ -181,7 +183,11 @@ def test_points_discard_when_the_hand_is_dead() -> None:
     )
     while g.is_chance():
         g.draw()
-    view = g.view(0)
+    return g.view(0)
+
+
+def test_points_discard_when_the_hand_is_dead() -> None:
+    view = dead_hand_view()
     assert all(m.is_discard for m in view.legal_moves)
     for level in LEVELS:
         assert tiny(level).choose(view, Rng(2)) in view.legal_moves
@@ -228,14 +234,7 @@ def test_hard_counts_the_card_drawn_to_refill_the_hand() -> None:
     from sorry.bots.levels import KEEP_VALUE
     from sorry.state import PawnState
 
-    g = Game.from_position(
-        "R:S,S,S,S Y:20,S,S,S R",
-        rules=Rules(variant="points"),
-        hands={0: [3, 5, 8, 12, 4], 2: [1, 2, 3, 5, 7]},
-    )
-    while g.is_chance():
-        g.draw()
-    view = g.view(0)
+    view = dead_hand_view()
     state = PawnState(view.pawns, view.rules.slide_on, view.rules.swap_slides)
     kept = [3, 5, 8, 12]
 
