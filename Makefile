@@ -23,7 +23,8 @@ play: $(VENV)/.play-installed
 install-test: $(VENV)/.test-installed
 
 test: $(VENV)/.test-installed
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 

@@ -106,20 +106,25 @@ def main() -> None:
         best["peer movegen us"] = min(best.get("peer movegen us", 1e9), m["us_per_call"])
 
     peer_rate = best["apologies"]
-    print(f"Python {platform.python_version()} on {platform.machine()}, one core, "
-          f"best of {args.rounds} rounds\n")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, one core, "
+        f"best of {args.rounds} rounds\n"
+    )
     print("| engine | games/s | turns/game | ratio to apologies |")
     print("|---|---:|---:|---:|")
     for name in ("ours: Game API", "ours: playouts", "apologies"):
-        print(f"| {name} | {best[name]:,.1f} | {turns[name]:.0f} | "
-              f"{best[name] / peer_rate:.1f}x |")
+        print(f"| {name} | {best[name]:,.1f} | {turns[name]:.0f} | {best[name] / peer_rate:.1f}x |")
     print()
-    print(f"Legal-move generation on {len(ours)} positions from apologies' games "
-          f"({skipped} impossible ones skipped):\n")
+    print(
+        f"Legal-move generation on {len(ours)} positions from apologies' games "
+        f"({skipped} impossible ones skipped):\n"
+    )
     print("| engine | µs per call | ratio |")
     print("|---|---:|---:|")
-    print(f"| ours | {best['ours movegen us']:.2f} | "
-          f"{best['peer movegen us'] / best['ours movegen us']:.1f}x faster |")
+    print(
+        f"| ours | {best['ours movegen us']:.2f} | "
+        f"{best['peer movegen us'] / best['ours movegen us']:.1f}x faster |"
+    )
     print(f"| apologies | {best['peer movegen us']:.2f} | 1.0x |")
 
 

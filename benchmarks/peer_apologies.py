@@ -158,9 +158,7 @@ class Sample:
         return {
             "to_move": self.to_move.value,
             "card": self.card.cardtype.value,
-            "pawns": {
-                c.value: [str(p.position) for p in players[c].pawns] for c in SEATS
-            },
+            "pawns": {c.value: [str(p.position) for p in players[c].pawns] for c in SEATS},
             "ours": to_our_position(self.view, self.to_move),
         }
 

@@ -25,8 +25,15 @@ pytest.importorskip("playwright")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 LANGS = ["en", "ca", "eo", "el", "sw"]
 
@@ -41,9 +48,22 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sorry", "serve", "--port", str(self.port), "--database",
-             database, "--bot-delay", "0.02", "--takeover-after", "3600"],
-            stdout=subprocess.DEVNULL, stderr=self.errors,
+            [
+                sys.executable,
+                "-m",
+                "sorry",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                database,
+                "--bot-delay",
+                "0.02",
+                "--takeover-after",
+                "3600",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self.errors,
         )
         deadline = time.monotonic() + 30
         while True:
@@ -111,12 +131,20 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
 def new_game(server: Server) -> tuple[str, dict[str, str]]:
     g = server.api(
         "/api/games",
-        {"name": "a11y", "public": True, "seats": [
-            {"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot", "level": "random"},
-        ]},
+        {
+            "name": "a11y",
+            "public": True,
+            "seats": [
+                {"colour": "R", "kind": "invite"},
+                {"colour": "Y", "kind": "bot", "level": "random"},
+            ],
+        },
     )
-    links = {s["colour"]: s["link"].replace("http://testserver", server.base)
-             for s in g["seats"] if "link" in s}
+    links = {
+        s["colour"]: s["link"].replace("http://testserver", server.base)
+        for s in g["seats"]
+        if "link" in s
+    }
     return g["id"], links
 
 

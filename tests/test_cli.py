@@ -51,11 +51,13 @@ def test_moves_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_moves_with_option(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "moves", "R:S,S,S,S Y:S,S,S,S R", "S", "--option",
-                    "sorry_forward_4=always")
+    _, out, _ = run(
+        capsys, "moves", "R:S,S,S,S Y:S,S,S,S R", "S", "--option", "sorry_forward_4=always"
+    )
     assert out == "pass\n"  # no pawn out and no target: nothing to do
-    _, out, _ = run(capsys, "moves", "R:S,S,S,20 Y:S,S,S,S R", "S", "-o",
-                    "sorry_forward_4=fallback")
+    _, out, _ = run(
+        capsys, "moves", "R:S,S,S,20 Y:S,S,S,S R", "S", "-o", "sorry_forward_4=fallback"
+    )
     assert out.splitlines() == ["R20+4 => R:S,S,S,28 Y:S,S,S,S"]  # slides 24 -> 28
 
 
@@ -94,8 +96,19 @@ def test_play_plain_bots_only_to_the_end(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    code, out, _ = run(capsys, "play", "--plain", "--players", "2", "--seats", "random,easy",
-                       "--seed", "5", "--colour", "never")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--plain",
+        "--players",
+        "2",
+        "--seats",
+        "random,easy",
+        "--seed",
+        "5",
+        "--colour",
+        "never",
+    )
     assert code == 0
     assert "wins after" in out
     assert out.count("[R] ") + out.count("[Y] ") > 20
@@ -105,8 +118,9 @@ def test_play_plain_human_moves_by_number(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
-    code, out, _ = run(capsys, "play", "--plain", "--players", "2", "--seed", "2",
-                       "--colour", "never")
+    code, out, _ = run(
+        capsys, "play", "--plain", "--players", "2", "--seed", "2", "--colour", "never"
+    )
     assert code == 0
     assert "Red, you drew" in out and "Your move" in out
 

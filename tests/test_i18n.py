@@ -56,8 +56,13 @@ def test_catalog_complete_and_not_fuzzy(code: str) -> None:
 
 @pytest.mark.parametrize(
     ("code", "name"),
-    [("ca", "Ho sento!"), ("eo", "Pardonu!"), ("el", "Συγγνώμη!"), ("sw", "Samahani!"),
-     ("en", "Sorry!")],
+    [
+        ("ca", "Ho sento!"),
+        ("eo", "Pardonu!"),
+        ("el", "Συγγνώμη!"),
+        ("sw", "Samahani!"),
+        ("en", "Sorry!"),
+    ],
 )
 def test_game_name_in_each_language(code: str, name: str) -> None:
     assert i18n.translation(code).gettext("Sorry!") == name
@@ -90,9 +95,20 @@ def test_po_reader_matches_babel() -> None:
 @pytest.mark.slow
 def test_built_wheel_has_compiled_catalogs(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(tmp_path), str(ROOT)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
     )
     (wheel,) = tmp_path.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()

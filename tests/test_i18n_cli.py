@@ -84,13 +84,27 @@ def test_argparse_messages_translated(capsys: pytest.CaptureFixture[str]) -> Non
 def test_play_plain_in_each_language(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
     name, _zone, _red, _card = EXPECTED[lang]
     code, out, _err = run(
-        capsys, "--lang", lang, "play", "--plain", "--players", "2", "--seats", "random,easy",
-        "--seed", "3", "--colour", "never",
+        capsys,
+        "--lang",
+        lang,
+        "play",
+        "--plain",
+        "--players",
+        "2",
+        "--seats",
+        "random,easy",
+        "--seed",
+        "3",
+        "--colour",
+        "never",
     )
     assert code == 0 and name in out.splitlines()[0]
     finished = {
-        "en": "wins after", "ca": "guanya després de", "eo": "venkas post",
-        "el": "νίκη μετά από", "sw": "ameshinda baada ya",
+        "en": "wins after",
+        "ca": "guanya després de",
+        "eo": "venkas post",
+        "el": "νίκη μετά από",
+        "sw": "ameshinda baada ya",
     }
     assert finished[lang] in out
 

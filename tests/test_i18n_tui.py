@@ -24,8 +24,7 @@ WORDS = {
     "en": ("Sorry!", "New game", "Start", "Turn 1", "Questions and answers", "Quit"),
     "ca": ("Ho sento!", "Partida nova", "Comença", "Torn 1", "Preguntes freqüents", "Surt"),
     "eo": ("Pardonu!", "Nova ludo", "Komenci", "Vico 1", "Demandoj kaj respondoj", "Ĉesi"),
-    "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Έναρξη", "Γύρος 1", "Ερωτήσεις και απαντήσεις",
-           "Έξοδος"),
+    "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Έναρξη", "Γύρος 1", "Ερωτήσεις και απαντήσεις", "Έξοδος"),
     "sw": ("Samahani!", "Mchezo mpya", "Anza", "Zamu 1", "Maswali na majibu", "Ondoka"),
 }
 

@@ -25,8 +25,13 @@ WORDS = {
     "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Δημιουργία παιχνιδιού", "Κόκκινο", "Τετράγωνο 4"),
     "sw": ("Samahani!", "Mchezo mpya", "Unda mchezo", "Nyekundu", "Kisanduku 4"),
 }
-ACCEPT = {"en": "en-GB,en;q=0.9", "ca": "ca-ES,ca;q=0.9,es;q=0.5", "eo": "eo",
-          "el": "el-GR,el;q=0.9,en;q=0.3", "sw": "sw-KE,sw;q=0.9"}
+ACCEPT = {
+    "en": "en-GB,en;q=0.9",
+    "ca": "ca-ES,ca;q=0.9,es;q=0.5",
+    "eo": "eo",
+    "el": "el-GR,el;q=0.9,en;q=0.3",
+    "sw": "sw-KE,sw;q=0.9",
+}
 
 
 @pytest.fixture
@@ -80,7 +85,8 @@ def test_cookie_and_query_choose_the_language(client: TestClient) -> None:
 def test_board_text_alternatives_in_each_language(client: TestClient, lang: str) -> None:
     name, _new, _create, red, square = WORDS[lang]
     svg = client.get(
-        "/api/board.svg", params={"position": "R:S,S,4,s2 Y:12,33,40,H R"},
+        "/api/board.svg",
+        params={"position": "R:S,S,4,s2 Y:12,33,40,H R"},
         headers={"Accept-Language": ACCEPT[lang]},
     ).text
     labels = re.findall(r'aria-label="([^"]*)"', svg)
@@ -97,8 +103,13 @@ def test_board_text_alternatives_in_each_language(client: TestClient, lang: str)
 def test_moves_and_log_in_the_clients_language(client: TestClient) -> None:
     r = client.post(
         "/api/games",
-        json={"variant": "standard", "seats": [{"colour": "R", "kind": "invite"},
-                                              {"colour": "Y", "kind": "bot", "level": "random"}]},
+        json={
+            "variant": "standard",
+            "seats": [
+                {"colour": "R", "kind": "invite"},
+                {"colour": "Y", "kind": "bot", "level": "random"},
+            ],
+        },
     )
     game = r.json()
     token = next(s["token"] for s in game["seats"] if s["colour"] == "R")
@@ -140,8 +151,13 @@ def test_every_script_string_is_in_the_catalog() -> None:
     script += (static / "i18n.js").read_text(encoding="utf-8")
     known = set(web_i18n.SCRIPT_MESSAGES) | set(web_i18n.script_plurals())
     used = set(re.findall(r'\btn?\("((?:[^"\\]|\\.)*)"', script))
-    used |= set(re.findall(r'\b(?:stale|game_over|not_your_turn|illegal|server_error|'
-                           r'rate_limited|bad_token|no_game): "([^"]*)"', script))
+    used |= set(
+        re.findall(
+            r"\b(?:stale|game_over|not_your_turn|illegal|server_error|"
+            r'rate_limited|bad_token|no_game): "([^"]*)"',
+            script,
+        )
+    )
     missing = sorted(u for u in used if u not in known)
     assert not missing, missing
     page = web_i18n.render_page("sw")

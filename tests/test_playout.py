@@ -53,9 +53,7 @@ def test_policy_path_equals_inlined_random_path() -> None:
     rules = Rules()
     for seed in range(5):
         chooser = Rng(seed ^ 0x5EED)
-        result = play(
-            rules, 4, seed, lambda s, c, card, moves, r=chooser: r.next64() % len(moves)
-        )
+        result = play(rules, 4, seed, lambda s, c, card, moves, r=chooser: r.next64() % len(moves))
         assert result == random_game(rules, 4, seed)
 
 
@@ -109,8 +107,11 @@ def test_random_standard_turn_by_turn(options: dict[str, str], players: int) -> 
 
 
 def _results_reference(state: PawnState, rules: Rules, colour: int, card: int) -> list[object]:
-    moves = legal_moves(state, rules, colour, card) if card == 11 else card_moves(
-        state, rules, colour, card)
+    moves = (
+        legal_moves(state, rules, colour, card)
+        if card == 11
+        else card_moves(state, rules, colour, card)
+    )
     out = []
     for m in moves:
         s = state.copy()
@@ -171,12 +172,16 @@ def test_compact_moves_equal_movegen_results(options: dict[str, str]) -> None:
     for i in range(300):
         players = (0, 1, 2, 3) if i % 3 else (0, 2)
         pawns = _crowded_position(rng, players)
-        state = PawnState(tuple(p if c in players else None for c, p in enumerate(pawns)),
-                          rules.slide_on, rules.swap_slides)
+        state = PawnState(
+            tuple(p if c in players else None for c, p in enumerate(pawns)),
+            rules.slide_on,
+            rules.swap_slides,
+        )
         for colour in players:
             for card in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12, SORRY):
                 assert _results_compact(state, rules, colour, card) == _results_reference(
-                    state, rules, colour, card), (i, colour, card, state.sorted_pawns())
+                    state, rules, colour, card
+                ), (i, colour, card, state.sorted_pawns())
 
 
 def test_seven_collisions_through_slides() -> None:
@@ -186,7 +191,11 @@ def test_seven_collisions_through_slides() -> None:
     rules = Rules()
     for others in ([], [55], [56, 58], [51]):
         pawns: tuple[list[int] | None, ...] = (
-            [50, 53, 47, START], [START] * 4, [START] * 4, others + [START] * (4 - len(others)))
+            [50, 53, 47, START],
+            [START] * 4,
+            [START] * 4,
+            others + [START] * (4 - len(others)),
+        )
         state = PawnState(pawns)
         assert _results_compact(state, rules, 0, 7) == _results_reference(state, rules, 0, 7)
 

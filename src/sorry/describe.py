@@ -29,14 +29,10 @@ def where(loc: int) -> str:
 def describe(game: Game, move: Move) -> str:
     """A sentence for ``move`` played by the player to move in ``game`` (not changed)."""
     who = colour_name(game.to_move)
-    card = (
-        card_label(move.card) if move.card is not None and move.kind != DISCARD else None
-    )
+    card = card_label(move.card) if move.card is not None and move.kind != DISCARD else None
     if move.kind == PASS:
         if card is None:
-            return _("{player} cannot or will not move: the turn is forfeited").format(
-                player=who
-            )
+            return _("{player} cannot or will not move: the turn is forfeited").format(player=who)
         return _("{player} cannot or will not move (card {card}): the turn is forfeited").format(
             player=who, card=card
         )

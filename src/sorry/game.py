@@ -153,9 +153,7 @@ class Game:
         if rules.points:
             for c, hand in (dealt or {}).items():
                 if c not in self.colours:
-                    raise GameStateError(
-                        _("{colour} is not playing").format(colour=colour_name(c))
-                    )
+                    raise GameStateError(_("{colour} is not playing").format(colour=colour_name(c)))
                 if len(hand) != HAND_SIZE:
                     raise GameStateError(_("a hand holds five cards"))
                 self.hands[c] = list(hand)
@@ -679,9 +677,7 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         if data.get("format") != "sorry-game":
-            raise NotationError(
-                _("not a serialised sorry game (format must be 'sorry-game')")
-            )
+            raise NotationError(_("not a serialised sorry game (format must be 'sorry-game')"))
         rules = Rules.from_dict(data["rules"])
         game = cls.__new__(cls)
         game.rules = rules
@@ -772,9 +768,7 @@ def _colours(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ..
         players = 4
     if isinstance(players, int):
         if players not in DEFAULT_COLOURS:
-            raise RulesError(
-                _("{n} players: Sorry! is for 2, 3 or 4 players").format(n=players)
-            )
+            raise RulesError(_("{n} players: Sorry! is for 2, 3 or 4 players").format(n=players))
         colours = DEFAULT_COLOURS[players]
     else:
         colours = tuple(sorted(set(players)))
@@ -788,9 +782,7 @@ def _colours(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ..
 
 def _check_colours(colours: Iterable[int], rules: Rules) -> None:
     if rules.teams and tuple(colours) != (0, 1, 2, 3):
-        raise RulesError(
-            _("the teams variant needs all four colours (Red+Yellow vs Blue+Green)")
-        )
+        raise RulesError(_("the teams variant needs all four colours (Red+Yellow vs Blue+Green)"))
 
 
 __all__ = ["CHANCE", "DECISION", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]

@@ -143,8 +143,8 @@ def parse_po(text: str) -> list[PoEntry]:
             plural = _unquote(line[13:])
             field = ("plural", 0)
         elif line.startswith("msgstr["):
-            n = int(line[7:line.index("]")])
-            strs[n] = _unquote(line[line.index("]") + 1:].strip())
+            n = int(line[7 : line.index("]")])
+            strs[n] = _unquote(line[line.index("]") + 1 :].strip())
             field = ("str", n)
         elif line.startswith("msgstr "):
             strs[0] = _unquote(line[7:])
@@ -190,9 +190,7 @@ def set_language(lang: str | None) -> str:
     global _current
     code = normalise(lang) if lang else language_from_env()
     if lang and code is None:
-        raise ValueError(
-            f"unsupported language {lang!r} (supported: {', '.join(LANGUAGES)})"
-        )
+        raise ValueError(f"unsupported language {lang!r} (supported: {', '.join(LANGUAGES)})")
     _current = code or DEFAULT
     return _current
 

@@ -27,12 +27,10 @@ BACKWARD_STEPS = {1: 0, 2: 0, 3: 0, 4: 4, 5: 0, 7: 0, 8: 0, 10: 1, 11: 0, 12: 0,
 #: BACKWARD_MOVES[colour][location][n] (moves are values, so sharing them is safe and saves
 #: building thousands of tuples per game).
 FORWARD_MOVES = tuple(
-    tuple(tuple(Move(FORWARD, c, loc, n) for n in range(13)) for loc in range(67))
-    for c in range(4)
+    tuple(tuple(Move(FORWARD, c, loc, n) for n in range(13)) for loc in range(67)) for c in range(4)
 )
 BACKWARD_MOVES = tuple(
-    tuple(tuple(Move(BACKWARD, c, loc, n) for n in range(5)) for loc in range(67))
-    for c in range(4)
+    tuple(tuple(Move(BACKWARD, c, loc, n) for n in range(5)) for loc in range(67)) for c in range(4)
 )
 ENTER_MOVES = tuple(Move(ENTER, c, START, 0, -1, START_EXIT[c]) for c in range(4))
 

@@ -223,7 +223,5 @@ def _parse_simple(t: str, original: str) -> Move:
 def _check_track(loc: int, original: str) -> None:
     if loc >= TRACK_LEN:
         raise NotationError(
-            _("bad move {move!r}: swaps and Sorry! are on track squares only").format(
-                move=original
-            )
+            _("bad move {move!r}: swaps and Sorry! are on track squares only").format(move=original)
         )

@@ -31,10 +31,12 @@ from .state import Change, PawnState
 
 #: FWD_BY_STEPS[colour][n][location] and BWD_BY_STEPS[colour][n][location]: the board tables
 #: indexed by the step count first, so a turn looks one row up once.
-FWD_BY_STEPS = tuple(tuple(tuple(FWD[c][loc][n] for loc in range(67)) for n in range(13))
-                     for c in range(4))
-BWD_BY_STEPS = tuple(tuple(tuple(BWD[c][loc][n] for loc in range(67)) for n in range(5))
-                     for c in range(4))
+FWD_BY_STEPS = tuple(
+    tuple(tuple(FWD[c][loc][n] for loc in range(67)) for n in range(13)) for c in range(4)
+)
+BWD_BY_STEPS = tuple(
+    tuple(tuple(BWD[c][loc][n] for loc in range(67)) for n in range(5)) for c in range(4)
+)
 
 #: SPLIT_STEPS[colour]: (k, FWD_BY_STEPS[colour][7 - k]) for k = 1..6, the halves of a 7.
 SPLIT_STEPS = tuple(tuple((k, FWD_BY_STEPS[c][7 - k]) for k in range(1, 7)) for c in range(4))
@@ -101,8 +103,11 @@ def play(
             draw, discard = discard, draw
             rng.shuffle(draw)
         card = draw.pop()
-        if policy is None and card != 7 and (card != SORRY or plain_sorry) and (
-            card != 11 or plain_swaps
+        if (
+            policy is None
+            and card != 7
+            and (card != SORRY or plain_sorry)
+            and (card != 11 or plain_swaps)
         ):
             # The common cases, inlined: the same candidates in the same order as
             # movegen.card_moves, kept as (colour, index, landing square) for a pawn that
@@ -367,8 +372,10 @@ def _simple_tables(slide_on: str) -> _Tables:
             for loc in range(67):
                 row = []
                 if loc < HOME:
-                    for dest in (FWD[c][loc][fwd] if fwd else -1,
-                                 BWD[c][loc][back] if back else -1):
+                    for dest in (
+                        FWD[c][loc][fwd] if fwd else -1,
+                        BWD[c][loc][back] if back else -1,
+                    ):
                         if dest >= 0:
                             flag = _SLIDE_FLAG if dest < TRACK_LEN and slide[c][dest] >= 0 else 0
                             row.append(flag | loc << 8 | dest)
@@ -383,8 +390,9 @@ _NOWHERE = 67
 
 
 @cache
-def _single_tables(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...] | None, ...], ...],
-                                           tuple[tuple[int, ...], ...]]:
+def _single_tables(
+    slide_on: str,
+) -> tuple[tuple[tuple[tuple[int, ...] | None, ...], ...], tuple[tuple[int, ...], ...]]:
     """SINGLE[colour][card][location]: the candidate of a pawn's forward move for the cards
     1 2 3 5 8 10 12 (the backward one for the 4), _NOWHERE when it has none; None for the
     other cards, which _candidates generates. Also TEN_BACK[colour][location], the 10's one
@@ -397,9 +405,15 @@ def _single_tables(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...] | None, .
         return (_SLIDE_FLAG if dest < TRACK_LEN and slide[c][dest] >= 0 else 0) | loc << 8 | dest
 
     single = tuple(
-        tuple(tuple(code(c, loc, BWD[c][loc][4] if card == 4 else FWD[c][loc][card])
-                    for loc in range(67))
-              if card in (1, 2, 3, 4, 5, 8, 10, 12) else None for card in range(14))
+        tuple(
+            tuple(
+                code(c, loc, BWD[c][loc][4] if card == 4 else FWD[c][loc][card])
+                for loc in range(67)
+            )
+            if card in (1, 2, 3, 4, 5, 8, 10, 12)
+            else None
+            for card in range(14)
+        )
         for c in range(4)
     )
     ten_back = tuple(tuple(code(c, loc, BWD[c][loc][1]) for loc in range(67)) for c in range(4))
@@ -409,8 +423,10 @@ def _single_tables(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...] | None, .
 @cache
 def _target_codes(slide_on: str) -> tuple[tuple[int, ...], ...]:
     slide = slide_table(slide_on)
-    return tuple(tuple((_SLIDE_FLAG if slide[c][sq] >= 0 else 0) | sq for sq in range(TRACK_LEN))
-                 for c in range(4))
+    return tuple(
+        tuple((_SLIDE_FLAG if slide[c][sq] >= 0 else 0) | sq for sq in range(TRACK_LEN))
+        for c in range(4)
+    )
 
 
 class _Board:
@@ -616,8 +632,13 @@ def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: in
         # the flag of the mover sliding on their square, are listed once for every own pawn.
         forward_found = bool(cand)
         tc = board.targets[c]
-        others = [1 << 19 | t << 8 | tc[y] for t in (0, 1, 2, 3) if t != c
-                  for y in pawns[t] if y < TRACK_LEN]
+        others = [
+            1 << 19 | t << 8 | tc[y]
+            for t in (0, 1, 2, 3)
+            if t != c
+            for y in pawns[t]
+            if y < TRACK_LEN
+        ]
         if others:
             slide = board.slide
             for x in pc:
@@ -637,9 +658,13 @@ def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: in
     return cand
 
 
-def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: int,
-                     trace: list[tuple[int, int, tuple[tuple[int, ...], ...]]] | None = None
-                     ) -> tuple[tuple[int, ...], int]:
+def _random_standard(
+    rules: Rules,
+    colours: tuple[int, ...],
+    seed: int,
+    cstate: int,
+    trace: list[tuple[int, int, tuple[tuple[int, ...], ...]]] | None = None,
+) -> tuple[tuple[int, ...], int]:
     """play() for policy None in the standard variant (see the comment above). ``trace``
     (for tests) receives (card, number of choices, pawns) after every turn."""
     tables = _simple_tables(rules.slide_on)
@@ -648,8 +673,11 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     mover = colours[rng.below(len(colours))]
     dstate = rng.state  # the deck's generator from here on
     out = 1 if rules.starting_pawns_out else 0
-    board = _Board([[START_EXIT[c]] * out + [START] * (4 - out) if c in colours else []
-                    for c in range(4)], rules.slide_on, rules.swap_slides == "both")
+    board = _Board(
+        [[START_EXIT[c]] * out + [START] * (4 - out) if c in colours else [] for c in range(4)],
+        rules.slide_on,
+        rules.swap_slides == "both",
+    )
     pawns = board.pawns
     mine_all = board.mine
     occ = board.occ
@@ -667,7 +695,15 @@ def _random_standard(rules: Rules, colours: tuple[int, ...], seed: int, cstate: 
     turn = 0
     # Module constants and functions as locals: the loop runs some 400 times a game.
     home, start, track_len, low, candidates, seven, draws, choice_batch = (
-        HOME, START, TRACK_LEN, _LOW, _candidates, _seven, _draws, _CHOICE_BATCH)
+        HOME,
+        START,
+        TRACK_LEN,
+        _LOW,
+        _candidates,
+        _seven,
+        _draws,
+        _CHOICE_BATCH,
+    )
     choices: tuple[int, ...] = ()
     choices_left = 0
     while turn != limit:
@@ -820,8 +856,8 @@ def _seven(board: _Board, c: int) -> list[int]:
                 end = sl[da]
                 if end < 0:
                     end = da
-                saved_occ = occ[da:end + 1]
-                saved_mine = mine[da:end + 1]
+                saved_occ = occ[da : end + 1]
+                saved_mine = mine[da : end + 1]
                 mine[la] = 0
                 if la < TRACK_LEN:
                     occ[la] = -1
@@ -837,8 +873,8 @@ def _seven(board: _Board, c: int) -> list[int]:
                     if mine[db]:
                         continue
                     res[key1 + half_key(c, lb, db)] = first | lb << 8 | db
-                occ[da:end + 1] = saved_occ
-                mine[da:end + 1] = saved_mine
+                occ[da : end + 1] = saved_occ
+                mine[da : end + 1] = saved_mine
                 mine[la] = 1
                 if la < TRACK_LEN:
                     occ[la] = c

@@ -75,9 +75,7 @@ class Position:
                 )
             colour = _colour(letter, f)
             if pawns[colour] is not None:
-                raise PositionError(
-                    _("{colour} appears twice").format(colour=colour_name(colour))
-                )
+                raise PositionError(_("{colour} appears twice").format(colour=colour_name(colour)))
             items = rest.split(",") if rest else []
             locs = []
             for item in items:
@@ -94,8 +92,7 @@ class Position:
         if ":" in last or len(last) != 1:
             raise PositionError(
                 _(
-                    "bad position {text!r}: the last field names the colour to move "
-                    "(R, B, Y or G)"
+                    "bad position {text!r}: the last field names the colour to move (R, B, Y or G)"
                 ).format(text=text)
             )
         return cls(tuple(pawns), _colour(last, last))
@@ -132,9 +129,7 @@ def _pawn_count_error(colour: int, n: int) -> str:
 def validate(pawns: Pawns, to_move: int) -> None:
     """Raise :class:`PositionError` unless the pawns could stand on a board together."""
     if len(pawns) != 4:
-        raise PositionError(
-            _("pawns must be given for the four colours (None when not playing)")
-        )
+        raise PositionError(_("pawns must be given for the four colours (None when not playing)"))
     in_play = [c for c in range(4) if pawns[c] is not None]
     if len(in_play) < 2:
         raise PositionError(_("a game needs at least two colours"))

@@ -224,9 +224,9 @@ class Result:
         n = self.turns
         if self.status == "won":
             names = _(" and ").join(colour_name(COLOUR_LETTERS.index(w)) for w in self.winners)
-            text = ngettext(
-                "{names} won after {n} turn", "{names} won after {n} turns", n
-            ).format(names=names, n=n)
+            text = ngettext("{names} won after {n} turn", "{names} won after {n} turns", n).format(
+                names=names, n=n
+            )
         elif self.status == "unfinished":
             text = ngettext(
                 "unfinished after {n} turn (turn limit)",
@@ -234,9 +234,9 @@ class Result:
                 n,
             ).format(n=n)
         else:
-            text = ngettext(
-                "in progress after {n} turn", "in progress after {n} turns", n
-            ).format(n=n)
+            text = ngettext("in progress after {n} turn", "in progress after {n} turns", n).format(
+                n=n
+            )
         if self.scores is not None:
             scores = " ".join(f"{c}={s}" for c, s in self.scores)
             text += _("; scores {scores}").format(scores=scores)

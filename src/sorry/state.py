@@ -75,8 +75,9 @@ class PawnState:
         first: dict[tuple[int, int], int] = {}
         for c, i, old in changes:
             first.setdefault((c, i), old)
-        return sum(PAWN_WEIGHT[c][self.pawns[c][i]] - PAWN_WEIGHT[c][old]
-                   for (c, i), old in first.items())
+        return sum(
+            PAWN_WEIGHT[c][self.pawns[c][i]] - PAWN_WEIGHT[c][old] for (c, i), old in first.items()
+        )
 
     def sorted_pawns(self) -> Pawns:
         return tuple(sorted_locs(p) if p else None for p in self.pawns)

@@ -54,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lang",
         metavar="LANG",
-        help=_(
-            "language of everything printed: {codes} (default: from LANG/LC_ALL)"
-        ).format(codes=" ".join(LANGUAGES)),
+        help=_("language of everything printed: {codes} (default: from LANG/LC_ALL)").format(
+            codes=" ".join(LANGUAGES)
+        ),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -132,7 +132,6 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules.from_options(args.rules, args.option)
 
 
-
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     """``POSITION [CARD] [--hand 1,4,7,11,S]``: a position and the card drawn (or the hand of
     the colour to move in the points variant)."""
@@ -162,6 +161,7 @@ def game_from_args(args: argparse.Namespace, rules: Rules, seed: int = 0) -> Gam
     if args.card is None:
         raise CliError(_("give the card drawn (1 2 3 4 5 7 8 10 11 12 S)"))
     return Game.from_position(pos, rules, card=parse_card(args.card), seed=seed)
+
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

@@ -52,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
             result = Position(state.sorted_pawns(), pos.to_move).board_text()
         entries.append({"move": str(move), "result": result})
     if args.json:
-        out: dict[str, Any] = {"position": str(pos), "card": card_text, "moves": entries,
-                               "may_pass": may_pass}
+        out: dict[str, Any] = {
+            "position": str(pos),
+            "card": card_text,
+            "moves": entries,
+            "may_pass": may_pass,
+        }
         if rules.points:
             out["hand"] = [card_name(c) for c in game.hands[pos.to_move]]
             out["may_discard"] = any(e["move"].startswith("discard:") for e in entries)

@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE at the end"))
     p.add_argument("--plain", action="store_true", help=_("line-by-line play, no full screen"))
     p.add_argument(
-        "--colour", choices=("auto", "always", "never"), default="auto",
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
         help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
     )
     add_rules_arguments(p)
@@ -61,8 +63,12 @@ def _optional(name: str) -> Any:
 #: Variant and seat names as players read them.
 VARIANT_NAMES = {"standard": N_("standard"), "teams": N_("teams"), "points": N_("points")}
 SEAT_NAMES = {
-    "human": N_("human"), "random": N_("random"), "easy": N_("easy"), "medium": N_("medium"),
-    "hard": N_("hard"), "expert": N_("expert"),
+    "human": N_("human"),
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
 }
 
 
@@ -149,12 +155,15 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
         print(_("Deck commitment (SHA-256): {digest}").format(digest=commitment.sha256))
     choosers = {
         c: make_chooser(level, game.seed + 1 + c)
-        for c, level in seat_of.items() if level != "human"
+        for c, level in seat_of.items()
+        if level != "human"
     }
     names = ", ".join(f"{colour_name(c)}: {seat_name(seat_of[c])}" for c in game.colours)
     print(
         _("{game} {variant} game, seed {seed}. {players}").format(
-            game=_("Sorry!"), variant=variant_name(game.rules.variant), seed=game.seed,
+            game=_("Sorry!"),
+            variant=variant_name(game.rules.variant),
+            seed=game.seed,
             players=names,
         )
     )
@@ -208,8 +217,13 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
                 ).format(n=game.turn)
             )
         if game.scores:
-            print(_("Scores: {scores}").format(scores=", ".join(
-                f"{colour_name(c)} {s}" for c, s in sorted(game.scores.items()))))
+            print(
+                _("Scores: {scores}").format(
+                    scores=", ".join(
+                        f"{colour_name(c)} {s}" for c, s in sorted(game.scores.items())
+                    )
+                )
+            )
     if save:
         from ..record import save_record
 

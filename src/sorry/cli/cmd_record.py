@@ -84,9 +84,7 @@ def parse_bots(text: str, n: int) -> list[str]:
         levels *= n
     if len(levels) != n:
         raise CliError(
-            _("--bots names {bots} bots but {n} players are playing").format(
-                bots=len(levels), n=n
-            )
+            _("--bots names {bots} bots but {n} players are playing").format(bots=len(levels), n=n)
         )
     return levels
 

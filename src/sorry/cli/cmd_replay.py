@@ -258,9 +258,7 @@ def interact(all_frames: list[Frame], total: int, board: bool, colour: bool) -> 
             k = int(arg)
         else:
             print(
-                _("unknown command {command!r}: {keys}").format(
-                    command=line.strip(), keys=_(HELP)
-                )
+                _("unknown command {command!r}: {keys}").format(command=line.strip(), keys=_(HELP))
             )
             continue
         print(show(all_frames[k], total, board, colour))

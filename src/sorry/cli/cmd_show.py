@@ -16,7 +16,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("show", help=_("draw a position in the terminal"))
     p.add_argument("position", help=_("position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'"))
     p.add_argument(
-        "--colour", choices=("auto", "always", "never"), default="auto",
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
         help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
     )
     p.set_defaults(func=run)
@@ -33,8 +35,6 @@ def run(args: argparse.Namespace) -> int:
     print(render(pos, colour=use_colour(args.colour)))
     print(legend())
     print(
-        _("{position}   (to move: {player})").format(
-            position=pos, player=colour_name(pos.to_move)
-        )
+        _("{position}   (to move: {player})").format(position=pos, player=colour_name(pos.to_move))
     )
     return 0

@@ -236,7 +236,9 @@ def simulate_text(res: dict[str, Any]) -> str:
     ln = res["length"]
     lines.append(
         _("game length (moves): mean {mean}, median {median}, 5-95% {low}-{high}").format(
-            mean=f"{ln['mean']:.1f}", median=f"{ln['median']:g}", low=f"{ln['p5']:g}",
+            mean=f"{ln['mean']:.1f}",
+            median=f"{ln['median']:g}",
+            low=f"{ln['p5']:g}",
             high=f"{ln['p95']:g}",
         )
     )
@@ -261,7 +263,10 @@ def tournament_text(res: dict[str, Any]) -> str:
         _(
             "{games} games ({deals} paired deals x {seatings} seatings), {variant}, seed {seed}"
         ).format(
-            games=res["games"], deals=res["deals"], seatings=len(res["bots"]), variant=variant,
+            games=res["games"],
+            deals=res["deals"],
+            seatings=len(res["bots"]),
+            variant=variant,
             seed=res["seed"],
         ),
         _("bot                         wins   win rate [95% CI]        rating [95% CI]"),
@@ -319,9 +324,7 @@ def plot(res: dict[str, Any], path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SorryError(
-            _("--plot needs matplotlib: pip install 'sorry-engine[sim]'")
-        ) from None
+        raise SorryError(_("--plot needs matplotlib: pip install 'sorry-engine[sim]'")) from None
     rows = res["entrants"] if res["kind"] == "tournament" else res["seats"]
     names = [r.get("name") or f"{_(r['colour'])} ({r['bot']})" for r in rows]
     rates = [100 * r["rate"] for r in rows]

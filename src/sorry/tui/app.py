@@ -1223,9 +1223,18 @@ OPTION_LABELS = {
     "points_bonus": N_("points_bonus"),
 }
 OPTION_VALUE_NAMES = {
-    "yes": N_("yes"), "no": N_("no"), "always": N_("always"), "fallback": N_("fallback"),
-    "other": N_("other"), "own": N_("own"), "all": N_("all"), "mover": N_("mover"),
-    "both": N_("both"), "two": N_("two"), "any": N_("any"), "highest": N_("highest"),
+    "yes": N_("yes"),
+    "no": N_("no"),
+    "always": N_("always"),
+    "fallback": N_("fallback"),
+    "other": N_("other"),
+    "own": N_("own"),
+    "all": N_("all"),
+    "mover": N_("mover"),
+    "both": N_("both"),
+    "two": N_("two"),
+    "any": N_("any"),
+    "highest": N_("highest"),
     "cumulative": N_("cumulative"),
 }
 
