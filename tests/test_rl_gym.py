@@ -27,7 +27,7 @@ IDS = ["2", "3-easy", "4-mixed", "teams", "points2", "points4"]
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("kw", VARIANTS, ids=IDS)
 def test_env_checker(kw: dict[str, Any]) -> None:
-    check_env(SorryEnv(**kw), skip_render_check=True)
+    check_env(SorryEnv(render_mode="ansi", **kw))
 
 
 @pytest.mark.parametrize("kw", VARIANTS, ids=IDS)

@@ -33,12 +33,15 @@ from ..errors import RulesError
 from ..game import Game
 from ..rng import Rng
 from .observation import OBS_SIZE, make_rules, observation
+from .render import RENDER_MODES, board_text
 
 DEFAULT_TURN_LIMIT = 1000
 
 
 class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
     """Gymnasium environment: the agent against bots."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -69,7 +72,8 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
             for c, b in zip(others, opponents, strict=True)
         }
         self.illegal_reward = illegal_reward
-        self.metadata = {"render_modes": ["ansi", "human"]}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RulesError(f"render_mode {render_mode!r} is not one of ansi, human")
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
@@ -111,7 +115,7 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
                 terminated = True
                 reward += 1.0 if self.colour in game.winners else -1.0
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return self._obs(), reward, terminated, truncated, self._info(illegal)
 
     def action_masks(self) -> np.ndarray[Any, Any]:
@@ -122,8 +126,16 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
             mask[list(legal_action_moves(game))] = True
         return mask
 
-    def render(self) -> str:
-        return repr(self.game) if self.game is not None else ""
+    def render(self) -> str | None:
+        """``ansi``: the board as text with a status line; ``human``: the same printed."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode (ansi or human)")
+            return None
+        text = board_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     # -- internals ----------------------------------------------------------------------------
     def _advance(self) -> None:

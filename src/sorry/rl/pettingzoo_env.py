@@ -1,8 +1,11 @@
-"""Sorry! as a PettingZoo AEC environment (docs/rl.md).
+"""Sorry! as a PettingZoo AEC environment (docs/rl.md), with the classic environments'
+conventions: :func:`env` wraps :class:`raw_env` in PettingZoo's illegal-move, bounds and
+order wrappers; the versioned name is ``sorry_v0`` (also importable as
+:mod:`sorry.rl.sorry_v0`).
 
->>> env = SorryAECEnv(players=2)
->>> env.reset(seed=1)
->>> obs, reward, terminated, truncated, info = env.last()
+>>> e = env(players=2)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
 >>> sorted(obs), obs["observation"].shape, obs["action_mask"].shape
 (['action_mask', 'observation'], (339,), (684,))
 
@@ -12,7 +15,9 @@ the agent selected is the colour to move (after a ``2`` the same agent moves aga
 are built lazily by :meth:`observe`: ``{"observation": float32[339], "action_mask":
 int8[684]}`` (the mask is all zeros for an agent not to move). Rewards come at the end:
 ``n-1`` for the winner and ``-1`` for the others (teams ``+1``/``-1``); a game stopped by the
-turn limit is truncated with rewards 0.
+turn limit is truncated with rewards 0. Through :func:`env`, an illegal action ends the game
+with ``-1`` for the agent that made it and 0 for the others (PettingZoo's
+``TerminateIllegalWrapper``); :class:`raw_env` raises :class:`~sorry.errors.IllegalMoveError`.
 """
 
 from __future__ import annotations
@@ -20,27 +25,34 @@ from __future__ import annotations
 import os
 from typing import Any, ClassVar
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..actions import NUM_ACTIONS, decode, legal_actions
 from ..board import COLOUR_NAMES
+from ..errors import IllegalMoveError, RulesError
 from ..game import Game
 from ..rng import Rng
 from .observation import OBS_SIZE, make_rules, observation
+from .render import RENDER_MODES, board_text
 
 DEFAULT_TURN_LIMIT = 1000
 AGENT_NAMES = tuple(name.lower() for name in COLOUR_NAMES)
+ILLEGAL_REWARD = -1.0
 
 
-class SorryAECEnv(AECEnv):  # type: ignore[misc]
-    """PettingZoo AEC environment for every variant of Sorry!."""
+class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
+    """PettingZoo AEC environment for every variant of Sorry! (the raw environment)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
         "name": "sorry_v0",
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
     def __init__(
@@ -51,7 +63,10 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
         turn_limit: int = DEFAULT_TURN_LIMIT,
         render_mode: str | None = None,
     ) -> None:
+        EzPickle.__init__(self, players, variant, options, turn_limit, render_mode)
         super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise RulesError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         rules = make_rules(variant, options)
         if rules.turn_limit is None:
             rules = rules.replace(turn_limit=turn_limit)
@@ -112,39 +127,63 @@ class SorryAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         game = self.game
-        assert game is not None and action is not None
+        assert game is not None, "call reset() first"
+        if action is None:
+            raise IllegalMoveError(f"{agent} is to move: give an action, not None")
+        a = int(action)
+        if a not in legal_actions(game):
+            raise IllegalMoveError(f"action {a} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        game.push(decode(game, int(action)))
+        game.push(decode(game, a))
         while game.is_chance():
             game.draw()
         self._clear_rewards()
         if game.is_over():
             returns = game.returns()
-            for a in self.agents:
-                self.rewards[a] = returns[self._colour_of[a]]
+            for ag in self.agents:
+                self.rewards[ag] = returns[self._colour_of[ag]]
                 if game.unfinished:
-                    self.truncations[a] = True
+                    self.truncations[ag] = True
                 else:
-                    self.terminations[a] = True
+                    self.terminations[ag] = True
         else:
             self.agent_selection = AGENT_NAMES[game.to_move]
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
-    def render(self) -> str:
-        game = self.game
-        if game is None:
-            return ""
-        return repr(game)
+    def render(self) -> str | None:
+        """``ansi``: the board as text with a status line; ``human``: the same printed."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
+            return None
+        text = self.board_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def board_text(self) -> str:
+        """The board as text (:mod:`sorry.textboard`, no colours) and a status line."""
+        return board_text(self.game)
 
     def close(self) -> None:
         pass
 
 
-def env(**kwargs: Any) -> SorryAECEnv:
-    """The environment (PettingZoo's naming convention); keyword arguments as the class."""
-    return SorryAECEnv(**kwargs)
+raw_env = SorryAECEnv
 
 
-__all__ = ["AGENT_NAMES", "SorryAECEnv", "env"]
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment, as PettingZoo's classic games: an illegal action ends the game
+    with -1 for its agent (``TerminateIllegalWrapper``), an action outside the space is an
+    assertion error (``AssertOutOfBoundsWrapper``), calls out of order are errors
+    (``OrderEnforcingWrapper``). Keyword arguments as :class:`SorryAECEnv`."""
+    wrapped: AECEnv = SorryAECEnv(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+__all__ = ["AGENT_NAMES", "SorryAECEnv", "env", "raw_env"]
