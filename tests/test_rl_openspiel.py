@@ -3,12 +3,24 @@ in every variant, serialisation, hidden hands, resampling, and the Python MCTS/I
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import sorry.rl.openspiel_game  # noqa: F401  (registers the game)
+from sorry.actions import (
+    DISCARD_BASE,
+    KIND_CARD,
+    PASS_ACTION,
+    SORRY_BASE,
+    SPLIT_BASE,
+    SWAP_BASE,
+)
+from sorry.board import COLOUR_LETTERS
+from sorry.cards import CARDS, SORRY, parse_card
 from sorry.errors import RulesError
 from sorry.rl.observation import INFO_SIZE, OBS_SIZE
 from sorry.rl.openspiel_game import game_from_text, game_to_text
@@ -136,6 +148,7 @@ def test_hands_are_hidden_and_resampling_keeps_the_information_state() -> None:
                 other.observation_string(p).split(" | ")[1]
                 == (state.observation_string(p).split(" | ")[1])
             )
+        _assert_deals_match_hands(other)
     assert len(hands) > 1  # the other hands were really redealt
     # The others' observations do not depend on this player's hand.
     others = [p for p in range(3) if p != player]
@@ -145,6 +158,31 @@ def test_hands_are_hidden_and_resampling_keeps_the_information_state() -> None:
     after = [np.array(state.information_state_tensor(p)) for p in others]
     assert all(np.array_equal(x, y) for x, y in zip(before, after, strict=True))
     assert not np.array_equal(np.array(state.information_state_tensor(player)), tensor)
+
+
+def _card_of_action(action: int) -> int:
+    """The card a points-variant action plays (docs/actions.md)."""
+    if action < SWAP_BASE:
+        return KIND_CARD[action & 15]
+    if action < SORRY_BASE:
+        return 11
+    if action < SPLIT_BASE:
+        return SORRY
+    return 7 if action < PASS_ACTION else CARDS[action - DISCARD_BASE]
+
+
+def _assert_deals_match_hands(state: pyspiel.State) -> None:
+    """Each player's history, as their own information state tells it, is consistent with
+    their hand: the cards dealt to them minus the cards they played are the cards they hold."""
+    for p, colour in enumerate(state.get_game().colours):
+        history = state.information_state_string(p).split(" | history ")[1].split()
+        letter = COLOUR_LETTERS[colour]
+        dealt = Counter(parse_card(t[2:]) for t in history if t.startswith(letter + "+"))
+        played = Counter(
+            _card_of_action(int(t[1:])) for t in history if t[0] == letter and t[1] != "+"
+        )
+        assert dealt - played == Counter(state.engine.hands[colour])
+        assert sum(dealt.values()) - sum(played.values()) == len(state.engine.hands[colour])
 
 
 def test_python_mcts_and_ismcts_bots_play() -> None:
@@ -168,5 +206,5 @@ def test_python_tensor_shortcut_matches_the_observer() -> None:
     for p in range(3):
         assert state.observation_tensor(p) == pyspiel.State.observation_tensor(state, p)
         assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
-    with pytest.raises(ValueError, match="not in the game"):
+    with pytest.raises(RuntimeError, match="player < num_players"):
         state.observation_tensor(3)

@@ -27,9 +27,11 @@ import numpy as np
 import pyspiel
 
 from ..actions import NUM_ACTIONS, action_name, decode, legal_actions
-from ..cards import CARD_INDEX, CARDS, card_name
+from ..board import COLOUR_LETTERS
+from ..cards import CARD_INDEX, CARDS, Card, card_name
 from ..errors import RulesError
 from ..game import Game
+from ..rng import Rng
 from ..rules import OPTION_VALUES, Rules
 from ..view import PlayerView
 from .observation import (
@@ -132,22 +134,54 @@ class SorryGame(pyspiel.Game):  # type: ignore[misc]
         return SorryObserver(self, obs_type)
 
 
+# The event log behind the perfect-recall information state: one int per step. A decision is
+# ``(player * 16 + card slot) << 10 | action`` (card slot: the card's index in CARDS, or 15 for
+# none: only the points variant names the card of a decision); a chance draw is
+# ``CHANCE_EVENT | receiver player << 4 | card index``.
+CHANCE_EVENT = 1 << 20
+_NO_CARD = 15
+
+
 class _Box:
-    """Holds the engine game; copies cheaply (no undo history) and pickles compactly."""
+    """Holds the engine game and the event log; copies cheaply (no undo history) and pickles
+    compactly."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "log")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, log: list[int] | None = None) -> None:
         self.game = game
+        self.log: list[int] = log if log is not None else []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.game.copy(stack=False))
+        return _Box(self.game.copy(stack=False), self.log[:])
 
-    def __getstate__(self) -> str:
-        return game_to_text(self.game)
+    def __getstate__(self) -> tuple[str, str]:
+        return game_to_text(self.game), ",".join(map(str, self.log))
 
-    def __setstate__(self, text: str) -> None:
+    def __setstate__(self, state: tuple[str, str]) -> None:
+        text, log = state
         self.game = game_from_text(text)
+        self.log = [int(x) for x in log.split(",")] if log else []
+
+
+def history_string(
+    log: list[int], colours: tuple[int, ...], player: int, private: bool, points: bool
+) -> str:
+    """What ``player`` saw happen, in order: every draw of the standard game (public), every
+    card dealt in the points variant (its card if it went to ``player`` and ``private``, else
+    ``?``), every decision (the mover's letter and the action)."""
+    letters = [COLOUR_LETTERS[c] for c in colours]
+    out = []
+    for code in log:
+        if code & CHANCE_EVENT:
+            who, card = (code >> 4) & 15, code & 15
+            if not points or (who == player and private):
+                out.append(letters[who] + "+" + card_name(CARDS[card]))
+            else:
+                out.append(letters[who] + "+?")
+        else:
+            out.append(letters[code >> 14] + str(code & 1023))
+    return " ".join(out)
 
 
 def game_to_text(game: Game) -> str:
@@ -175,9 +209,11 @@ def game_from_text(text: str) -> Game:
 class SorryState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state wrapping an engine :class:`~sorry.game.Game`."""
 
-    def __init__(self, game: SorryGame, engine: Game | None = None) -> None:
+    def __init__(
+        self, game: SorryGame, engine: Game | None = None, log: list[int] | None = None
+    ) -> None:
         super().__init__(game)
-        self._box = _Box(engine if engine is not None else game.new_game())
+        self._box = _Box(engine if engine is not None else game.new_game(), log)
         self._colours = game.colours
 
     @property
@@ -200,11 +236,19 @@ class SorryState(pyspiel.State):  # type: ignore[misc]
         return [(CARD_INDEX[c], p) for c, p in self._box.game.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        g = self._box.game
+        box = self._box
+        g = box.game
         if g.is_chance():
+            receiver = g.deal_to
+            assert receiver is not None
             g.draw(CARDS[action])
+            box.log.append(CHANCE_EVENT | self._colours.index(receiver) << 4 | action)
         else:
-            g.push(decode(g, action))
+            player = self._colours.index(g.to_move)
+            move = decode(g, action)
+            g.push(move)
+            slot = CARD_INDEX.get(move.card, _NO_CARD) if move.card is not None else _NO_CARD
+            box.log.append((player * 16 + slot) << 10 | action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -227,8 +271,12 @@ class SorryState(pyspiel.State):  # type: ignore[misc]
         hidden cards but the draw pile's order, which chance nodes do not use)."""
         seed = int(probability_sampler() * 2**53)
         view = self._box.game.view(self._colours[player_id])
-        new = SorryState(self.get_game(), view.determinise(seed))
-        return new
+        engine = view.determinise(seed)
+        log = self._box.log
+        if engine.rules.points:
+            hands = [engine.hands[c] for c in self._colours]
+            log = _redeal_log(log, player_id, hands, Rng(seed ^ 0x5EED))
+        return SorryState(self.get_game(), engine, log)
 
     # Python callers get the tensors directly: OpenSpiel's own path through the observer
     # copies the state and fills the tensor twice per query (C++ callers still use it).
@@ -242,7 +290,8 @@ class SorryState(pyspiel.State):  # type: ignore[misc]
         if player is None:
             player = self.current_player()
         if not 0 <= player < len(self._colours):
-            raise ValueError(f"player {player} is not in the game")
+            # OpenSpiel's own error (a RuntimeError naming the bound), as its C++ games raise
+            pyspiel.State.observation_tensor(self, player)
         return self._box.game.view(self._colours[player])
 
     def __str__(self) -> str:
@@ -267,7 +316,7 @@ class SorryObserver:
         self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         size = INFO_SIZE if self._perfect_recall else OBS_SIZE
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {"info_state" if self._perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: SorryState, player: int) -> None:
         view = state._box.game.view(self._colours[player])
@@ -283,8 +332,33 @@ class SorryObserver:
         if not self._private:
             view = _public(view)
         if self._perfect_recall:
-            return information_state_string(view)
+            box = state._box
+            points = box.game.rules.points
+            history = history_string(box.log, self._colours, player, self._private, points)
+            return information_state_string(view) + " | history " + history
         return observation_string(view)
+
+
+def _redeal_log(log: list[int], viewer: int, hands: list[list[Card]], rng: Rng) -> list[int]:
+    """The log with the cards dealt to the other players (which ``viewer`` did not see) made
+    consistent with their new ``hands``: walking back from the end, a card a player played
+    was in their hand before, and a card dealt to them is one of the cards in hand then,
+    drawn at random (the viewer's own deals stay as they were)."""
+    held = [[CARD_INDEX[c] for c in h] for h in hands]
+    out = log[:]
+    for pos in range(len(out) - 1, -1, -1):
+        code = out[pos]
+        if code & CHANCE_EVENT:
+            who = (code >> 4) & 15
+            if who != viewer:
+                hand = held[who]
+                card = hand.pop(rng.below(len(hand)))
+                out[pos] = CHANCE_EVENT | who << 4 | card
+        else:
+            who, slot = code >> 14, (code >> 10) & 15
+            if who != viewer and slot != _NO_CARD:
+                held[who].append(slot)
+    return out
 
 
 def _public(view: Any) -> Any:
