@@ -23,6 +23,7 @@ def fast_settings(**kw: Any) -> Settings:
     kw.setdefault("tick", 0.05)
     kw.setdefault("rate", 1000.0)
     kw.setdefault("burst", 1000.0)
+    kw.setdefault("allow_bot_games", True)
     return Settings(**kw)
 
 

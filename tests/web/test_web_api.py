@@ -426,7 +426,7 @@ def test_a_failing_database_rejects_the_move_explicitly(
             def broken(*args: Any, **kw: Any) -> None:
                 raise OSError("disk on fire")
 
-            monkeypatch.setattr(service.db, "commit_move", broken)
+            monkeypatch.setattr(service.db, "write_move", broken)
             move = st["view"]["legal_moves"][0]["move"]
             wm.send_json({"type": "move", "seq": st["seq"], "move": move})
             r = recv(wm, "rejected")

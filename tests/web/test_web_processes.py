@@ -3,6 +3,8 @@ sharing one PostgreSQL database serve the same game (moves fanned out by LISTEN/
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 import time
@@ -39,56 +41,97 @@ class Client:
         self._cm.__exit__(None, None, None)
 
 
-def watch_until_killed(server: ServerProcess, gid: str, kill_after: int) -> dict[int, str]:
-    """Spectate, remembering each move the server announced (announced = committed), and
-    SIGKILL the server after ``kill_after`` of them, while bots keep playing."""
-    seen: dict[int, str] = {}
-    c = Client(server, gid)
-    state = hello(c)
-    for e in state["log"]:
-        seen[e["seq"]] = e["move"]
-    while len(seen) < kill_after:
-        m = c.receive_json()
-        if m["type"] == "state" and m["last"]:
-            seen[m["last"]["seq"]] = m["last"]["move"]
-    server.kill()
+async def _watch_until_killed(
+    server: ServerProcess, gids: list[str], kill_after: int
+) -> dict[str, dict[int, str]]:
+    """Spectate every game, remembering each move the server announced (it announces only
+    committed moves), and SIGKILL the server once ``kill_after`` new moves were announced in
+    all (or every game is over), while the bots keep playing. No timing is assumed: the
+    server is killed whenever the count is reached."""
+    from websockets.asyncio.client import connect as aconnect
+
+    seen: dict[str, dict[int, str]] = {gid: {} for gid in gids}
+    over: set[str] = set()
+    count = 0
+    done = asyncio.Event()
+
+    async def watch(gid: str) -> None:
+        nonlocal count
+        async with aconnect(f"ws://127.0.0.1:{server.port}/ws/{gid}", max_size=2**24) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            async for raw in ws:
+                m = json.loads(raw)
+                if m["type"] != "state":
+                    continue
+                entries = m.get("log") or ([m["last"]] if m["last"] else [])
+                for e in entries:
+                    if e["seq"] not in seen[gid]:
+                        seen[gid][e["seq"]] = e["move"]
+                        count += "log" not in m
+                if m["status"] == "over":
+                    over.add(gid)
+                if count >= kill_after or len(over) == len(gids):
+                    done.set()
+                if done.is_set():
+                    return
+
+    tasks = [asyncio.create_task(watch(gid)) for gid in gids]
+    await done.wait()
+    server.kill()  # at once, whatever the server is doing
+    for t in tasks:
+        with contextlib.suppress(Exception):
+            await t
     return seen
+
+
+def watch_until_killed(
+    server: ServerProcess, gids: list[str], kill_after: int
+) -> dict[str, dict[int, str]]:
+    return asyncio.run(_watch_until_killed(server, gids, kill_after))
 
 
 @pytest.mark.slow
 def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
+    """Six all-bot games at once (their moves share group commits), SIGKILLed three times: every
+    move a client had been told of is in the database, the games resume from it and finish."""
     db = f"sqlite:///{tmp_path / 'crash.db'}"
-    server = ServerProcess(db, "--bot-delay", "0")
+    args = ("--bot-delay", "0", "--allow-bot-games")
+    server = ServerProcess(db, *args)
     try:
-        g = server.api(
-            "/api/games",
-            {"seats": [{"colour": c, "kind": "bot", "level": "random"} for c in "RBYG"]},
-        )
-        gid = g["id"]
+        gids = [
+            server.api(
+                "/api/games",
+                {"seats": [{"colour": c, "kind": "bot", "level": "random"} for c in "RBYG"]},
+            )["id"]
+            for _ in range(6)
+        ]
         rng = random.Random(7)
-        announced: dict[int, str] = {}
         for _round in range(3):
-            seen = watch_until_killed(server, gid, len(announced) + rng.randint(15, 40))
-            # restart on the same database: the game resumes from it
-            server = ServerProcess(db, "--bot-delay", "0")
-            c = Client(server, gid)
-            state = hello(c)
-            log = {e["seq"]: e["move"] for e in state["log"]}
-            for seq, move in seen.items():
-                assert log.get(seq) == move, f"accepted move {seq} {move} lost after SIGKILL"
-            assert state["seq"] >= max(seen)
-            announced = log
-            c.close()
-        # and the game still finishes
-        c = Client(server, gid)
-        state = hello(c)
-        while state["status"] != "over":
-            state = recv(c, "state", limit=10000)
-        summary = server.api(f"/api/games/{gid}")
-        assert summary["status"] == "over"
-        record = GameRecord.from_dict(server.api(f"/api/games/{gid}/record"))
-        assert verify(record).ok
-        assert record.replay().is_over()
+            seen = watch_until_killed(server, gids, rng.randint(40, 120))
+            # the server is dead: the database alone must hold every announced move
+            store = Database(db)
+            for gid, moves in seen.items():
+                rows = {r.seq: r.move for r in store.load_moves(gid)}
+                for seq, move in moves.items():
+                    assert rows.get(seq) == move, f"accepted move {seq} {move} lost after SIGKILL"
+            store.dispose()
+            # restart on the same database: the games resume from it
+            server = ServerProcess(db, *args)
+            for gid, moves in seen.items():
+                c = Client(server, gid)
+                state = hello(c)
+                log = {e["seq"]: e["move"] for e in state["log"]}
+                assert all(log.get(seq) == move for seq, move in moves.items())
+                c.close()
+        # and every game still finishes, with a record that verifies
+        deadline = time.monotonic() + 600
+        for gid in gids:
+            while server.api(f"/api/games/{gid}")["status"] != "over":
+                assert time.monotonic() < deadline, "the games did not finish"
+                time.sleep(0.5)
+            record = GameRecord.from_dict(server.api(f"/api/games/{gid}/record"))
+            assert verify(record).ok
+            assert record.replay().is_over()
     finally:
         server.stop()
 

@@ -45,6 +45,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="ORIGIN",
         help=_("another Origin allowed to open WebSockets (e.g. https://example.org)"),
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help=_("worker processes that play the bots and compute hints (default 1)"),
+    )
+    p.add_argument(
+        "--bot-time-limit",
+        type=float,
+        default=0.5,
+        metavar="S",
+        help=_("the longest a searching bot may think about one move, in seconds (0.5)"),
+    )
+    p.add_argument(
+        "--allow-bot-games",
+        action="store_true",
+        help=_("allow games with no human seat (off by default: they only cost CPU)"),
+    )
     p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
@@ -64,10 +83,17 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("port must be 1-65535"))
     if args.bot_delay < 0 or args.takeover_after < 0:
         raise CliError(_("delays must not be negative"))
+    if not 1 <= args.workers <= 64:
+        raise CliError(_("--workers must be 1-64"))
+    if not args.bot_time_limit > 0:
+        raise CliError(_("--bot-time-limit must be positive"))
     settings = Settings(
         bot_delay=args.bot_delay,
         takeover_after=args.takeover_after,
         allowed_origins=tuple(args.allow_origin),
+        workers=args.workers,
+        bot_time_limit=args.bot_time_limit,
+        allow_bot_games=args.allow_bot_games,
     )
     try:
         app = create_app(args.database, settings)

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import json
 import re
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,7 @@ from .protocol import (
     dumps,
     parse_client_message,
 )
-from .service import Conn, GameService, LiveGame, Settings, clean_name
+from .service import Conn, GameService, LiveGame, RateLimit, Refused, Settings, clean_name
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -77,25 +76,6 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
         return True
     parts = urlsplit(origin)
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
-
-
-class RateLimit:
-    """A token bucket."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -254,6 +234,8 @@ async def create(request: Request) -> Response:
     try:
         rules, seats, name, public = parse_create(await read_json(request))
         gid, tokens = await service.create_game(rules, seats, name, public)
+    except Refused as exc:
+        return error(exc.status, exc.message)
     except (BadRequest, ValueError) as exc:
         return error(400, str(exc))
     base = str(request.base_url).rstrip("/")
@@ -472,15 +454,11 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
             conn.send(service.state_message(live, conn, full=True))
     elif cm.type == "hint":
         assert cm.seq is not None
-        # hints search: one search per connection and position, repeats get the same answer
-        cached = conn.hints.get(cm.seq)
-        if cached is None:
-            cached = await service.hint_for(live, conn.seat, cm.seq)
-            if cached["type"] == "hint":
-                with using(conn.lang):  # the hint's words in the client's language
-                    cached["text"] = describe_move(Move.parse(cached["move"]))
-                conn.hints = {cm.seq: cached}
-        conn.send(cached)
+        reply = await service.hint_for(live, conn.seat, cm.seq)
+        if reply["type"] == "hint":
+            with using(conn.lang):  # the hint's words in the client's language
+                reply["text"] = describe_move(Move.parse(reply["move"]))
+        conn.send(reply)
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:

@@ -11,26 +11,49 @@ Tables (all prefixed ``sorry_`` so the server can share a database with other so
   SHA-256 hash of the seat's secret token (never the token itself);
 * ``sorry_moves``: one row per accepted decision, with the cards drawn after it.
 
-Every accepted move is written by :meth:`Database.commit_move` in one transaction that inserts
-the move row and updates the game row *only if its sequence number is still the one the move
-was judged against* (optimistic concurrency): two writers, in one process or several, can never
-both commit the same step. On PostgreSQL the same transaction sends ``NOTIFY`` so that the other
-server processes learn of the move when (and only when) it is committed.
+Every accepted move is written by :meth:`Database.write_move`, which inserts the move row and
+updates the game row *only if its sequence number is still the one the move was judged against*
+(optimistic concurrency): two writers, in one process or several, can never both commit the
+same step. On PostgreSQL the same transaction sends ``NOTIFY`` so that the other server
+processes learn of the move when (and only when) it is committed.
+
+**Group commit.** The server does not commit each move in its own transaction: its writes go
+to :class:`GroupWriter`, one thread that takes every write waiting when it is free (moves of
+any games, new games, claimed seats) and runs them in one transaction, so that they share one
+``COMMIT`` and one fsync. A write's future is resolved only after that commit returned, so a
+move is acknowledged only once it is durable; writes run in the order they were submitted, so
+per-game order is kept. A write that fails for a reason of its own is retried alone, so it
+cannot take the others down with it.
+
+**What a game row holds.** ``state`` is the serialised game (``Game.to_dict()``) as of some
+sequence number no later than ``seq``: written when the game is created and again when it is
+over; the move rows after it complete it (:func:`restore_game`). Rewriting the whole game at
+every move would cost time and bytes in proportion to its length.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import queue
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+from ..cards import parse_card
+from ..game import Game
+
+log = logging.getLogger("sorry.web")
+T = TypeVar("T")
 
 #: Channel used with PostgreSQL LISTEN/NOTIFY (suffixed with the schema when one is set).
 NOTIFY_CHANNEL = "sorry_moves"
@@ -197,36 +220,49 @@ def normalise_url(url: str) -> str:
 
 
 class Database:
-    """The storage of one server process. Methods are synchronous (call them in a thread)."""
+    """The storage of one server process. Methods are synchronous (call them in a thread);
+    the server sends its writes through :attr:`writer` (group commit)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url or default_database_url())
         self.is_sqlite = self.url.startswith("sqlite")
-        self.engine: Engine
+        self.engine: Engine  # every write goes through this one
+        self.reader: Engine  # reads (on SQLite without the write lock)
         if self.is_sqlite:
-            self.engine = sa.create_engine(
-                self.url, connect_args={"timeout": 30, "check_same_thread": False}
-            )
-
-            @sa.event.listens_for(self.engine, "connect")
-            def _connect(dbapi_conn: Any, _record: Any) -> None:
-                dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=FULL")
-                cur.execute("PRAGMA busy_timeout=30000")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.close()
-
-            @sa.event.listens_for(self.engine, "begin")
-            def _begin(conn: Connection) -> None:
-                # Every transaction here may write: take the write lock at once (a plain
-                # BEGIN fails with "database is locked" when it later upgrades).
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            self.engine = self._sqlite_engine(write=True)
+            self.reader = self._sqlite_engine(write=False)
         else:
             self.engine = sa.create_engine(self.url, pool_size=10, max_overflow=20)
+            self.reader = self.engine
         self.channel = NOTIFY_CHANNEL
         self.migrate()
+        self.writer = GroupWriter(self)
+
+    def _sqlite_engine(self, write: bool) -> Engine:
+        engine = sa.create_engine(
+            self.url, connect_args={"timeout": 30, "check_same_thread": False}
+        )
+
+        @sa.event.listens_for(engine, "connect")
+        def _connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            if not write:
+                cur.execute("PRAGMA query_only=ON")
+            cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            # A writing transaction takes the write lock at once (a plain BEGIN fails with
+            # "database is locked" when it later upgrades); a reading one never upgrades,
+            # and in WAL mode reads neither wait for the writer nor block it.
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
 
     # -- schema -------------------------------------------------------------------------------
     def migrate(self) -> int:
@@ -249,7 +285,7 @@ class Database:
         return version
 
     def schema_version(self) -> int:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return int(conn.exec_driver_sql("SELECT MAX(version) FROM sorry_schema").scalar() or 0)
 
     @contextmanager
@@ -257,9 +293,39 @@ class Database:
         with self.engine.begin() as conn:
             yield conn
 
-    # -- writes -------------------------------------------------------------------------------
+    # -- writes: each ``*_in`` runs inside a transaction it is given (the group writer's);
+    # -- the methods without the suffix run it in a transaction of their own
     def create_game(
         self,
+        game_id: str,
+        name: str,
+        public: bool,
+        variant: str,
+        rules: dict[str, Any],
+        state: dict[str, Any],
+        seat_rows: Sequence[SeatRow],
+        match_info: dict[str, Any] | None = None,
+        previous: str | None = None,
+        commitment: tuple[str, str] | None = None,
+    ) -> str:
+        with self.transaction() as conn:
+            return self.create_game_in(
+                conn,
+                game_id,
+                name,
+                public,
+                variant,
+                rules,
+                state,
+                seat_rows,
+                match_info,
+                previous,
+                commitment,
+            )
+
+    def create_game_in(
+        self,
+        conn: Connection,
         game_id: str,
         name: str,
         public: bool,
@@ -275,47 +341,49 @@ class Database:
         match: linked in the same transaction, unless another next game was linked first,
         whose id is then returned (and nothing is inserted)."""
         now = time.time()
-        with self.transaction() as conn:
-            if previous is not None:
-                linked = conn.execute(
-                    games.update()
-                    .where(games.c.id == previous, games.c.next_id.is_(None))
-                    .values(next_id=game_id, updated_at=now)
-                )
-                if linked.rowcount != 1:
-                    other = conn.execute(
-                        sa.select(games.c.next_id).where(games.c.id == previous)
-                    ).scalar()
-                    return str(other)
-            conn.execute(
-                games.insert().values(
-                    id=game_id,
-                    name=name,
-                    public=int(public),
-                    variant=variant,
-                    rules=json.dumps(rules),
-                    seq=0,
-                    status="playing",
-                    state=json.dumps(state),
-                    created_at=now,
-                    updated_at=now,
-                    match_info=json.dumps(match_info) if match_info is not None else None,
-                    commitment=commitment[0] if commitment else None,
-                    nonce=commitment[1] if commitment else None,
-                )
+        if previous is not None:
+            linked = conn.execute(
+                games.update()
+                .where(games.c.id == previous, games.c.next_id.is_(None))
+                .values(next_id=game_id, updated_at=now)
             )
-            for s in seat_rows:
-                conn.execute(
-                    seats.insert().values(
-                        game_id=game_id,
-                        colour=s.colour,
-                        kind=s.kind,
-                        bot_level=s.bot_level,
-                        name=s.name,
-                        token_hash=s.token_hash,
-                        claimed=int(s.claimed),
-                    )
-                )
+            if linked.rowcount != 1:
+                other = conn.execute(
+                    sa.select(games.c.next_id).where(games.c.id == previous)
+                ).scalar()
+                return str(other)
+        conn.execute(
+            games.insert().values(
+                id=game_id,
+                name=name,
+                public=int(public),
+                variant=variant,
+                rules=json.dumps(rules),
+                seq=0,
+                status="playing",
+                state=json.dumps(state),
+                created_at=now,
+                updated_at=now,
+                match_info=json.dumps(match_info) if match_info is not None else None,
+                commitment=commitment[0] if commitment else None,
+                nonce=commitment[1] if commitment else None,
+            )
+        )
+        conn.execute(
+            seats.insert(),
+            [
+                {
+                    "game_id": game_id,
+                    "colour": s.colour,
+                    "kind": s.kind,
+                    "bot_level": s.bot_level,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "claimed": int(s.claimed),
+                }
+                for s in seat_rows
+            ],
+        )
         return game_id
 
     def commit_move(
@@ -323,62 +391,82 @@ class Database:
         game_id: str,
         expected_seq: int,
         move: MoveRow,
-        state: dict[str, Any],
+        state: dict[str, Any] | None,
         status: str,
     ) -> None:
-        """Record one accepted decision and the state after it, atomically; raises
-        :class:`ConflictError` if the game is no longer at ``expected_seq``."""
-        assert move.seq == expected_seq + 1
         with self.transaction() as conn:
-            result = conn.execute(
-                games.update()
-                .where(games.c.id == game_id, games.c.seq == expected_seq)
-                .values(
-                    seq=expected_seq + 1,
-                    state=json.dumps(state),
-                    status=status,
-                    updated_at=time.time(),
-                )
+            self.write_move(conn, game_id, expected_seq, move, state, status)
+
+    def write_move(
+        self,
+        conn: Connection,
+        game_id: str,
+        expected_seq: int,
+        move: MoveRow,
+        state: dict[str, Any] | None,
+        status: str,
+    ) -> None:
+        """Record one accepted decision (and, when given, the serialised game after it);
+        raises :class:`ConflictError`, having written nothing, if the game is no longer at
+        ``expected_seq``."""
+        assert move.seq == expected_seq + 1
+        now = time.time()
+        values: dict[str, Any] = {"seq": expected_seq + 1, "status": status, "updated_at": now}
+        if state is not None:
+            values["state"] = json.dumps(state)
+        result = conn.execute(
+            games.update()
+            .where(games.c.id == game_id, games.c.seq == expected_seq)
+            .values(**values)
+        )
+        if result.rowcount != 1:
+            raise ConflictError(game_id)
+        conn.execute(
+            moves.insert().values(
+                game_id=game_id,
+                seq=move.seq,
+                colour=move.colour,
+                actor=move.actor,
+                move=move.move,
+                draws=json.dumps(move.draws),
+                created_at=now,
             )
-            if result.rowcount != 1:
-                raise ConflictError(game_id)
+        )
+        if not self.is_sqlite:
             conn.execute(
-                moves.insert().values(
-                    game_id=game_id,
-                    seq=move.seq,
-                    colour=move.colour,
-                    actor=move.actor,
-                    move=move.move,
-                    draws=json.dumps(move.draws),
-                    created_at=time.time(),
-                )
+                sa.text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": self.channel, "payload": f"{game_id}:{move.seq}"},
             )
-            if not self.is_sqlite:
-                conn.execute(
-                    sa.text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": self.channel, "payload": f"{game_id}:{move.seq}"},
-                )
 
     def claim_seat(
         self, game_id: str, colour: int, name: str, token_hash: str | None, require_open: bool
     ) -> bool:
+        with self.transaction() as conn:
+            return self.claim_seat_in(conn, game_id, colour, name, token_hash, require_open)
+
+    def claim_seat_in(
+        self,
+        conn: Connection,
+        game_id: str,
+        colour: int,
+        name: str,
+        token_hash: str | None,
+        require_open: bool,
+    ) -> bool:
         """Set a seat's display name (and token hash); with ``require_open`` only if nobody
         has claimed it yet. Returns whether the seat was updated."""
-        with self.transaction() as conn:
-            query = seats.update().where(
-                seats.c.game_id == game_id, seats.c.colour == colour, seats.c.kind == "human"
-            )
-            if require_open:
-                query = query.where(seats.c.claimed == 0)
-            values: dict[str, Any] = {"name": name, "claimed": 1}
-            if token_hash is not None:
-                values["token_hash"] = token_hash
-            result = conn.execute(query.values(**values))
-            if result.rowcount == 1:
-                conn.execute(
-                    games.update().where(games.c.id == game_id).values(updated_at=time.time())
-                )
-            return bool(result.rowcount == 1)
+        query = seats.update().where(
+            seats.c.game_id == game_id, seats.c.colour == colour, seats.c.kind == "human"
+        )
+        if require_open:
+            query = query.where(seats.c.claimed == 0)
+        values: dict[str, Any] = {"name": name, "claimed": 1}
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        result = conn.execute(query.values(**values))
+        if result.rowcount == 1:
+            conn.execute(games.update().where(games.c.id == game_id).values(updated_at=time.time()))
+        return bool(result.rowcount == 1)
 
     # -- reads --------------------------------------------------------------------------------
     def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
@@ -390,59 +478,183 @@ class Database:
             for r in rows
         ]
 
-    def load_game(self, game_id: str) -> GameRow | None:
-        with self.engine.connect() as conn:
-            r = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
-            if r is None:
-                return None
-            return GameRow(
-                r.id,
-                r.name,
-                bool(r.public),
-                r.variant,
-                r.seq,
-                r.status,
-                json.loads(r.state),
-                r.created_at,
-                r.updated_at,
-                self._seats(conn, game_id),
-                r.next_id,
-                json.loads(r.match_info) if r.match_info else None,
-                r.commitment,
-                r.nonce,
-            )
+    def _game(self, conn: Connection, game_id: str) -> GameRow | None:
+        r = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+        if r is None:
+            return None
+        return GameRow(
+            r.id,
+            r.name,
+            bool(r.public),
+            r.variant,
+            r.seq,
+            r.status,
+            json.loads(r.state),
+            r.created_at,
+            r.updated_at,
+            self._seats(conn, game_id),
+            r.next_id,
+            json.loads(r.match_info) if r.match_info else None,
+            r.commitment,
+            r.nonce,
+        )
 
-    def load_moves(self, game_id: str, after: int = 0) -> list[MoveRow]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(moves)
-                .where(moves.c.game_id == game_id, moves.c.seq > after)
-                .order_by(moves.c.seq)
-            ).all()
+    def _moves(self, conn: Connection, game_id: str, after: int) -> list[MoveRow]:
+        rows = conn.execute(
+            sa.select(moves)
+            .where(moves.c.game_id == game_id, moves.c.seq > after)
+            .order_by(moves.c.seq)
+        ).all()
         return [MoveRow(r.seq, r.colour, r.actor, r.move, json.loads(r.draws)) for r in rows]
 
-    def game_ids(self, status: str | None = None) -> list[str]:
-        with self.engine.connect() as conn:
+    def load_game(self, game_id: str) -> GameRow | None:
+        """The game row (its ``state`` may be older than ``seq``: see :func:`restore_game`)."""
+        with self.reader.connect() as conn:
+            return self._game(conn, game_id)
+
+    def load_moves(self, game_id: str, after: int = 0) -> list[MoveRow]:
+        with self.reader.connect() as conn:
+            return self._moves(conn, game_id, after)
+
+    def load_full(self, game_id: str, after: int = 0) -> tuple[GameRow, list[MoveRow]] | None:
+        """The game row and its move rows after ``after``, read in one transaction (so they
+        agree with each other)."""
+        with self.reader.connect() as conn:
+            row = self._game(conn, game_id)
+            if row is None:
+                return None
+            return row, self._moves(conn, game_id, after)
+
+    def game_ids(self, status: str | None = None, limit: int | None = None) -> list[str]:
+        """Games by status, most recently active first."""
+        with self.reader.connect() as conn:
             query = sa.select(games.c.id)
             if status is not None:
                 query = query.where(games.c.status == status)
-            return [r[0] for r in conn.execute(query.order_by(games.c.created_at)).all()]
+            query = query.order_by(games.c.updated_at.desc())
+            if limit is not None:
+                query = query.limit(limit)
+            return [r[0] for r in conn.execute(query).all()]
 
     def lobby(self, limit: int = 50) -> list[GameRow]:
         """Public games, those still playing first, most recently active first."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(
                 sa.select(games.c.id)
                 .where(games.c.public == 1)
                 .order_by(games.c.status.desc(), games.c.updated_at.desc())
                 .limit(limit)
             ).all()
-        out = []
-        for (gid,) in rows:
-            g = self.load_game(gid)
-            if g is not None:
-                out.append(g)
+            out = []
+            for (gid,) in rows:
+                g = self._game(conn, gid)
+                if g is not None:
+                    out.append(g)
         return out
 
     def dispose(self) -> None:
+        self.writer.stop()
         self.engine.dispose()
+        if self.reader is not self.engine:
+            self.reader.dispose()
+
+
+def restore_game(state: dict[str, Any], rows: Sequence[MoveRow]) -> Game:
+    """The game of a row's ``state`` with the move rows after it applied: each row's move
+    and then the cards drawn after it (checked against the game's own deck)."""
+    game = Game.from_dict(state)
+    done = len(game.move_stack)
+    for row in rows:
+        if row.seq <= done:
+            continue
+        if row.seq != done + 1:
+            raise ValueError(f"move {done + 1} is missing (found {row.seq})")
+        game.push(row.move)
+        for card in row.draws:
+            game.draw(parse_card(card))
+        done += 1
+    return game
+
+
+class GroupWriter:
+    """Group commit: one thread runs the writes of a server process. Each time it is free, it
+    takes every write waiting (up to ``max_batch``) and runs them, in order, in one
+    transaction: one ``COMMIT``, one fsync for all of them. Each write's future is resolved
+    only after the commit returned. A write that raises :class:`ConflictError` has written
+    nothing and the others go on; any other failure rolls the batch back and its writes are
+    tried again one by one, so only the failing one fails."""
+
+    def __init__(self, db: Database, max_batch: int = 500) -> None:
+        self.db = db
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[
+            tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.batches = 0  # transactions committed (statistics)
+        self.writes = 0  # writes committed in them
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Run ``fn(connection, *args)`` in the next group transaction."""
+        fut: Future[T] = Future()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sorry-writer", daemon=True)
+                self._thread.start()
+        self._queue.put((fn, args, fut))
+        return fut
+
+    def stop(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(30)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            live = [b for b in batch if b[2].set_running_or_notify_cancel()]
+            if live:
+                self._commit(live)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], bool, Any]] = []
+        try:
+            with self.db.transaction() as conn:
+                for fn, args, fut in batch:
+                    try:
+                        outcomes.append((fut, True, fn(conn, *args)))
+                    except ConflictError as exc:  # wrote nothing: the others go on
+                        outcomes.append((fut, False, exc))
+        except Exception as exc:
+            if len(batch) == 1:
+                batch[0][2].set_exception(exc)
+            else:
+                log.warning("a group commit of %d writes failed (%s); one by one", len(batch), exc)
+                for item in batch:
+                    self._commit([item])
+            return
+        self.batches += 1
+        self.writes += len(batch)
+        for fut, ok, value in outcomes:
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)

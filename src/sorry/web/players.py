@@ -40,10 +40,19 @@ def bot_levels() -> list[str]:
     return ["random"]
 
 
-def make_bot(level: str) -> Chooser:
+def make_bot(level: str, time_limit: float | None = None) -> Chooser:
+    """The bot of ``level``; ``time_limit`` caps its thinking time per move, for the levels
+    that search (the others are fast anyway)."""
     mod = _bots_module()
     if mod is not None and hasattr(mod, "make_bot"):
-        bot: Chooser = mod.make_bot(level)
+        bot: Chooser
+        if time_limit is not None:
+            try:
+                bot = mod.make_bot(level, time_limit=time_limit)
+                return bot
+            except TypeError:  # this level takes no time budget
+                pass
+        bot = mod.make_bot(level)
         return bot
     if level != "random":
         raise ValueError(f"unknown bot level {level!r}")

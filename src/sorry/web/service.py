@@ -6,10 +6,15 @@
   reason, or a ``resync`` with the full state.
 * One writer per game: within a process a per-game lock; between processes the conditional
   update of :meth:`Database.commit_move` (the sequence number must not have moved).
-* The move, the cards drawn after it and the resulting state are committed in one transaction
-  **before** anyone is told. A restarted server reloads every game from the database.
+* The move and the cards drawn after it are committed **before** anyone is told. Writes go
+  through the database's group writer (:class:`sorry.web.db.GroupWriter`): moves that arrive
+  together, from any games, share one transaction and one fsync, and each is acknowledged only
+  after that commit. A restarted server reloads every game from the database.
 * Bots play the bot seats, and take over a human seat whose player has been away longer than
-  ``takeover_after`` seconds, until the player is back.
+  ``takeover_after`` seconds, until the player is back. Bots and hints think in the worker
+  processes of :class:`sorry.web.workers.WorkerPool`, never in the event loop or the
+  writer's thread; a hint is computed once per game, sequence number and seat, and shared by
+  every connection that asks for it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
@@ -31,13 +36,15 @@ from ..game import Game
 from ..i18n import using
 from ..moves import Move
 from ..record import Commitment, GameRecord, Seat, initial_deck
-from ..rng import MASK64, Rng, derive_seed
+from ..rng import MASK64, derive_seed
 from ..rules import Rules
-from .db import ConflictError, Database, GameRow, MoveRow, SeatRow
-from .players import Chooser, bot_levels, hint, make_bot
+from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
+from .players import bot_levels
 from .protocol import describe_move, dumps, move_paths, public_view, view_json
+from .workers import PoolBusy, WorkerPool
 
 log = logging.getLogger("sorry.web")
+T = TypeVar("T")
 
 MAX_NAME_CHARS = 24
 
@@ -66,6 +73,39 @@ def clean_name(name: object, fallback: str) -> str:
     return text
 
 
+class Refused(Exception):
+    """A request this server will not serve now, with its HTTP status (403, 429, 503)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class RateLimit:
+    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        """Back to a whole burst (nothing to remember any more)."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
 @dataclass
 class Settings:
     bot_delay: float = 0.6  # seconds a bot waits before moving (so people can follow)
@@ -77,6 +117,11 @@ class Settings:
     evict_after: float = 600.0  # seconds a finished, unwatched game stays in memory
     rate: float = 10.0  # messages per second a WebSocket client may send on average
     burst: float = 30.0  # and in a burst
+    workers: int = 1  # worker processes that play the bots and compute hints
+    bot_time_limit: float | None = 0.5  # the longest a searching bot thinks about one move
+    hint_rate: float = 0.5  # hints a seat may have computed per second on average
+    hint_burst: float = 3.0  # and in a burst
+    allow_bot_games: bool = False  # games with no human seat
 
 
 class Conn:
@@ -88,7 +133,7 @@ class Conn:
         self.ident = ident or secrets.token_hex(4)
         self.seat: int | None = None
         self.lang = "en"  # the client's language (sorry.web.i18n): words of moves and log
-        self.hints: dict[int, dict[str, Any]] = {}
+        self.address = ""  # the client's address (per-address limits)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -121,6 +166,8 @@ class LiveGame:
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     last_change: float = field(default_factory=time.monotonic)
+    hints: dict[tuple[int, int], asyncio.Future[str]] = field(default_factory=dict)
+    hint_limits: dict[int, RateLimit] = field(default_factory=dict)
     next_id: str | None = None  # the next game of the match, once somebody asked for it
     match_info: dict[str, Any] | None = None  # the match totals before this game
     commitment: str | None = None  # SHA-256 of seed, deck and nonce, public from the start
@@ -183,7 +230,7 @@ class GameService:
         self.settings = settings or Settings()
         self.live: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
-        self._bots: dict[str, Chooser] = {}
+        self.pool = WorkerPool(self.settings.workers)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._listener: Any = None
@@ -218,9 +265,15 @@ class GameService:
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        await asyncio.to_thread(self.pool.stop)
         for g in self.live.values():
             for c in list(g.conns):
                 c.close()
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(connection, *args)`` in the database's next group commit; returns once
+        it is committed."""
+        return await asyncio.wrap_future(self.db.writer.submit(fn, *args))
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -239,6 +292,10 @@ class GameService:
     ) -> tuple[str, dict[int, str]]:
         """Create a game. ``seats``: ``{"colour": int, "kind": "invite"|"open"|"bot",
         "level": str}``. Returns the id and the secret token of each invited seat."""
+        if not self.settings.allow_bot_games and all(s["kind"] == "bot" for s in seats):
+            raise Refused(
+                403, "games without a human seat are off on this server (--allow-bot-games)"
+            )
         colours = sorted(s["colour"] for s in seats)
         game = Game(rules, players=colours, seed=seed)
         commit = Commitment.for_game(game)
@@ -266,8 +323,8 @@ class GameService:
             else:
                 raise ValueError(f"bad seat kind {kind!r} (expected invite, open or bot)")
         title = name or f"{rules.variant.capitalize()} game"
-        await asyncio.to_thread(
-            self.db.create_game,
+        await self.write(
+            self.db.create_game_in,
             gid,
             title,
             public,
@@ -292,16 +349,15 @@ class GameService:
             live = self.live.get(game_id)
             if live is not None:
                 return live
-            row = await asyncio.to_thread(self.db.load_game, game_id)
-            if row is None:
+            found = await asyncio.to_thread(self.db.load_full, game_id)
+            if found is None:
                 return None
-            rows = await asyncio.to_thread(self.db.load_moves, game_id)
-            live = self._build(row, rows)
+            live = self._build(*found)
             self.live[game_id] = live
             return live
 
     def _build(self, row: GameRow, rows: list[MoveRow]) -> LiveGame:
-        game = Game.from_dict(row.state)
+        game = restore_game(row.state, rows)
         now = time.monotonic()
         live = LiveGame(
             id=row.id,
@@ -324,9 +380,10 @@ class GameService:
 
     async def refresh(self, live: LiveGame) -> bool:
         """Reload a game from the database if another writer moved it on; tells everyone."""
-        row = await asyncio.to_thread(self.db.load_game, live.id)
-        if row is None:
+        found = await asyncio.to_thread(self.db.load_full, live.id)
+        if found is None:
             return False
+        row, rows = found
         changed = False
         async with live.lock:
             seats = {s.colour: s for s in row.seats}
@@ -337,9 +394,9 @@ class GameService:
                 live.next_id = row.next_id
                 changed = True
             if row.seq > live.seq:
-                rows = await asyncio.to_thread(self.db.load_moves, live.id)
-                live.game = Game.from_dict(row.state)
+                live.game = restore_game(row.state, rows)
                 live.seq = row.seq
+                live.hints.clear()
                 live.log = log_entries(live.game, rows)
                 live.last_change = time.monotonic()
                 changed = True
@@ -467,15 +524,13 @@ class GameService:
                 await self.refresh(live)
                 if not self.check_token(live, colour, token):
                     return False, "wrong token for this seat"
-            await asyncio.to_thread(self.db.claim_seat, live.id, colour, name, None, False)
+            await self.write(self.db.claim_seat_in, live.id, colour, name, None, False)
             await self.refresh(live)
             return True, token
         if seat.token_hash is not None or seat.claimed:
             return False, "this seat is taken (it needs its invite link)"
         fresh = new_token()
-        ok = await asyncio.to_thread(
-            self.db.claim_seat, live.id, colour, name, hash_token(fresh), True
-        )
+        ok = await self.write(self.db.claim_seat_in, live.id, colour, name, hash_token(fresh), True)
         await self.refresh(live)
         if not ok:
             return False, "somebody else took this seat first"
@@ -534,10 +589,11 @@ class GameService:
                 draws.append(card_name(new.draw()))
             row = MoveRow(live.seq + 1, colour, actor, str(move), draws)
             status = "over" if new.is_over() else "playing"
+            # the whole game is stored once more when it is over; until then the move rows
+            # after the stored state complete it (sorry.web.db.restore_game)
+            state = new.to_dict() if status == "over" else None
             try:
-                await asyncio.to_thread(
-                    self.db.commit_move, live.id, live.seq, row, new.to_dict(), status
-                )
+                await self.write(self.db.write_move, live.id, live.seq, row, state, status)
             except ConflictError:
                 resync_needed = True
             except Exception:  # the database failed: nothing was accepted, say so
@@ -549,6 +605,7 @@ class GameService:
                 resync_needed = False
                 live.game = new
                 live.seq += 1
+                live.hints.clear()  # hints answer one position
                 live.last_change = time.monotonic()
                 live.log.append(_entry(live.seq, colour, actor, move, card, paths))
                 self.broadcast(live)
@@ -560,7 +617,13 @@ class GameService:
         self._schedule_bot(live)
         return {"type": "accepted", "seq": live.seq, "move": str(move)}
 
-    async def hint_for(self, live: LiveGame, colour: int, seq: int) -> dict[str, Any]:
+    async def hint_for(
+        self, live: LiveGame, colour: int, seq: int, address_limit: RateLimit | None = None
+    ) -> dict[str, Any]:
+        """A suggested move for the seat to move: computed once per (game, seq, seat) in the
+        worker pool and shared by every connection that asks. Each seat may have hints
+        computed at ``hint_rate`` per second (bursts of ``hint_burst``), and each address
+        as ``address_limit`` allows; answers already computed are not counted."""
         game = live.game
         if seq != live.seq:
             return _reject(
@@ -568,16 +631,36 @@ class GameService:
             )
         if game.is_over() or game.to_move != colour:
             return _reject("not_your_turn", "hints are for the player to move", live.seq)
-        view = game.view(colour)
-        move = await asyncio.to_thread(hint, view, Rng(derive_seed(game.seed, seq) ^ 0x5A5A))
-        return {"type": "hint", "seq": seq, "move": str(move), "text": describe_move(move)}
+        key = (seq, colour)
+        job = live.hints.get(key)
+        if job is None:
+            limit = live.hint_limits.get(colour)
+            if limit is None:
+                limit = live.hint_limits[colour] = RateLimit(
+                    self.settings.hint_rate, self.settings.hint_burst
+                )
+            if not limit.allow():
+                return _error("hint_rate_limited", "too many hints for this seat: wait a moment")
+            if address_limit is not None and not address_limit.allow():
+                return _error(
+                    "hint_rate_limited", "too many hints from this address: wait a moment"
+                )
+            view = game.view(colour)
+            seed = derive_seed(game.seed, seq) ^ 0x5A5A
+            job = live.hints[key] = asyncio.ensure_future(self.pool.hint(view, seed))
+            job.add_done_callback(_retrieve)
+        try:
+            move = await asyncio.shield(job)
+        except PoolBusy as exc:
+            live.hints.pop(key, None)
+            return _error("busy", str(exc))
+        except Exception:
+            live.hints.pop(key, None)
+            log.exception("a hint failed in game %s", live.id)
+            return _error("server_error", "the hint could not be computed: try again")
+        return {"type": "hint", "seq": seq, "move": move, "text": describe_move(Move.parse(move))}
 
     # -- bots ---------------------------------------------------------------------------------
-    def _bot(self, level: str) -> Chooser:
-        bot = self._bots.get(level)
-        if bot is None:
-            bot = self._bots[level] = make_bot(level)
-        return bot
 
     def _bot_level_for(self, live: LiveGame, colour: int) -> tuple[str, str] | None:
         """(level, actor) if a bot should move for ``colour`` now, else None."""
@@ -615,15 +698,16 @@ class GameService:
         if self._bot_level_for(live, colour) is None:
             return  # the player came back
         view = game.view(colour)
-        bot = self._bot(level)
-        rng = Rng(derive_seed(game.seed, seq))
+        seed = derive_seed(game.seed, seq)
         try:
-            move = await asyncio.to_thread(bot.choose, view, rng)
+            move = await self.pool.bot_move(level, self.settings.bot_time_limit, view, seed)
         except Exception:  # a broken bot must not stop the game: play a legal move
             log.exception("bot %s failed; playing the first legal move", level)
-            move = view.legal_moves[0]
+            move = str(view.legal_moves[0])
         live.bot_task = None
-        reply = await self.submit(live, colour, seq, str(move), actor)
+        if self._bot_level_for(live, colour) is None:
+            return  # the player came back while the bot was thinking
+        reply = await self.submit(live, colour, seq, move, actor)
         if reply["type"] != "accepted":
             log.debug("bot move not accepted in %s: %s", live.id, reply)
 
@@ -699,8 +783,8 @@ class GameService:
             ]
             totals = self.match_totals(live)
             info = {k: totals[k] for k in ("games", "wins", "points")}
-            linked = await asyncio.to_thread(
-                self.db.create_game,
+            linked = await self.write(
+                self.db.create_game_in,
                 gid,
                 live.name,
                 live.public,
@@ -764,6 +848,16 @@ class GameService:
                 }
             )
         return frames
+
+
+def _retrieve(job: asyncio.Future[Any]) -> None:
+    """Mark a background job's failure as seen (its callers, if any, report it)."""
+    if not job.cancelled():
+        job.exception()
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "error": message}
 
 
 def _reject(code: str, reason: str, seq: int, resync: bool = False) -> dict[str, Any]:
