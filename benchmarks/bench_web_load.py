@@ -1,17 +1,31 @@
 """Load benchmark of the game server: many concurrent games over real WebSockets on 127.0.0.1.
 
 Starts ``sorry serve`` in a subprocess (SQLite in a temporary folder, or PostgreSQL with
-``--database``), creates ``--games`` games of two simulated browser clients (Red and Yellow)
-and two random bots (Blue and Green, no think delay), and lets every client play random legal
-moves as fast as the server answers, for ``--seconds``. Reports:
+``--database``) and creates ``--games`` four-player games: Red and Yellow are simulated browser
+clients (``websockets``, in this process), Blue and Green are bots (``--bot-level``, random by
+default). Modes:
 
-* moves/s: every committed decision (clients' and bots'), from the games' sequence numbers;
-* client move latency: from sending a move to receiving ``accepted`` (which comes after the
-  move and the new state are committed and every client of the game has been sent it),
-  50th and 99th percentile.
+``think``      (the default) clients think ``--think T1 T2`` seconds (uniform) before each
+               move, bots wait ``--bot-delay`` (0.6 s): live games as people play them.
+``saturate``   clients move as soon as it is their turn, bots have no delay: the most moves
+               per second the server commits.
+``bots``       every seat is a bot with no delay, no client is connected (``--allow-bot-games``):
+               the server's own ceiling, without the clients' CPU on the same machine.
+``flood``      the ``think`` games, plus one more game whose seated player opens ``--flood``
+               connections and asks a hint on each (``--flood-repeat`` times, as fast as the
+               answers come): the latency of the other games' moves meanwhile.
 
-    python benchmarks/bench_web_load.py --games 20 --seconds 20
-    python benchmarks/bench_web_load.py --games 20 --seconds 20 \\
+Reports, as one JSON line: moves/s (every committed decision, from the games' sequence
+numbers), the latency from sending a move to receiving ``accepted`` (sent only after the move
+is committed and the new state queued to every client of its game): p50, p90, p99 and max; the
+CPU seconds of the server process and of its worker processes over the run; the machine's load
+average at the start and end (``os.getloadavg``).
+
+    python benchmarks/bench_web_load.py --games 100 --seconds 60                 # think
+    python benchmarks/bench_web_load.py --mode saturate --games 50 --seconds 20
+    python benchmarks/bench_web_load.py --mode bots --games 200 --seconds 20
+    python benchmarks/bench_web_load.py --mode flood --games 20 --flood 100 --seconds 30
+    python benchmarks/bench_web_load.py --games 100 --seconds 60 \\
         --database postgresql://postgres@127.0.0.1:5432/test
 """
 
@@ -19,11 +33,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import secrets
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,46 +60,241 @@ def api(base: str, path: str, body: Any = None) -> Any:
     req = urllib.request.Request(
         base + path, data=data, headers={"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(req, timeout=30) as r:
+    with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(x) for x in fh.read().split()]
+    except OSError:
+        return out
+    for k in kids:
+        out.append(k)
+        out.extend(descendants(k))
+    return out
+
+
+def cpu_of_tree(pid: int) -> tuple[float, float]:
+    """(the process's CPU seconds, its descendants')."""
+    own = cpu_seconds(pid)
+    kids = 0.0
+    for k in descendants(pid):
+        with contextlib.suppress(OSError):
+            kids += cpu_seconds(k)
+    return own, kids
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.rejected = 0
+        self.hints = 0
+        self.hint_errors: dict[str, int] = {}
+
+    def summary(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            if not lat:
+                return None
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1)
+
+        return {
+            "client_moves": len(lat),
+            "p50_ms": pct(0.50),
+            "p90_ms": pct(0.90),
+            "p99_ms": pct(0.99),
+            "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+            "rejected": self.rejected,
+        }
+
+
 async def player(
-    url: str, seat: str, token: str, stop: float, latencies: list[float], rng: random.Random
-) -> int:
-    moves = 0
-    async with connect(url, max_size=2**22) as ws:
+    url: str,
+    seat: str,
+    token: str,
+    stop: float,
+    stats: Stats,
+    rng: random.Random,
+    think: tuple[float, float],
+) -> None:
+    """A browser client: hello, then on each state where it is to move, think, then move."""
+    async with connect(url, max_size=2**24, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
         state: dict[str, Any] | None = None
         pending: float | None = None
-        while time.monotonic() < stop:
+        move_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if now >= stop:
+                break
+            wait = stop - now
+            if move_at is not None:
+                wait = max(0.0, min(wait, move_at - now))
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=wait)
+            except TimeoutError:
+                raw = None
+            if raw is not None:
+                m = json.loads(raw)
+                if m["type"] == "state":
+                    state = m
+                elif m["type"] == "accepted" and pending is not None:
+                    stats.latencies.append(time.perf_counter() - pending)
+                    pending = None
+                elif m["type"] == "rejected":
+                    stats.rejected += 1
+                    pending = None
+            if state is not None and state["status"] == "over":
+                break
+            mine = (
+                state is not None
+                and pending is None
+                and state["status"] == "playing"
+                and state["view"]["to_move"] == seat
+                and bool(state["view"]["legal_moves"])
+            )
+            if not mine:
+                move_at = None
+                continue
+            assert state is not None
+            if move_at is None:
+                move_at = time.monotonic() + (rng.uniform(*think) if think[1] > 0 else 0.0)
+            if time.monotonic() < move_at:
+                continue
+            move = rng.choice(state["view"]["legal_moves"])["move"]
+            pending = time.perf_counter()
+            move_at = None
+            await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
+            state = None  # wait for the next state before choosing again
+
+
+async def hinter(url: str, token: str, repeat: int, stop: float, stats: Stats) -> None:
+    """One of the flooding connections: hello as Red, and once it is Red's turn ask a hint,
+    ``repeat`` times, each as soon as the last was answered."""
+    async with connect(url, max_size=2**24, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "seat": "R", "token": token}))
+        seq = None
+        asked = 0
+        waiting = False
+        while time.monotonic() < stop and asked <= repeat:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
             except TimeoutError:
                 break
             m = json.loads(raw)
-            if m["type"] == "state":
-                state = m
-            elif m["type"] == "accepted" and pending is not None:
-                latencies.append(time.perf_counter() - pending)
-                pending = None
-                moves += 1
-            elif m["type"] == "rejected":
-                pending = None
-            if (
-                state is not None
-                and pending is None
-                and state["status"] == "playing"
-                and state["view"]["to_move"] == seat
-                and state["view"]["legal_moves"]
-            ):
-                move = rng.choice(state["view"]["legal_moves"])["move"]
-                pending = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
-                state = None  # wait for the next state before choosing again
-            if state is not None and state["status"] == "over":
-                break
-    return moves
+            if m["type"] == "state" and m["view"]["to_move"] == "R":
+                seq = m["seq"]
+            elif m["type"] == "hint":
+                stats.hints += 1
+                waiting = False
+            elif m["type"] in ("error", "rejected"):
+                stats.hint_errors[m["code"]] = stats.hint_errors.get(m["code"], 0) + 1
+                waiting = False
+            if seq is not None and not waiting:
+                if asked == repeat:
+                    break
+                asked += 1
+                waiting = True
+                await ws.send(json.dumps({"type": "hint", "seq": seq}))
+
+
+def seat_list(mode: str, bot_level: str) -> list[dict[str, Any]]:
+    bot = {"kind": "bot", "level": bot_level}
+    if mode == "bots":
+        return [{"colour": c, **bot} for c in "RBYG"]
+    return [
+        {"colour": "R", "kind": "invite"},
+        {"colour": "B", **bot},
+        {"colour": "Y", "kind": "invite"},
+        {"colour": "G", **bot},
+    ]
+
+
+async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    created = [api(base, "/api/games", {"seats": seat_list(args.mode, args.bot_level)})]
+    for _ in range(args.games - 1):
+        created.append(api(base, "/api/games", {"seats": seat_list(args.mode, args.bot_level)}))
+    flood_games = []
+    if args.mode == "flood":  # Red is flooding, Yellow a bot: it stays Red's turn
+        seats = [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}]
+        flood_games = [api(base, "/api/games", {"seats": seats}) for _ in range(args.flood_games)]
+    start_seq = {g["id"]: api(base, f"/api/games/{g['id']}")["seq"] for g in created}
+    stats = Stats()
+    flood_stats = Stats()
+    think = (0.0, 0.0) if args.mode == "saturate" else (args.think[0], args.think[1])
+    ws_base = base.replace("http://", "ws://")
+    load0 = os.getloadavg()
+    cpu0 = cpu_of_tree(server_pid)
+    t0 = time.monotonic()
+    stop = t0 + args.seconds
+    tasks = []
+    if args.mode != "bots":
+        for g in created:
+            for s in g["seats"]:
+                if "token" in s:
+                    url = f"{ws_base}/ws/{g['id']}"
+                    r = random.Random(rng.random())
+                    tasks.append(player(url, s["colour"], s["token"], stop, stats, r, think))
+    if flood_games:
+        flood_start = t0 + args.flood_after
+
+        async def flood() -> None:
+            await asyncio.sleep(max(0.0, flood_start - time.monotonic()))
+            jobs = []
+            for i in range(args.flood):
+                g = flood_games[i % len(flood_games)]
+                token = next(s["token"] for s in g["seats"] if s["colour"] == "R")
+                url = f"{ws_base}/ws/{g['id']}"
+                jobs.append(hinter(url, token, args.flood_repeat, stop, flood_stats))
+            await asyncio.gather(*jobs)
+
+        tasks.append(flood())
+    if tasks:
+        await asyncio.gather(*tasks)
+    else:
+        await asyncio.sleep(args.seconds)
+    elapsed = time.monotonic() - t0
+    cpu1 = cpu_of_tree(server_pid)
+    load1 = os.getloadavg()
+    total = 0
+    finished = 0
+    for g in created:
+        s = api(base, f"/api/games/{g['id']}")
+        total += s["seq"] - start_seq[g["id"]]
+        finished += s["status"] == "over"
+    out: dict[str, Any] = {
+        "mode": args.mode,
+        "games": args.games,
+        "seconds": round(elapsed, 1),
+        "moves": total,
+        "moves_per_s": round(total / elapsed, 1),
+        **stats.summary(),
+        "finished_games": finished,
+        "server_cpu_s": round(cpu1[0] - cpu0[0], 1),
+        "workers_cpu_s": round(cpu1[1] - cpu0[1], 1),
+        "load_before": [round(x, 2) for x in load0],
+        "load_after": [round(x, 2) for x in load1],
+    }
+    if flood_games:
+        out["flood"] = {
+            "connections": args.flood,
+            "games": args.flood_games,
+            "hints_answered": flood_stats.hints,
+            "hint_errors": flood_stats.hint_errors,
+        }
+    return out
 
 
 def pg_schema_url(base: str) -> tuple[str, str]:
@@ -97,68 +307,25 @@ def pg_schema_url(base: str) -> tuple[str, str]:
     return f"{base}{sep}options=-csearch_path%3D{schema}", schema
 
 
-async def run(base: str, games: int, seconds: float, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    created = []
-    for _ in range(games):
-        g = api(
-            base,
-            "/api/games",
-            {
-                "seats": [
-                    {"colour": "R", "kind": "invite"},
-                    {"colour": "B", "kind": "bot", "level": "random"},
-                    {"colour": "Y", "kind": "invite"},
-                    {"colour": "G", "kind": "bot", "level": "random"},
-                ]
-            },
-        )
-        created.append(g)
-    start_seq = {g["id"]: api(base, f"/api/games/{g['id']}")["seq"] for g in created}
-    latencies: list[float] = []
-    t0 = time.monotonic()
-    stop = t0 + seconds
-    tasks = []
-    ws_base = base.replace("http://", "ws://")
-    for g in created:
-        for s in g["seats"]:
-            if "token" in s:
-                url = f"{ws_base}/ws/{g['id']}"
-                r = random.Random(rng.random())
-                tasks.append(player(url, s["colour"], s["token"], stop, latencies, r))
-    client_moves = sum(await asyncio.gather(*tasks))
-    elapsed = time.monotonic() - t0
-    total = 0
-    finished = 0
-    for g in created:
-        s = api(base, f"/api/games/{g['id']}")
-        total += s["seq"] - start_seq[g["id"]]
-        finished += s["status"] == "over"
-    latencies.sort()
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
-
-    return {
-        "games": games,
-        "seconds": round(elapsed, 1),
-        "moves": total,
-        "moves_per_s": round(total / elapsed, 1),
-        "client_moves": client_moves,
-        "p50_ms": round(pct(0.50), 1),
-        "p99_ms": round(pct(0.99), 1),
-        "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
-        "finished_games": finished,
-    }
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--mode", choices=("think", "saturate", "bots", "flood"), default="think")
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("T1", "T2"))
+    ap.add_argument("--bot-delay", type=float, default=None, help="default 0.6 (0 to saturate)")
+    ap.add_argument("--bot-level", default="random")
+    ap.add_argument("--flood", type=int, default=100, help="hint connections (flood mode)")
+    ap.add_argument("--flood-games", type=int, default=1, help="games the flood is spread over")
+    ap.add_argument("--flood-repeat", type=int, default=1, help="hints asked by each")
+    ap.add_argument("--flood-after", type=float, default=2.0, help="seconds before the flood")
+    ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--database", help="postgresql://... (default: SQLite in a temporary folder)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server-arg", action="append", default=[], help="passed to sorry serve")
     args = ap.parse_args()
+    if args.bot_delay is None:
+        args.bot_delay = 0.0 if args.mode in ("saturate", "bots") else 0.6
     schema = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.database:
@@ -167,41 +334,30 @@ def main() -> None:
             url = f"sqlite:///{tmp}/bench.db"
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "sorry",
-                "serve",
-                "--port",
-                str(port),
-                "--database",
-                url,
-                "--bot-delay",
-                "0",
-                "--takeover-after",
-                "3600",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
+        cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port), "--database", url]
+        cmd += ["--bot-delay", str(args.bot_delay), "--takeover-after", "3600"]
+        cmd += ["--workers", str(args.workers), *args.server_arg]
+        if args.mode == "bots":
+            cmd.append("--allow-bot-games")
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
         try:
-            for _ in range(300):
+            for _ in range(600):
                 try:
                     api(base, "/api/meta")
                     break
                 except OSError:
                     time.sleep(0.1)
-            result = asyncio.run(run(base, args.games, args.seconds, args.seed))
+            result = asyncio.run(run(base, args, proc.pid))
         finally:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(30)
             if schema is not None:
                 import psycopg
 
                 with psycopg.connect(args.database, autocommit=True) as conn:
                     conn.execute(f"DROP SCHEMA {schema} CASCADE")
     result["database"] = "postgresql" if args.database else "sqlite"
-    print(json.dumps(result))
+    print(json.dumps(result), flush=True)
 
 
 if __name__ == "__main__":
