@@ -1,0 +1,613 @@
+"""The after-game account: win probabilities at every step, the luck of every draw, the
+decisions judged, and per player totals that add up exactly.
+
+**The estimator.** ``V(node)`` is one function of a node, built on rollouts with the
+estimator's policy (:mod:`sorry.analysis.estimator`):
+
+* before a draw (a chance node ``C``): ``V(C) = sum over the cards c that can come of
+  p(c) * R(C with c drawn)``, where ``p(c)`` is counted from the cards left (the draw pile, or
+  the discards about to be reshuffled) and ``R`` is the rollouts' share of wins from that
+  decision node (the policy plays the card);
+* after a draw (a decision node ``D``): ``V(D) = V(the position after the reference move)``,
+  the move the policy itself would make with that card (or hand);
+* after a move: the chance node that follows (its value as above); at the end, 1 for the
+  winners and 0 for the others.
+
+**The account.** For each draw, ``luck = V(after the draw) - V(before the draw)``: the card
+against the average over the cards that could have come. For each move, ``decision =
+V(after the move) - V(after the draw)``: the move played against the move the reference
+player would have made (0 when they are the same). Both are vectors (one entry per colour),
+so a player's account counts every draw and every move, the others' included, and it
+telescopes: ``result - first estimate = sum of luck + sum of decisions``, exactly (the values
+are fractions).
+
+**The judgement.** Each decision is also judged against the best move: the equity lost is
+the best move's win probability minus the chosen one's, for the mover's side, labelled
+inaccuracy, mistake or blunder at :data:`THRESHOLDS`. In the standard and team games the
+moves are valued by ``V`` itself. In the points variant the account is kept from the
+after-game view (every hand revealed, the order of the draw pile still unknown) and each
+decision is judged from what the decider could know: its own hand, the discards and the
+card counts, the other hands and the draw pile dealt at random in ``worlds`` determinised
+worlds consistent with that (``PlayerView.determinise``).
+
+The opening deal of the points variant is one step of the account ("the deal"): the value at
+the start is ``R`` of the start itself, from which every deal is equally likely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from ..board import COLOUR_LETTERS
+from ..cards import Card, card_name, parse_card
+from ..errors import SorryError
+from ..game import Game
+from ..i18n import N_, _
+from ..moves import Move
+from ..record import GameRecord, verify
+from ..rng import derive_seed
+from .estimator import Estimator, Values, default_estimator, result_values
+
+#: Equity lost (win probability, 0-1) from which a decision is an inaccuracy, a mistake, a
+#: blunder.
+THRESHOLDS: Final = (("blunder", 0.12), ("mistake", 0.06), ("inaccuracy", 0.03))
+LABELS: Final = {
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+
+#: Rollouts per card that could come, for each value before a draw (so up to 11 times this
+#: per value), by engine.
+DEFAULT_ROLLOUTS: Final = {"compiled": 64, "python": 4}
+#: Points variant: determinised worlds per decision judged from the decider's view.
+DEFAULT_WORLDS: Final = 11
+
+ZERO: Final = Fraction(0)
+ZEROS: Final[Values] = (ZERO, ZERO, ZERO, ZERO)
+
+
+class AnalysisError(SorryError):
+    """A game or record that cannot be analysed (not valid, not finished)."""
+
+
+def _sub(a: Values, b: Values) -> Values:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+
+
+def _add(a: Values, b: Values) -> Values:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def label_of(equity_lost: float) -> str | None:
+    """``blunder``, ``mistake``, ``inaccuracy`` or None for an equity loss (0-1)."""
+    for name, limit in THRESHOLDS:
+        if equity_lost >= limit - 1e-12:
+            return name
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One point of the graph: the values after ``step`` steps of the record (0 = the start).
+    ``kind``: ``start``, ``draw`` (after a draw or the deal: a decision is due), ``move``
+    (after a move: a card is due, or the game is over)."""
+
+    step: int
+    turn: int
+    kind: str
+    values: Values
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A card drawn (or, with ``card`` None, the opening deal of the points variant)."""
+
+    step: int  # the record step of the card (the last one of the deal)
+    turn: int  # moves made before it
+    colour: int | None  # who got the card (None: the deal, to everyone)
+    card: Card | None
+    before: Values
+    after: Values
+    #: Each card that could have come: its probability and the value of the node with it.
+    outcomes: tuple[tuple[Card, Fraction, Values], ...] = ()
+
+    @property
+    def luck(self) -> Values:
+        return _sub(self.after, self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal move of a decision with its judged win probability for each colour."""
+
+    move: Move
+    value: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move: the account's term, and the judgement against the best move."""
+
+    step: int  # the record step of the move
+    turn: int
+    colour: int
+    card: Card | None  # the card played (standard: drawn; points: from the hand)
+    move: Move
+    reference: Move  # the policy's move (the account's baseline)
+    best: Move  # the best move as judged
+    before: Values  # V after the draw: the reference move's value
+    after: Values  # V after the move
+    options: tuple[Option, ...]
+    side: tuple[int, ...]  # the mover's side (both partners in teams)
+    from_view: bool  # judged from the decider's view (points), else from V
+
+    @property
+    def term(self) -> Values:
+        return _sub(self.after, self.before)
+
+    @property
+    def real(self) -> bool:
+        """A choice between two or more moves with different results."""
+        return len(self.options) > 1
+
+    def judged(self, move: Move) -> float:
+        """The judged win probability of ``move`` for the mover's side."""
+        for o in self.options:
+            if o.move == move:
+                return o.value[self.colour]
+        raise KeyError(move)
+
+    @property
+    def equity_lost(self) -> float:
+        return max(0.0, self.judged(self.best) - self.judged(self.move))
+
+    @property
+    def label(self) -> str | None:
+        return label_of(self.equity_lost) if self.real else None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's totals. ``start + luck + decisions == result`` exactly (fractions)."""
+
+    colour: int
+    side: tuple[int, ...]
+    name: str
+    start: Fraction
+    result: Fraction
+    luck: Fraction  # every draw's effect on this player's side
+    own_luck: Fraction  # the draws this player received
+    decisions: Fraction  # every move's effect on this player's side (vs the reference)
+    own_decisions: Fraction  # this player's own moves
+    equity_lost: float  # own moves, judged against the best move
+    real_decisions: int
+    labels: dict[str, int]
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of real decisions without an inaccuracy, mistake or blunder."""
+        if not self.real_decisions:
+            return None
+        errors = sum(self.labels.values())
+        return (self.real_decisions - errors) / self.real_decisions
+
+
+@dataclass(frozen=True, slots=True)
+class Swing:
+    """A step that moved the graph a lot: a draw or a decision, with its largest change."""
+
+    event: Draw | Decision
+    colour: int  # the colour whose value changed most (the actor's side first on ties)
+    delta: Fraction
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything :func:`analyse` finds; see the module doc for the method."""
+
+    record: GameRecord
+    estimator: str  # the policy and the engine, e.g. "easy/compiled"
+    policy: str
+    engine: str
+    rollouts: int
+    worlds: int | None  # points: worlds per decision judged from the decider's view
+    points: tuple[Point, ...]
+    draws: tuple[Draw, ...]
+    decisions: tuple[Decision, ...]
+    players: tuple[PlayerSummary, ...] = field(default=())
+
+    @property
+    def rules(self) -> Any:
+        return self.record.rules
+
+    @property
+    def colours(self) -> tuple[int, ...]:
+        return self.record.colours
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides in seat order: each colour, or the two teams (R+Y, B+G)."""
+        if self.record.rules.teams:
+            return ((0, 2), (1, 3))
+        return tuple((c,) for c in self.colours)
+
+    @property
+    def hidden_information(self) -> bool:
+        return bool(self.record.rules.points)
+
+    def swings(self, n: int = 3) -> list[Swing]:
+        """The ``n`` steps with the largest change of any side's win probability, largest
+        first (a forced move changes nothing and is never one)."""
+        out: list[Swing] = []
+        events: list[Draw | Decision] = [*self.draws, *self.decisions]
+        for ev in events:
+            delta = ev.luck if isinstance(ev, Draw) else ev.term
+            mine = next((s for s in self.sides if ev.colour in s), None)
+            side = max(self.sides, key=lambda s: (abs(delta[s[0]]), s == mine))
+            c = ev.colour if side == mine and ev.colour is not None else side[0]
+            out.append(Swing(ev, c, delta[c]))
+        out.sort(key=lambda s: (-abs(s.delta), s.event.step))
+        return out[:n]
+
+    def luckiest(self, colour: int) -> Draw | None:
+        """The draw ``colour`` received that helped its side most (None if no draw)."""
+        own = [d for d in self.draws if d.colour == colour]
+        return max(own, key=lambda d: d.luck[colour], default=None)
+
+    def unluckiest(self, colour: int) -> Draw | None:
+        own = [d for d in self.draws if d.colour == colour]
+        return min(own, key=lambda d: d.luck[colour], default=None)
+
+
+ProgressFn = Callable[[int, int], None]
+
+
+def analyse(
+    source: GameRecord | Game,
+    estimator: Estimator | None = None,
+    rollouts: int | None = None,
+    worlds: int | None = None,
+    seed: int = 0,
+    progress: ProgressFn | None = None,
+) -> Analysis:
+    """Analyse a finished game (a record, checked by :func:`sorry.record.verify` first, or a
+    :class:`Game` begun from a seed). ``rollouts`` per card that could come (default by
+    engine, :data:`DEFAULT_ROLLOUTS`), ``worlds`` per decision judged from the decider's view
+    (points), ``progress(done, total)`` after each move. Deterministic for a seed."""
+    record = _checked(source)
+    est = estimator or default_estimator()
+    n = rollouts or DEFAULT_ROLLOUTS.get(est.engine, 16)
+    if n < 1:
+        raise AnalysisError(_("rollouts must be at least 1"))
+    w = worlds or DEFAULT_WORLDS
+    if w < 1:
+        raise AnalysisError(_("worlds must be at least 1"))
+    run = _Run(record, est, n, w, seed, progress)
+    points, draws, decisions = run.go()
+    analysis = Analysis(
+        record=record,
+        estimator=f"{est.policy}/{est.engine}",
+        policy=est.policy,
+        engine=est.engine,
+        rollouts=n,
+        worlds=w if record.rules.points else None,
+        points=tuple(points),
+        draws=tuple(draws),
+        decisions=tuple(decisions),
+    )
+    return _with_players(analysis)
+
+
+def _checked(source: GameRecord | Game) -> GameRecord:
+    if isinstance(source, Game):
+        if not source.is_over():
+            raise AnalysisError(_("the game is not over: there is nothing to analyse yet"))
+        source = GameRecord.from_game(source)
+    else:
+        result = verify(source)
+        if not result.ok:
+            raise AnalysisError(_("the record does not verify: {problem}").format(problem=result))
+    status = source.result.status
+    if status != "won":
+        raise AnalysisError(
+            _("the game is not finished ({result}): only a won game can be analysed").format(
+                result=source.result.describe()
+            )
+        )
+    return source
+
+
+#: A chance node's value and its outcomes: each card that can come, its probability, and
+#: the value of the node with it.
+ChanceValue = tuple[Values, tuple[tuple[Card, Fraction, Values], ...]]
+
+
+def chance_values(
+    estimator: Estimator, nodes: Sequence[Game], rollouts: int, seed: int
+) -> list[ChanceValue]:
+    """``V`` of each chance node (the result at the end): the average over the cards that can
+    come of the rollouts' value with that card drawn, ``rollouts`` per card. One call of the
+    estimator: every node and card is played in the same worlds."""
+    batch: list[Game] = []
+    plan: list[list[tuple[Card, Fraction]] | None] = []
+    for node in nodes:
+        if node.is_over():
+            plan.append(None)
+            continue
+        fractions = node.chance_fractions()
+        plan.append(fractions)
+        for card, _p in fractions:
+            child = node.copy(stack=False)
+            child.draw(card)
+            batch.append(child)
+    got = iter(estimator.values(batch, rollouts, seed) if batch else [])
+    out: list[ChanceValue] = []
+    for node, fr in zip(nodes, plan, strict=True):
+        if fr is None:
+            out.append((result_values(node), ()))
+            continue
+        total = ZEROS
+        outcomes = []
+        for card, p in fr:
+            v = next(got)
+            outcomes.append((card, p, v))
+            total = _add(total, (p * v[0], p * v[1], p * v[2], p * v[3]))
+        out.append((total, tuple(outcomes)))
+    return out
+
+
+def view_values(
+    estimator: Estimator,
+    game: Game,
+    moves: Sequence[Move],
+    rollouts: int,
+    worlds: int,
+    seed: int,
+) -> list[Values]:
+    """Each move's value judged from the mover's view: the mean over ``worlds`` worlds
+    consistent with what the mover can see (the other hands and the draw pile dealt at
+    random, :meth:`PlayerView.determinise`) of the rollouts' value after the move. The hidden
+    cards of ``game`` itself are never used. Every move is played in the same worlds."""
+    view = game.view(game.to_move)
+    sums = [ZEROS for _m in moves]
+    for k in range(worlds):
+        world = view.determinise(derive_seed(seed, 7919 + k))
+        nodes = []
+        for m in moves:
+            after = world.copy(stack=False)
+            after.push(m)
+            nodes.append(after)
+        live = [g for g in nodes if not g.is_over()]
+        got = iter(estimator.values(live, rollouts, derive_seed(seed, 104729 + k)) if live else [])
+        vals = [result_values(g) if g.is_over() else next(got) for g in nodes]
+        sums = [_add(a, v) for a, v in zip(sums, vals, strict=True)]
+    return [(a[0] / worlds, a[1] / worlds, a[2] / worlds, a[3] / worlds) for a in sums]
+
+
+class _Run:
+    """One analysis: walks the record's steps, keeping the value of the node it is at."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        est: Estimator,
+        rollouts: int,
+        worlds: int,
+        seed: int,
+        progress: ProgressFn | None,
+    ) -> None:
+        self.record = record
+        self.est = est
+        self.n = rollouts
+        self.worlds = worlds
+        self.seed = seed
+        self.progress = progress
+        self.total = sum(1 for s in record.steps if not s.is_draw)
+
+    # -- values ---------------------------------------------------------------------------
+    def chance_values(self, nodes: Sequence[Game], seed: int) -> list[ChanceValue]:
+        return chance_values(self.est, nodes, self.n, seed)
+
+    def view_values(self, game: Game, moves: Sequence[Move], seed: int) -> list[Values]:
+        return view_values(self.est, game, moves, self.n, self.worlds, seed)
+
+    # -- the walk -------------------------------------------------------------------------
+    def go(self) -> tuple[list[Point], list[Draw], list[Decision]]:
+        rec = self.record
+        game = rec.start()
+        steps = rec.steps
+        points: list[Point] = []
+        draws: list[Draw] = []
+        decisions: list[Decision] = []
+        i = 0
+        done = 0
+        # The first chance node: the start (standard: the first draw is due).
+        if rec.rules.points:
+            start = self.est.values([game], self.n * 11, derive_seed(self.seed, 1))[0]
+            outcomes: tuple[tuple[Card, Fraction, Values], ...] = ()
+            while i < len(steps) and steps[i].is_draw:
+                game.draw(parse_card(_text(steps[i].draw)))
+                i += 1
+            pending: tuple[int, int | None, Card | None] | None = (i, None, None)
+        else:
+            ((start, outcomes),) = self.chance_values([game], derive_seed(self.seed, 1))
+            pending = None
+        current = start
+        points.append(Point(0, 0, "start", start))
+        while i < len(steps):
+            step = steps[i]
+            if step.is_draw:  # the standard game's draw (points: a refill, below)
+                card = parse_card(_text(step.draw))
+                colour = game.deal_to
+                game.draw(card)
+                i += 1
+                pending = (i, colour, card)
+                continue
+            # a decision node
+            turn_seed = derive_seed(self.seed, 1000 + game.turn)
+            mover = game.to_move
+            moves = game.legal_moves
+            chosen = _listed(game, Move.parse(_text(step.move)))
+            reference = self.est.reference_move(game)
+            side = tuple(c for c in rec.colours if c in game.team_of(mover))
+            if rec.rules.points:
+                judged = self.view_values(game, moves, turn_seed)
+                line_moves = [chosen] if reference == chosen else [chosen, reference]
+                nodes = []
+                for m in line_moves:
+                    after = game.copy(stack=False)
+                    after.push(m)
+                    nodes.append(after)
+                line = dict(
+                    zip(line_moves, self.chance_values(nodes, turn_seed ^ 0xA11), strict=True)
+                )
+                after_chosen, next_outcomes = line[chosen]
+                before = line[reference][0]
+            else:
+                nodes = []
+                for m in moves:
+                    after = game.copy(stack=False)
+                    after.push(m)
+                    nodes.append(after)
+                valued = self.chance_values(nodes, turn_seed)
+                judged = [v for v, _o in valued]
+                by_move = dict(zip(moves, valued, strict=True))
+                after_chosen, next_outcomes = by_move[chosen]
+                before = by_move[reference][0]
+            if pending is not None:  # the draw (or deal) that led here, now that V(D) is known
+                p_step, p_colour, p_card = pending
+                draws.append(Draw(p_step, game.turn, p_colour, p_card, current, before, outcomes))
+                points.append(Point(p_step, game.turn, "draw", before))
+                pending = None
+            options = tuple(
+                Option(m, (float(v[0]), float(v[1]), float(v[2]), float(v[3])))
+                for m, v in zip(moves, judged, strict=True)
+            )
+            best_value = max(o.value[mover] for o in options)
+            if options[moves.index(chosen)].value[mover] == best_value:
+                best = chosen
+            else:
+                best = next(o.move for o in options if o.value[mover] == best_value)
+            played = chosen.card if rec.rules.points else game.card
+            turn = game.turn
+            game.push(chosen)
+            i += 1
+            decisions.append(
+                Decision(
+                    step=i,
+                    turn=turn,
+                    colour=mover,
+                    card=played,
+                    move=chosen,
+                    reference=reference,
+                    best=best,
+                    before=before,
+                    after=after_chosen,
+                    options=options,
+                    side=side,
+                    from_view=bool(rec.rules.points),
+                )
+            )
+            current = after_chosen
+            outcomes = next_outcomes
+            points.append(Point(i, game.turn, "move", current))
+            done += 1
+            if self.progress is not None:
+                self.progress(done, self.total)
+        if not game.is_over() or current != result_values(game):
+            raise AnalysisError("the record's steps do not end the game")  # pragma: no cover
+        return points, draws, decisions
+
+
+def _text(value: str | None) -> str:
+    assert value is not None
+    return value
+
+
+def _listed(game: Game, move: Move) -> Move:
+    """The listed legal move that ``move`` (as recorded) is: the record may give a split's
+    halves in another order, or a points move without its card."""
+    trial = game.copy(stack=False)
+    trial.push(move)
+    played = trial.history[-1]
+    assert isinstance(played, Move)
+    return played
+
+
+def _with_players(a: Analysis) -> Analysis:
+    rec = a.record
+    names = {s.colour: (s.name or s.kind) for s in rec.seats}
+    start = a.points[0].values
+    end = a.points[-1].values
+    players = []
+    for c in rec.colours:
+        side = tuple(x for x in rec.colours if x in ((c, (c + 2) % 4) if rec.rules.teams else (c,)))
+        luck = sum((d.luck[c] for d in a.draws), ZERO)
+        own_luck = sum((d.luck[c] for d in a.draws if d.colour == c), ZERO)
+        dec = sum((d.term[c] for d in a.decisions), ZERO)
+        own_dec = sum((d.term[c] for d in a.decisions if d.colour == c), ZERO)
+        mine = [d for d in a.decisions if d.colour == c]
+        labels = {name: 0 for name, _limit in THRESHOLDS}
+        for d in mine:
+            if d.label is not None:
+                labels[d.label] += 1
+        players.append(
+            PlayerSummary(
+                colour=c,
+                side=side,
+                name=names.get(c, ""),
+                start=start[c],
+                result=end[c],
+                luck=luck,
+                own_luck=own_luck,
+                decisions=dec,
+                own_decisions=own_dec,
+                equity_lost=sum(d.equity_lost for d in mine),
+                real_decisions=sum(1 for d in mine if d.real),
+                labels=labels,
+            )
+        )
+    return Analysis(
+        record=a.record,
+        estimator=a.estimator,
+        policy=a.policy,
+        engine=a.engine,
+        rollouts=a.rollouts,
+        worlds=a.worlds,
+        points=a.points,
+        draws=a.draws,
+        decisions=a.decisions,
+        players=tuple(players),
+    )
+
+
+def colour_letter(c: int) -> str:
+    return COLOUR_LETTERS[c]
+
+
+def card_text(card: Card | None) -> str | None:
+    return None if card is None else card_name(card)
+
+
+__all__ = [
+    "DEFAULT_ROLLOUTS",
+    "DEFAULT_WORLDS",
+    "LABELS",
+    "THRESHOLDS",
+    "Analysis",
+    "AnalysisError",
+    "Decision",
+    "Draw",
+    "Option",
+    "PlayerSummary",
+    "Point",
+    "Swing",
+    "analyse",
+    "chance_values",
+    "label_of",
+    "view_values",
+]

@@ -1,0 +1,206 @@
+"""Is the estimator calibrated? Predicted win probabilities against what happened, over
+self-play games: a reliability table by deciles and the Brier score, beside a naive estimate
+from progress alone (``benchmarks/bench_analysis.py calibration``, ``docs/analysis.md``).
+
+>>> pairs = [(0.05, 0), (0.15, 0), (0.95, 1), (0.85, 1), (0.55, 1), (0.45, 0)]
+>>> round(brier(pairs), 4)
+0.0758
+>>> [(b.low, b.count) for b in reliability(pairs) if b.count]
+[(0.0, 1), (0.1, 1), (0.4, 1), (0.5, 1), (0.8, 1), (0.9, 1)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from ..bots import make_bot
+from ..bots.base import PROGRESS
+from ..game import Game
+from ..moves import Move
+from ..rng import Rng, derive_seed
+from ..rules import Rules
+from .estimator import Values, result_values
+
+#: The naive estimate's temperature, in steps of progress: chosen by the Brier score over
+#: 40-300 on self-play games of easy bots apart from the benchmark's (seeds from 10**6; 300
+#: standard two-player, 200 points, 100 four-player games): 80-100 was best in each.
+NAIVE_TEMPERATURE: Final = 90.0
+
+
+def side_progress(game: Game, side: Sequence[int]) -> int:
+    """Steps made by a side's pawns (START 0 ... HOME 65 each)."""
+    return sum(PROGRESS[c][loc] for c in side for loc in game.state.pawns[c])
+
+
+def sides_of(game: Game) -> tuple[tuple[int, ...], ...]:
+    if game.rules.teams:
+        return ((0, 2), (1, 3))
+    return tuple((c,) for c in game.colours)
+
+
+def naive_values(game: Game, temperature: float = NAIVE_TEMPERATURE) -> Values:
+    """A win probability from progress alone: a softmax over the sides of progress divided by
+    ``temperature`` (no cards, no threats, no tempo). The result at the end."""
+    if game.is_over():
+        return result_values(game)
+    sides = sides_of(game)
+    prog = [side_progress(game, s) / (len(s) * temperature) for s in sides]
+    top = max(prog)
+    weights = [math.exp(p - top) for p in prog]
+    total = sum(weights)
+    out = [Fraction(0)] * 4
+    for s, w in zip(sides, weights, strict=True):
+        for c in s:
+            out[c] = Fraction(w / total)
+    return (out[0], out[1], out[2], out[3])
+
+
+class ProgressEstimator:
+    """:func:`naive_values` behind the :class:`~sorry.analysis.estimator.Estimator`
+    interface (no rollouts: instant, for tests and for comparison), with the easy bot as the
+    reference player."""
+
+    policy = "easy"
+    engine = "formula"
+
+    def __init__(self, temperature: float = NAIVE_TEMPERATURE) -> None:
+        self.temperature = temperature
+        self._bot = make_bot("easy")
+
+    def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        return [naive_values(g, self.temperature) for g in nodes]
+
+    def reference_move(self, game: Game) -> Move:
+        return self._bot.choose(game.view(game.to_move), Rng(derive_seed(game.turn, 0x5EF)))
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """One decile of predictions: ``[low, high)`` (the last one includes 1)."""
+
+    low: float
+    high: float
+    count: int
+    predicted: float  # mean prediction in the bin
+    observed: float  # share of wins in the bin
+
+    @property
+    def gap(self) -> float:
+        return self.observed - self.predicted
+
+
+def reliability(pairs: Sequence[tuple[float, int]], bins: int = 10) -> list[Bin]:
+    """The reliability table of (prediction, outcome 0/1) pairs, by equal-width bins."""
+    sums = [[0, 0.0, 0] for _ in range(bins)]
+    for p, o in pairs:
+        k = min(bins - 1, max(0, int(p * bins)))
+        sums[k][0] += 1
+        sums[k][1] += p
+        sums[k][2] += o
+    out = []
+    for k, (n, ps, os_) in enumerate(sums):
+        n = int(n)
+        out.append(
+            Bin(
+                round(k / bins, 10),
+                round((k + 1) / bins, 10),
+                n,
+                ps / n if n else 0.0,
+                os_ / n if n else 0.0,
+            )
+        )
+    return out
+
+
+def brier(pairs: Sequence[tuple[float, int]]) -> float:
+    """The mean squared error of the predictions (0 perfect; 0.25 for always 1/2)."""
+    return sum((p - o) ** 2 for p, o in pairs) / len(pairs) if pairs else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One chance node of a self-play game, with the estimate and the naive estimate of each
+    side's win probability, and whether that side won."""
+
+    game: int
+    turn: int
+    side: int  # the side's first colour
+    estimate: float
+    naive: float
+    won: int
+
+
+def self_play(rules: Rules, players: int, level: str, seed: int) -> Game:
+    """One finished game between bots of ``level`` (each with its own seeded generator)."""
+    from ..bots.play import play_game
+
+    return play_game(rules, [make_bot(level) for _ in range(players)], seed=seed, players=players)
+
+
+def chance_nodes(game: Game) -> list[Game]:
+    """The game at each of its draws, before the card (points: each refill, after the deal),
+    in order, replayed from the start."""
+    history = game.history
+    replay = Game(game.rules, players=game.colours, seed=game.seed, first=game.first)
+    out = []
+    dealt = not game.rules.points
+    for item in history:
+        if replay.is_chance() and dealt:
+            out.append(replay.copy(stack=False))
+        if isinstance(item, Move):
+            replay.push(item)
+            dealt = True
+        else:
+            replay.draw(item)
+    return out
+
+
+def samples(
+    estimate: Callable[[Sequence[Game], int], list[Values]],
+    rules: Rules,
+    players: int,
+    level: str,
+    games: int,
+    per_game: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Sample]:
+    """For each of ``games`` self-play games (seeds ``derive_seed(seed, i)``), ``per_game``
+    chance nodes drawn at random (seeded), each valued by ``estimate(nodes, seed)`` and by
+    :func:`naive_values`."""
+    out = []
+    for i in range(games):
+        g_seed = derive_seed(seed, i)
+        game = self_play(rules, players, level, g_seed)
+        nodes = chance_nodes(game)
+        rng = Rng(derive_seed(g_seed, 77))
+        picks = sorted({rng.below(len(nodes)) for _ in range(per_game)})
+        chosen = [nodes[k] for k in picks]
+        values = estimate(chosen, derive_seed(g_seed, 78))
+        won = set(game.winners)
+        for node, v in zip(chosen, values, strict=True):
+            naive = naive_values(node)
+            for side in sides_of(game):
+                c = side[0]
+                out.append(Sample(i, node.turn, c, float(v[c]), float(naive[c]), int(c in won)))
+        if progress is not None:
+            progress(i + 1, games)
+    return out
+
+
+__all__ = [
+    "NAIVE_TEMPERATURE",
+    "Bin",
+    "ProgressEstimator",
+    "Sample",
+    "brier",
+    "chance_nodes",
+    "naive_values",
+    "reliability",
+    "samples",
+    "self_play",
+]

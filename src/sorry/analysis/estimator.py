@@ -1,0 +1,155 @@
+"""Win-probability estimators for the after-game analysis: rollouts from any node of a game.
+
+An :class:`Estimator` answers one question: from this node of this game (a chance node, where a
+card is to be drawn or dealt, or a decision node, where the card is in hand), if every player
+played the estimator's **policy** to the end, how often would each colour's side win? It plays
+``rollouts`` complete games from the node and counts the wins. The order of the draw pile is
+never used: each rollout shuffles the cards left to draw (the game's hands are taken as they
+are: a caller judging from one player's knowledge determinises first, see
+:func:`sorry.analysis.account.analyse`).
+
+Rollout ``k`` of every node in one call uses the same random numbers (seeded from ``seed`` and
+``k``): the alternatives of one decision are compared in the same shuffled worlds (common
+random numbers), so their differences are measured with far less noise than their values.
+
+Two estimators share this interface: :class:`PlayoutEstimator` (pure Python, always there) and
+the compiled one of :mod:`sorry.fast` when the ``fast`` extra is installed
+(:func:`default_estimator` picks it).
+
+Red, three pawns HOME and a 1 in hand to bring out the last, against Yellow with none out:
+
+>>> from sorry import Game
+>>> g = Game.from_position("R:S,H,H,H Y:S,S,S,S R", card=1)
+>>> est = PlayoutEstimator()
+>>> [float(v) for v in est.values([g], rollouts=20, seed=1)[0]]
+[0.9, 0.0, 0.1, 0.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Protocol, runtime_checkable
+
+from ..bots import make_bot
+from ..bots.base import team_of
+from ..bots.rollout import Playout
+from ..game import Game
+from ..moves import Move
+from ..rng import Rng, derive_seed
+
+#: Win shares per colour R B Y G (0 for a colour not in play; in teams both partners get their
+#: side's share). Exact fractions: wins over rollouts.
+Values = tuple[Fraction, Fraction, Fraction, Fraction]
+
+#: A cap on the moves of one rollout (a game of Sorry! ends long before; a turn limit of the
+#: rules ends a rollout earlier, with no winner).
+MAX_ROLLOUT_MOVES = 10_000
+
+
+@runtime_checkable
+class Estimator(Protocol):
+    """Rollouts from game nodes with a stated policy (see the module doc)."""
+
+    #: The policy every player follows in the rollouts, as a bot level (``easy``, ...).
+    policy: str
+    #: ``"compiled"`` or ``"python"``.
+    engine: str
+
+    def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        """For each node (not over), each colour's share of ``rollouts`` playouts won."""
+        ...
+
+    def reference_move(self, game: Game) -> Move:
+        """The policy's move at a decision node, chosen from what the mover can see."""
+        ...
+
+
+def result_values(game: Game) -> Values:
+    """The shares of a finished game: 1 for each winner (both partners in teams), 0 else."""
+    out = [Fraction(0)] * 4
+    for c in game.winners:
+        out[c] = Fraction(1)
+    return (out[0], out[1], out[2], out[3])
+
+
+def rollout_seed(seed: int, k: int) -> int:
+    """The seed of rollout ``k`` of a call with ``seed`` (the same for every node of a call)."""
+    return derive_seed(seed, k)
+
+
+class PlayoutEstimator:
+    """Pure-Python rollouts: :class:`sorry.bots.rollout.Playout`, the greedy playouts of the
+    expert's search, played to the end of the game. The policy is greedy one ply on progress:
+    the move after which the mover's side's progress minus the others' is largest (the
+    ``easy`` bot; ties to the first move listed in the rollouts, at random for the
+    reference move). Every variant."""
+
+    policy = "easy"
+    engine = "python"
+
+    def __init__(self) -> None:
+        self._bot = make_bot("easy")
+
+    def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        if rollouts < 1:
+            raise ValueError("rollouts must be at least 1")
+        return [self._one(g, rollouts, seed) for g in nodes]
+
+    def reference_move(self, game: Game) -> Move:
+        view = game.view(game.to_move)
+        return self._bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))
+
+    def _one(self, game: Game, rollouts: int, seed: int) -> Values:
+        if game.is_over():
+            return result_values(game)
+        rules = game.rules
+        limit = MAX_ROLLOUT_MOVES
+        if rules.turn_limit is not None:
+            limit = max(0, rules.turn_limit - game.turn)
+        wins = [0, 0, 0, 0]
+        for k in range(rollouts):
+            world = Rng(rollout_seed(seed, k))
+            pile = game.draw_pile[:]
+            world.shuffle(pile)
+            hands = [h[:] for h in game.hands]
+            discard = game.discard_pile[:]
+            if game.is_chance():
+                if rules.points:  # deal what is owed (the opening deal, or a refill)
+                    for c in game.colours:
+                        while len(hands[c]) < 5:
+                            if not pile:
+                                pile, discard = discard, []
+                                world.shuffle(pile)
+                            hands[c].append(pile.pop())
+            elif not rules.points:
+                assert game.card is not None
+                pile.append(game.card)  # the card in hand is the first one the rollout draws
+            sim = Playout(
+                rules, game.colours, game.state.copy(), game.to_move, pile, discard, hands, world
+            )
+            winner = sim.run(limit)
+            if winner is not None:
+                for c in team_of(rules, winner):
+                    wins[c] += 1
+        return (
+            Fraction(wins[0], rollouts),
+            Fraction(wins[1], rollouts),
+            Fraction(wins[2], rollouts),
+            Fraction(wins[3], rollouts),
+        )
+
+
+def default_estimator() -> Estimator:
+    """The compiled estimator when the ``fast`` extra is installed, else the Python one."""
+    return PlayoutEstimator()
+
+
+__all__ = [
+    "Estimator",
+    "PlayoutEstimator",
+    "Values",
+    "default_estimator",
+    "result_values",
+    "rollout_seed",
+]

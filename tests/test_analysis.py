@@ -1,0 +1,228 @@
+"""The after-game analysis (sorry.analysis): the account adds up exactly in every variant, each
+term means what docs/analysis.md says, decisions in the points variant are judged from the
+decider's view, and bad input is refused as `sorry verify` would."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from analysis_helpers import NONCE, record, replace_step
+from sorry import Game, Rules
+from sorry.analysis import (
+    THRESHOLDS,
+    Analysis,
+    AnalysisError,
+    PlayoutEstimator,
+    analyse,
+    label_of,
+)
+from sorry.analysis.account import view_values
+from sorry.analysis.calibration import ProgressEstimator, naive_values
+from sorry.analysis.estimator import result_values
+from sorry.cards import card_name
+from sorry.record import Commitment, GameRecord, RecordError, verify
+
+VARIANTS = [("standard", 2), ("standard", 3), ("teams", 4), ("points", 2), ("points", 3)]
+
+
+@cache
+def quick(variant: str, players: int) -> Analysis:
+    """Analysed with the naive estimator: instant, and enough to test the bookkeeping."""
+    return analyse(record(variant, players), estimator=ProgressEstimator())
+
+
+# -- the account ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+def test_the_account_adds_up_exactly(variant: str, players: int) -> None:
+    a = quick(variant, players)
+    assert len(a.players) == players
+    for p in a.players:
+        assert p.start + p.luck + p.decisions == p.result  # fractions: exact
+    winners = {"RBYG".index(w) for w in a.record.result.winners}
+    for p in a.players:
+        assert p.result == (1 if p.colour in winners else 0)
+
+
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+def test_the_terms_telescope_along_the_graph(variant: str, players: int) -> None:
+    """Every draw's luck and every decision's term is the step between consecutive points of
+    the graph: before the draw -> after it -> after the move."""
+    a = quick(variant, players)
+    by_step = {(p.step, p.kind): p.values for p in a.points}
+    assert a.points[0].kind == "start"
+    assert len(a.decisions) == a.record.result.turns
+    previous = a.points[0].values
+    events = sorted([*a.draws, *a.decisions], key=lambda e: (e.step, hasattr(e, "move")))
+    for ev in events:
+        assert ev.before == previous
+        kind = "move" if hasattr(ev, "move") else "draw"
+        assert by_step[(ev.step, kind)] == ev.after
+        previous = ev.after
+    assert previous == result_values(a.record.replay())
+
+
+def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
+    """With real (pure-Python) rollouts: the account is exact, each draw's value before it is
+    the average over the cards that could have come, a move the reference player would have
+    made has a decision term of exactly 0, and the equity lost is against the best option."""
+    a = analyse(record("standard", 2, seed=9), estimator=PlayoutEstimator(), rollouts=1)
+    for p in a.players:
+        assert p.start + p.luck + p.decisions == p.result
+    assert sum(p.start for p in a.players) == 1
+    for d in a.draws:
+        assert d.colour is not None and d.card is not None
+        avg = [sum((p * v[c] for _card, p, v in d.outcomes), Fraction(0)) for c in range(4)]
+        assert tuple(avg) == d.before
+        assert sum(p for _c, p, _v in d.outcomes) == 1
+        assert card_name(d.card) in {card_name(c) for c, _p, _v in d.outcomes}
+    same = [x for x in a.decisions if x.move == x.reference]
+    assert same and all(x.term == (0, 0, 0, 0) for x in same)
+    for x in a.decisions:
+        best = max(o.value[x.colour] for o in x.options)
+        assert x.judged(x.best) == best
+        assert x.equity_lost == pytest.approx(best - x.judged(x.move))
+        assert x.equity_lost >= 0
+        assert (x.label is None) == (not x.real or x.equity_lost < THRESHOLDS[-1][1])
+
+
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+def test_the_value_before_a_draw_is_the_average_over_the_cards(variant: str, players: int) -> None:
+    a = quick(variant, players)
+    for d in a.draws:
+        expected = sum((p * (v[0] - d.before[0]) for _c, p, v in d.outcomes), Fraction(0))
+        assert expected == 0
+
+
+def test_labels_follow_the_thresholds() -> None:
+    assert label_of(0.0) is None
+    assert label_of(0.029) is None
+    assert label_of(0.03) == "inaccuracy"
+    assert label_of(0.06) == "mistake"
+    assert label_of(0.12) == "blunder"
+    assert label_of(0.5) == "blunder"
+    a = quick("standard", 2)
+    for p in a.players:
+        own = [d for d in a.decisions if d.colour == p.colour]
+        assert p.real_decisions == sum(1 for d in own if d.real)
+        assert sum(p.labels.values()) == sum(1 for d in own if d.label)
+        if p.accuracy is not None:
+            assert 0 <= p.accuracy <= 1
+
+
+def test_teams_share_their_side() -> None:
+    a = quick("teams", 4)
+    assert a.sides == ((0, 2), (1, 3))
+    for pt in a.points:
+        assert pt.values[0] == pt.values[2] and pt.values[1] == pt.values[3]
+        assert float(pt.values[0] + pt.values[1]) == pytest.approx(1)
+    red, _blue, yellow, _green = a.players
+    assert red.luck == yellow.luck and red.decisions == yellow.decisions
+    assert (
+        red.own_luck + yellow.own_luck + sum(d.luck[0] for d in a.draws if d.colour in (1, 3))
+        == red.luck
+    )
+
+
+def test_the_analysis_is_deterministic() -> None:
+    rec = record("points", 2, seed=3)
+    one = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=3)
+    two = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=3)
+    assert one.points == two.points and one.decisions == two.decisions
+    other = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=4)
+    assert other.points != one.points
+
+
+def test_swings_are_the_largest_steps() -> None:
+    a = quick("standard", 2)
+    swings = a.swings(3)
+    assert len(swings) == 3
+    sizes = [abs(s.delta) for s in swings]
+    assert sizes == sorted(sizes, reverse=True)
+    every = [max(abs(d.luck[0]), abs(d.luck[2])) for d in a.draws] + [
+        max(abs(d.term[0]), abs(d.term[2])) for d in a.decisions
+    ]
+    assert sizes[0] == max(every)
+
+
+# -- hidden information (points) -------------------------------------------------------------------
+def test_points_decisions_are_judged_from_the_deciders_view() -> None:
+    """Two games that look the same to the mover (its hand, the discards, the board) but differ
+    in the other player's hidden hand get the same judgement of every move."""
+    rules = Rules(variant="points")
+    g = Game(rules, players=2, seed=21)
+    while g.is_chance():
+        g.draw()
+    mover = g.to_move
+    other = next(c for c in g.colours if c != mover)
+    swapped = g.copy()
+    hidden = swapped.hands[other]
+    for k, card in enumerate(swapped.draw_pile):
+        if card != hidden[0]:
+            swapped.draw_pile[k], hidden[0] = hidden[0], card
+            break
+    assert swapped.hands[other] != g.hands[other]
+    assert swapped.view(mover) == g.view(mover)
+    moves = g.legal_moves
+    est = PlayoutEstimator()
+    one = view_values(est, g, moves, rollouts=2, worlds=3, seed=5)
+    two = view_values(est, swapped, moves, rollouts=2, worlds=3, seed=5)
+    assert one == two
+    a = quick("points", 2)
+    assert a.hidden_information and all(d.from_view for d in a.decisions)
+    assert a.worlds is not None
+
+
+def test_points_rollouts_add_up() -> None:
+    a = analyse(record("points", 2, seed=3), estimator=PlayoutEstimator(), rollouts=1, worlds=1)
+    for p in a.players:
+        assert p.start + p.luck + p.decisions == p.result
+    assert a.draws[0].colour is None  # the deal is one step
+    assert all(d.colour is not None for d in a.draws[1:])
+
+
+def test_the_naive_estimate_sums_to_one() -> None:
+    rec = record("standard", 3)
+    g = rec.replay(40)
+    v = naive_values(g)
+    assert sum(v) == pytest.approx(1)
+    assert all(v[c] > 0 for c in g.colours)
+
+
+# -- bad input -------------------------------------------------------------------------------------
+def test_a_record_that_does_not_verify_is_refused() -> None:
+    rec = record("standard", 2)
+    n = next(i for i, s in enumerate(rec.steps, 1) if s.is_draw and i > 10)
+    other = "5" if rec.steps[n - 1].draw != "5" else "4"
+    bad = replace_step(rec, n, draw=other)
+    problem = verify(bad)
+    assert not problem.ok
+    with pytest.raises(AnalysisError, match="does not verify") as exc:
+        analyse(bad, estimator=ProgressEstimator())
+    assert str(problem) in str(exc.value)
+
+
+def test_an_unfinished_game_is_refused() -> None:
+    rules = Rules(turn_limit=10)
+    g = Game(rules, players=2, seed=1)
+    c = Commitment.for_game(g, NONCE)
+    while not g.is_over():
+        if g.is_chance():
+            g.draw()
+        else:
+            g.push(g.legal_moves[0])
+    rec = GameRecord.from_game(g, commitment=c)
+    assert verify(rec).ok
+    with pytest.raises(AnalysisError, match="not finished"):
+        analyse(rec, estimator=ProgressEstimator())
+    live = Game(players=2, seed=1)
+    live.draw()
+    with pytest.raises(AnalysisError, match="not over"):
+        analyse(live, estimator=ProgressEstimator())
+
+
+def test_not_a_record_is_refused() -> None:
+    with pytest.raises(RecordError):
+        GameRecord.from_json('{"format": "sorry-game"}')

@@ -1,0 +1,136 @@
+"""`sorry analyse`: the table, --json, --plot (SVG and PNG), and bad input refused in one line,
+agreeing with `sorry verify` on what a valid record is."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from analysis_helpers import record, replace_step
+from sorry.analysis.calibration import ProgressEstimator
+from sorry.cli import cmd_analyse, main
+from sorry.record import GameRecord
+
+
+@pytest.fixture
+def naive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command with the instant naive estimator (the bookkeeping is what is tested)."""
+    monkeypatch.setattr(cmd_analyse, "_estimator", lambda name: ProgressEstimator())
+
+
+def saved(tmp_path: Path, rec: GameRecord, name: str = "game.json") -> str:
+    path = tmp_path / name
+    rec.save(path)
+    return str(path)
+
+
+def test_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """End to end with real (pure-Python) rollouts."""
+    path = saved(tmp_path, record("standard", 2, seed=9))
+    assert main(["analyse", path, "--engine", "python", "--rollouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "won after" in out
+    assert "start + luck + decisions = result" in out
+    assert "The moves that mattered:" in out
+    assert out.count("%") >= 4
+    assert "Red (easy)" in out and "Yellow (easy)" in out
+
+
+def test_json_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None) -> None:
+    path = saved(tmp_path, record("standard", 2))
+    svg, png = tmp_path / "g.svg", tmp_path / "g.png"
+    assert main(["analyse", path, "--json", "--plot", str(svg)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "sorry-analysis" and data["estimator"]["judged_from"] == "game"
+    for p in data["players"]:
+        assert p["start"] + p["luck"] + p["decisions"] == pytest.approx(p["result"], abs=1e-9)
+    assert len(data["decisions"]) == data["result"]["turns"]
+    assert len(data["points"]) == 1 + len(data["draws"]) + len(data["decisions"])
+    root = ET.parse(svg).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == ns + "svg"
+    lines = root.findall(f"{ns}polyline")
+    assert len(lines) == 2
+    assert all(len(x.get("points", "").split()) == len(data["points"]) for x in lines)
+    turns = [r for r in root.iter(f"{ns}rect") if r.get("class") == "turn"]
+    assert len(turns) == data["result"]["turns"]
+    assert main(["analyse", path, "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"graph written to {png}" in capsys.readouterr().out
+
+
+def test_points_says_how_decisions_are_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None
+) -> None:
+    path = saved(tmp_path, record("points", 2))
+    assert main(["analyse", path]) == 0
+    out = capsys.readouterr().out
+    assert "judged from what the player could know" in out
+    assert main(["analyse", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["estimator"]["judged_from"] == "view"
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("sorry: error: ") and "\n" not in err and "Traceback" not in err
+    return err
+
+
+def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None) -> None:
+    good = saved(tmp_path, record("standard", 2))
+    not_json = tmp_path / "x.json"
+    not_json.write_text("hello")
+    assert main(["analyse", str(not_json)]) == 2
+    assert "not a JSON record" in _one_line_error(capsys)
+    other = tmp_path / "y.json"
+    other.write_text('{"format": "sorry-game"}')
+    assert main(["analyse", str(other)]) == 2
+    assert "not a game record" in _one_line_error(capsys)
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in _one_line_error(capsys)
+    assert main(["analyse", good, "--plot", str(tmp_path / "g.pdf")]) == 2
+    assert ".png or .svg" in _one_line_error(capsys)
+    assert main(["analyse", good, "--plot", str(tmp_path / "no" / "g.svg")]) == 2
+    assert "no such folder" in _one_line_error(capsys)
+    assert main(["analyse", good, "--rollouts", "0"]) == 2
+    assert "--rollouts" in _one_line_error(capsys)
+
+
+def test_verify_and_analyse_agree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None
+) -> None:
+    rec = record("standard", 2)
+    draw = next(i for i, s in enumerate(rec.steps, 1) if s.is_draw and i > 20)
+    move = next(i for i, s in enumerate(rec.steps, 1) if not s.is_draw and i > 20)
+    cases = {
+        "honest": rec,
+        "card": replace_step(rec, draw, draw="5" if rec.steps[draw - 1].draw != "5" else "4"),
+        "move": replace_step(rec, move, move="pass"),
+        "position": replace_step(rec, move, position="R:S,S,S,S Y:S,S,S,S R"),
+    }
+    for name, case in cases.items():
+        path = saved(tmp_path, case, f"{name}.json")
+        verified = main(["verify", path])
+        capsys.readouterr()
+        analysed = main(["analyse", path])
+        if verified == 0:
+            assert analysed == 0, name
+            capsys.readouterr()
+        else:
+            assert verified == 1 and analysed == 2, name
+            assert "the record does not verify" in _one_line_error(capsys)
+
+
+def test_an_unfinished_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None
+) -> None:
+    out = tmp_path / "short.json"
+    assert main(["record", "--seed", "3", "--option", "turn_limit=8", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", str(out)]) == 2
+    assert "not finished" in _one_line_error(capsys)
