@@ -19,7 +19,6 @@ from sorry.analysis import (
     analyse,
     label_of,
 )
-from sorry.analysis.account import view_values
 from sorry.analysis.calibration import ProgressEstimator, naive_values
 from sorry.analysis.estimator import result_values
 from sorry.cards import card_name
@@ -167,8 +166,8 @@ def test_points_decisions_are_judged_from_the_deciders_view() -> None:
     assert swapped.view(mover) == g.view(mover)
     moves = g.legal_moves
     est = PlayoutEstimator()
-    one = view_values(est, g, moves, rollouts=2, worlds=3, seed=5)
-    two = view_values(est, swapped, moves, rollouts=2, worlds=3, seed=5)
+    one = est.view_values(g, moves, rollouts=2, worlds=3, seed=5)
+    two = est.view_values(swapped, moves, rollouts=2, worlds=3, seed=5)
     assert one == two
     a = quick("points", 2)
     assert a.hidden_information and all(d.from_view for d in a.decisions)

@@ -360,34 +360,6 @@ def chance_values(
     return out
 
 
-def view_values(
-    estimator: Estimator,
-    game: Game,
-    moves: Sequence[Move],
-    rollouts: int,
-    worlds: int,
-    seed: int,
-) -> list[Values]:
-    """Each move's value judged from the mover's view: the mean over ``worlds`` worlds
-    consistent with what the mover can see (the other hands and the draw pile dealt at
-    random, :meth:`PlayerView.determinise`) of the rollouts' value after the move. The hidden
-    cards of ``game`` itself are never used. Every move is played in the same worlds."""
-    view = game.view(game.to_move)
-    sums = [ZEROS for _m in moves]
-    for k in range(worlds):
-        world = view.determinise(derive_seed(seed, 7919 + k))
-        nodes = []
-        for m in moves:
-            after = world.copy(stack=False)
-            after.push(m)
-            nodes.append(after)
-        live = [g for g in nodes if not g.is_over()]
-        got = iter(estimator.values(live, rollouts, derive_seed(seed, 104729 + k)) if live else [])
-        vals = [result_values(g) if g.is_over() else next(got) for g in nodes]
-        sums = [_add(a, v) for a, v in zip(sums, vals, strict=True)]
-    return [(a[0] / worlds, a[1] / worlds, a[2] / worlds, a[3] / worlds) for a in sums]
-
-
 class _Run:
     """One analysis: walks the record's steps, keeping the value of the node it is at."""
 
@@ -413,7 +385,7 @@ class _Run:
         return chance_values(self.est, nodes, self.n, seed)
 
     def view_values(self, game: Game, moves: Sequence[Move], seed: int) -> list[Values]:
-        return view_values(self.est, game, moves, self.n, self.worlds, seed)
+        return self.est.view_values(game, moves, self.n, self.worlds, seed)
 
     # -- the walk -------------------------------------------------------------------------
     def go(self) -> tuple[list[Point], list[Draw], list[Decision]]:
@@ -609,5 +581,4 @@ __all__ = [
     "analyse",
     "chance_values",
     "label_of",
-    "view_values",
 ]

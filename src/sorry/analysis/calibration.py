@@ -12,7 +12,7 @@ from progress alone (``benchmarks/bench_analysis.py calibration``, ``docs/analys
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -23,7 +23,7 @@ from ..game import Game
 from ..moves import Move
 from ..rng import Rng, derive_seed
 from ..rules import Rules
-from .estimator import Values, result_values
+from .estimator import Values, determinised_values, result_values
 
 #: The naive estimate's temperature, in steps of progress: chosen by the Brier score over
 #: 40-300 on self-play games of easy bots apart from the benchmark's (seeds from 10**6; 300
@@ -76,6 +76,11 @@ class ProgressEstimator:
 
     def reference_move(self, game: Game) -> Move:
         return self._bot.choose(game.view(game.to_move), Rng(derive_seed(game.turn, 0x5EF)))
+
+    def view_values(
+        self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+    ) -> list[Values]:
+        return determinised_values(self, game, moves, rollouts, worlds, seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,16 +169,15 @@ def samples(
     rules: Rules,
     players: int,
     level: str,
-    games: int,
+    games: Iterable[int],
     per_game: int,
     seed: int,
-    progress: Callable[[int, int], None] | None = None,
 ) -> list[Sample]:
-    """For each of ``games`` self-play games (seeds ``derive_seed(seed, i)``), ``per_game``
-    chance nodes drawn at random (seeded), each valued by ``estimate(nodes, seed)`` and by
-    :func:`naive_values`."""
+    """For each self-play game ``i`` of ``games`` (seed ``derive_seed(seed, i)``),
+    ``per_game`` chance nodes drawn at random (seeded), each valued by
+    ``estimate(nodes, seed)`` and by :func:`naive_values`."""
     out = []
-    for i in range(games):
+    for i in games:
         g_seed = derive_seed(seed, i)
         game = self_play(rules, players, level, g_seed)
         nodes = chance_nodes(game)
@@ -187,8 +191,6 @@ def samples(
             for side in sides_of(game):
                 c = side[0]
                 out.append(Sample(i, node.turn, c, float(v[c]), float(naive[c]), int(c in won)))
-        if progress is not None:
-            progress(i + 1, games)
     return out
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 from ..bots import make_bot
 from ..bots.base import team_of
@@ -63,6 +63,45 @@ class Estimator(Protocol):
     def reference_move(self, game: Game) -> Move:
         """The policy's move at a decision node, chosen from what the mover can see."""
         ...
+
+    def view_values(
+        self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+    ) -> list[Values]:
+        """Each of ``moves`` (legal at the decision node ``game``) valued from the mover's
+        view only: the cards it cannot see (the other hands, the draw pile) dealt at random
+        in each world consistent with the view, every move played in the same worlds, about
+        ``rollouts * worlds`` rollouts each. The hidden cards of ``game`` are never used."""
+        ...
+
+
+def determinised_values(
+    estimator: Estimator,
+    game: Game,
+    moves: Sequence[Move],
+    rollouts: int,
+    worlds: int,
+    seed: int,
+) -> list[Values]:
+    """:meth:`Estimator.view_values` from :meth:`Estimator.values`: the mean over ``worlds``
+    worlds dealt by :meth:`PlayerView.determinise` of ``rollouts`` rollouts after each
+    move."""
+    view = game.view(game.to_move)
+    zero = Fraction(0)
+    sums: list[Values] = [(zero, zero, zero, zero) for _m in moves]
+    for k in range(worlds):
+        world = view.determinise(derive_seed(seed, 7919 + k))
+        nodes = []
+        for m in moves:
+            after = world.copy(stack=False)
+            after.push(m)
+            nodes.append(after)
+        live = [g for g in nodes if not g.is_over()]
+        got = iter(estimator.values(live, rollouts, derive_seed(seed, 104729 + k)) if live else [])
+        for j, g in enumerate(nodes):
+            v = result_values(g) if g.is_over() else next(got)
+            a = sums[j]
+            sums[j] = (a[0] + v[0], a[1] + v[1], a[2] + v[2], a[3] + v[3])
+    return [(a[0] / worlds, a[1] / worlds, a[2] / worlds, a[3] / worlds) for a in sums]
 
 
 def result_values(game: Game) -> Values:
@@ -99,6 +138,11 @@ class PlayoutEstimator:
     def reference_move(self, game: Game) -> Move:
         view = game.view(game.to_move)
         return self._bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))
+
+    def view_values(
+        self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+    ) -> list[Values]:
+        return determinised_values(self, game, moves, rollouts, worlds, seed)
 
     def _one(self, game: Game, rollouts: int, seed: int) -> Values:
         if game.is_over():
@@ -140,16 +184,85 @@ class PlayoutEstimator:
         )
 
 
+#: The compiled policies the estimator can roll out with, and the bot level that plays each
+#: exactly (the reference move): ``sorry.fast``'s ``easybot`` is the easy bot.
+COMPILED_POLICIES: Final = {"medium": "medium", "easybot": "easy", "random": "random"}
+DEFAULT_COMPILED_POLICY: Final = "medium"
+
+
+class CompiledEstimator:
+    """Rollouts on the compiled engine (:func:`sorry.fast.rollouts`, the ``fast`` extra):
+    every player plays the compiled ``policy``, which plays exactly as the bot of the same
+    level, and that bot gives the reference move. From a :class:`Game` every hand is known
+    and only the order of the draw pile is shuffled in each world."""
+
+    engine = "compiled"
+
+    def __init__(self, policy: str = DEFAULT_COMPILED_POLICY) -> None:
+        from .. import fast
+
+        if policy not in COMPILED_POLICIES:
+            raise ValueError(f"no compiled policy {policy!r} ({', '.join(COMPILED_POLICIES)})")
+        self._rollouts = fast.rollouts  # type: ignore[attr-defined]
+        self._policy = policy
+        self.policy = COMPILED_POLICIES[policy]
+        self._bot = make_bot(self.policy)
+
+    def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        if rollouts < 1:
+            raise ValueError("rollouts must be at least 1")
+        out: list[Values] = []
+        for g in nodes:
+            if g.is_over():
+                out.append(result_values(g))
+                continue
+            wins = self._rollouts(g, rollouts, policy=self._policy, seed=seed).wins(0)
+            v = [Fraction(wins.get(c, 0), rollouts) for c in range(4)]
+            out.append((v[0], v[1], v[2], v[3]))
+        return out
+
+    def reference_move(self, game: Game) -> Move:
+        view = game.view(game.to_move)
+        return self._bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))
+
+    def view_values(
+        self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+    ) -> list[Values]:
+        n = rollouts * worlds
+        r = self._rollouts(game.view(game.to_move), n, policy=self._policy, seed=seed, moves=moves)
+        out: list[Values] = []
+        for j in range(len(moves)):
+            wins = r.wins(j)
+            v = [Fraction(wins.get(c, 0), n) for c in range(4)]
+            out.append((v[0], v[1], v[2], v[3]))
+        return out
+
+
+def compiled_available() -> bool:
+    """Whether the compiled estimator can run (the ``fast`` extra with its rollouts)."""
+    try:
+        from .. import fast
+    except ImportError:
+        return False
+    return hasattr(fast, "rollouts")
+
+
 def default_estimator() -> Estimator:
     """The compiled estimator when the ``fast`` extra is installed, else the Python one."""
+    if compiled_available():
+        return CompiledEstimator()
     return PlayoutEstimator()
 
 
 __all__ = [
+    "COMPILED_POLICIES",
+    "CompiledEstimator",
     "Estimator",
     "PlayoutEstimator",
     "Values",
+    "compiled_available",
     "default_estimator",
+    "determinised_values",
     "result_values",
     "rollout_seed",
 ]

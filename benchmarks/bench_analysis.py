@@ -1,0 +1,201 @@
+"""The after-game analysis: how long a game takes to analyse, and whether the estimator is
+calibrated (docs/analysis.md, docs/benchmarks.md).
+
+    .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python]
+        [--rollouts N] [--turns 180] [--repeat R]
+    .venv/bin/python benchmarks/bench_analysis.py calibration --out FILE.jsonl
+        [--games 2000] [--variant standard] [--players 2] [--per-game 5]
+        [--engine compiled|python] [--rollouts N] [--seed S]
+    .venv/bin/python benchmarks/bench_analysis.py table FILE.jsonl [FILE.jsonl ...]
+
+``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
+length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
+of ``--repeat`` runs; the compiled engine's load is timed apart).
+
+``calibration`` plays ``--games`` self-play games of the estimator's own policy (game ``i``
+has seed ``derive_seed(seed, i)``), values ``--per-game`` chance nodes of each drawn at random
+(seeded) with the analysis's estimator and with the naive progress estimate, and appends one
+JSON line per game to ``--out`` (an interrupted run resumes where it stopped: games already in
+the file are skipped). It runs on one core: start it with ``nice -n 10`` on a shared machine.
+``table`` prints the reliability table by deciles and the Brier scores of such files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sorry import Rules
+from sorry.analysis import analyse
+from sorry.analysis.account import chance_values
+from sorry.analysis.calibration import brier, reliability, samples
+from sorry.analysis.estimator import (
+    CompiledEstimator,
+    Estimator,
+    PlayoutEstimator,
+    compiled_available,
+)
+from sorry.bots import make_bot, play_game
+from sorry.record import GameRecord
+
+
+def estimator_of(engine: str) -> Estimator:
+    if engine == "python":
+        return PlayoutEstimator()
+    if not compiled_available():
+        sys.exit("bench_analysis: the compiled estimator needs the fast extra (sorry.fast)")
+    return CompiledEstimator()
+
+
+def game_of_length(turns: int) -> tuple[int, GameRecord]:
+    for seed in range(1, 10_000):
+        g = play_game(Rules(), [make_bot("medium"), make_bot("medium")], seed=seed)
+        if abs(g.turn - turns) <= 5:
+            return seed, GameRecord.from_game(g, ["medium", "medium"])
+    raise SystemExit("no game of that length")
+
+
+def speed(args: argparse.Namespace) -> None:
+    seed, record = game_of_length(args.turns)
+    t0 = time.perf_counter()
+    est = estimator_of(args.engine)
+    if est.engine == "compiled":
+        from sorry import fast
+
+        load = fast.warmup()
+        print(f"compiled engine loaded in {time.perf_counter() - t0:.2f} s (warmup {load:.2f} s)")
+    best = float("inf")
+    cpu = 0.0
+    for _ in range(args.repeat):
+        c0, w0 = time.process_time(), time.perf_counter()
+        analyse(record, estimator=est, rollouts=args.rollouts)
+        wall = time.perf_counter() - w0
+        if wall < best:
+            best, cpu = wall, time.process_time() - c0
+    print(
+        f"game seed {seed}: {record.result.turns} turns, {len(record.steps)} steps; "
+        f"engine {est.engine}, policy {est.policy}, rollouts per card "
+        f"{args.rollouts or 'default'}: {best:.2f} s wall (best of {args.repeat}), "
+        f"{cpu:.2f} s CPU; load {os.getloadavg()[0]:.1f}"
+    )
+
+
+def _done_games(path: Path) -> set[int]:
+    if not path.exists():
+        return set()
+    out = set()
+    for line in path.read_text().splitlines():
+        if line.strip():
+            out.add(int(json.loads(line)["game"]))
+    return out
+
+
+def calibration(args: argparse.Namespace) -> None:
+    est = estimator_of(args.engine)
+    rules = Rules(variant=args.variant)
+    players = 4 if args.variant == "teams" else args.players
+    out = Path(args.out)
+    done = _done_games(out)
+    rollouts = args.rollouts or (64 if est.engine == "compiled" else 8)
+
+    def estimate(nodes: Any, seed: int) -> list[Any]:
+        return [v for v, _o in chance_values(est, nodes, rollouts, seed)]
+
+    t0 = time.perf_counter()
+    todo = [i for i in range(args.games) if i not in done]
+    with out.open("a") as fh:
+        for n, i in enumerate(todo, 1):
+            rows = samples(estimate, rules, players, est.policy, [i], args.per_game, args.seed)
+            fh.write(
+                json.dumps(
+                    {
+                        "game": i,
+                        "variant": args.variant,
+                        "players": players,
+                        "engine": est.engine,
+                        "policy": est.policy,
+                        "rollouts": rollouts,
+                        "samples": [[r.turn, r.side, r.estimate, r.naive, r.won] for r in rows],
+                    }
+                )
+                + "\n"
+            )
+            fh.flush()
+            left = (time.perf_counter() - t0) / n * (len(todo) - n)
+            print(f"\rgame {i + 1}/{args.games}, {left:.0f} s left  ", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    table(argparse.Namespace(files=[str(out)]))
+
+
+def table(args: argparse.Namespace) -> None:
+    rows: list[tuple[float, float, int]] = []
+    meta: dict[str, Any] = {}
+    games = 0
+    for name in args.files:
+        for line in Path(name).read_text().splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            games += 1
+            meta = {k: item[k] for k in ("variant", "players", "engine", "policy", "rollouts")}
+            rows += [(float(s[2]), float(s[3]), int(s[4])) for s in item["samples"]]
+    est = [(p, o) for p, _n, o in rows]
+    naive = [(n, o) for _p, n, o in rows]
+    print(
+        f"{meta.get('variant')} {meta.get('players')} players, {games} games, {len(rows)} "
+        f"predictions (sides x positions); estimator {meta.get('engine')}/{meta.get('policy')}, "
+        f"{meta.get('rollouts')} rollouts per card"
+    )
+    print(
+        "| predicted | n | mean predicted | observed | gap (points) | naive: n | "
+        "naive: predicted | naive: observed |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for b, c in zip(reliability(est), reliability(naive), strict=True):
+        gap = f"{b.gap * 100:+.1f}" if b.count else "-"
+        print(
+            f"| {b.low:.1f}-{b.high:.1f} | {b.count} | {b.predicted * 100:.1f} | "
+            f"{b.observed * 100:.1f} | {gap} | {c.count} | {c.predicted * 100:.1f} | "
+            f"{c.observed * 100:.1f} |"
+        )
+    worst = max((abs(b.gap) for b in reliability(est) if b.count), default=0.0)
+    print(
+        f"Brier score: estimator {brier(est):.4f}, naive progress estimate {brier(naive):.4f}, "
+        f"always 1/n {brier([(1 / (meta.get('players') or 2), o) for _p, o in est]):.4f}; "
+        f"largest decile gap {worst * 100:.1f} points"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("speed")
+    s.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    s.add_argument("--rollouts", type=int)
+    s.add_argument("--turns", type=int, default=180)
+    s.add_argument("--repeat", type=int, default=1)
+    s.set_defaults(func=speed)
+    c = sub.add_parser("calibration")
+    c.add_argument("--out", required=True)
+    c.add_argument("--games", type=int, default=2000)
+    c.add_argument("--variant", choices=("standard", "teams", "points"), default="standard")
+    c.add_argument("--players", type=int, default=2)
+    c.add_argument("--per-game", type=int, default=5)
+    c.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    c.add_argument("--rollouts", type=int)
+    c.add_argument("--seed", type=int, default=1)
+    c.set_defaults(func=calibration)
+    t = sub.add_parser("table")
+    t.add_argument("files", nargs="+")
+    t.set_defaults(func=table)
+    args = ap.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
