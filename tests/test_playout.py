@@ -12,6 +12,7 @@ from sorry.movegen import card_moves, legal_moves
 from sorry.moves import PASS_MOVE
 from sorry.playout import play, random_game
 from sorry.rng import Rng
+from sorry.rulebook import DEFAULT_COLOURS
 from sorry.rules import Rules
 from sorry.state import PawnState
 
@@ -84,7 +85,7 @@ def test_random_standard_turn_by_turn(options: dict[str, str], players: int) -> 
     """Every turn: the same card, the same number of distinct legal moves and the same pawns
     as the Game (this covers the inlined simple cards and every dedupe)."""
     rules = Rules.from_options("standard", options)
-    colours = playout.DEFAULT_COLOURS[players]
+    colours = DEFAULT_COLOURS[players]
     for seed in range(8 if players == 4 else 4):
         trace: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
         result = playout._random_standard(rules, colours, seed, seed ^ 0x5EED, trace)

@@ -39,6 +39,7 @@ from .cards import CARD_INDEX, CARDS, SORRY, Card
 from .errors import IllegalMoveError, RulesError
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
+from .rulebook import PARTNER
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def _slot(ctx: _Context, colour: int, loc: int) -> int:
     mover = ctx.mover
     if colour == mover:
         base = 0
-    elif ctx.teams and colour == (mover + 2) % 4:
+    elif ctx.teams and colour == PARTNER[mover]:
         base = 4
     else:
         raise IllegalMoveError(f"the pawns of colour {colour} are not the mover's to move")
@@ -164,7 +165,7 @@ def _pawn_loc(ctx: _Context, slot: int) -> tuple[int, int]:
     if slot < 4:
         colour = ctx.mover
     elif ctx.teams:
-        colour = (ctx.mover + 2) % 4
+        colour = PARTNER[ctx.mover]
     else:
         raise IllegalMoveError(f"pawn slot {slot} names a partner's pawn outside the teams variant")
     locs = _sorted(ctx, colour)

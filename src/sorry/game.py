@@ -28,7 +28,7 @@ import copy
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Final
 
@@ -38,9 +38,12 @@ from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .i18n import _
 from .movegen import card_moves
 from .movegen import legal_moves as standard_moves
-from .moves import DISCARD, FORWARD, PASS, SPLIT, Move
+from .moves import DISCARD, PASS, SPLIT, Move
 from .position import Position, field_text
 from .rng import Rng
+from .rulebook import DEFAULT_COLOURS, HAND_SIZE, check_colours, colours_for, may_decline
+from .rulebook import next_colour as rulebook_next
+from .rulebook import score as points_score
 from .rules import Rules
 from .state import Change, PawnState
 from .view import PlayerView
@@ -48,9 +51,6 @@ from .view import PlayerView
 CHANCE: Final = 0
 DECISION: Final = 1
 OVER: Final = 2
-
-HAND_SIZE: Final = 5
-DEFAULT_COLOURS: Final = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 # An undo record: (kind, payload, scalars, pawn changes, deck operations).
 _Undo = tuple[str, Any, tuple[Any, ...], list[Change], list[tuple[Any, ...]]]
@@ -67,7 +67,7 @@ class Game:
         first: int | None = None,
     ) -> None:
         self.rules = rules or Rules()
-        colours = _colours(players, self.rules)
+        colours = colours_for(players, self.rules)
         self.seed = int.from_bytes(os.urandom(8), "big") if seed is None else seed
         rng = Rng(self.seed)
         if first is None:
@@ -99,7 +99,7 @@ class Game:
         The remaining cards form the draw pile, shuffled with ``seed``."""
         pos = Position.parse(position) if isinstance(position, str) else position
         rules = rules or Rules()
-        _check_colours(pos.colours, rules)
+        check_colours(pos.colours, rules)
         game = cls.__new__(cls)
         game.rules = rules
         game.seed = seed
@@ -220,11 +220,12 @@ class Game:
         return " ".join(field_text(c, self.state.pawns[c]) for c in self.colours)
 
     def team_of(self, colour: int) -> tuple[int, ...]:
-        return (colour, (colour + 2) % 4) if self.rules.teams else (colour,)
+        """The colours whose pawns ``colour`` moves and whose win is its win."""
+        return self.rules.book.movers[colour]
 
     def next_colour(self, colour: int) -> int:
-        cols = self.colours
-        return cols[(cols.index(colour) + 1) % len(cols)]
+        """The colour that plays after ``colour`` (seat order among the colours in play)."""
+        return rulebook_next(self.colours, colour)
 
     def chance_outcomes(self) -> list[tuple[Card, float]]:
         """Each card that can be drawn next with its probability (the discard pile's cards if
@@ -262,7 +263,7 @@ class Game:
             if card not in hand:
                 continue
             moves = card_moves(self.state, self.rules, self.to_move, card)
-            if moves and not (card == 11 and not any(m.kind == FORWARD for m in moves)):
+            if moves and not may_decline(card, moves):
                 must_play = True
             plays.extend(m._replace(card=card) for m in moves)
         if not must_play:
@@ -327,9 +328,9 @@ class Game:
         from .board import BACKWARD as BWD
         from .board import FORWARD as FWD
         from .cards import SORRY as SORRY_CARD
-        from .movegen import BACKWARD_STEPS, FORWARD_STEPS
         from .moves import FORWARD as FWD_KIND
         from .moves import SORRY as SORRY_KIND
+        from .rulebook import BACKWARD_STEPS, FORWARD_STEPS
 
         card = move.card if self.rules.points else self.card
         team = self.team_of(self.to_move)
@@ -515,8 +516,7 @@ class Game:
         if rules.turn_limit is not None and self.turn >= rules.turn_limit:
             self.phase = OVER
             return
-        again = played == 2 and rules.two_draws_again and move.kind != DISCARD
-        if not again:
+        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
             self.to_move = self.next_colour(mover)
         if rules.points:
             self._deal_to = mover
@@ -590,20 +590,11 @@ class Game:
 
     # -- scoring ------------------------------------------------------------------------------
     def _score(self) -> dict[int, int]:
-        """RULES.md section 7: 5 per own pawn HOME; the winner 5 per opponent pawn not HOME
-        and the bonus (highest only, or all that apply with ``points_bonus=cumulative``)."""
-        homes = {c: self.state.pawns[c].count(HOME) for c in self.colours}
-        scores = {c: 5 * homes[c] for c in self.colours}
-        if not self.winners:
-            return scores
-        w = self.winners[0]
-        opponents = [c for c in self.colours if c not in self.winners]
-        scores[w] += 5 * sum(4 - homes[c] for c in opponents)
-        most = max((homes[c] for c in opponents), default=0)
-        bonuses = [b for b, limit in ((100, 0), (50, 1), (25, 2)) if most <= limit]
-        if bonuses:
-            scores[w] += sum(bonuses) if self.rules.points_bonus == "cumulative" else bonuses[0]
-        return scores
+        """Points of the finished game (``sorry.rulebook.score``, RULES.md section 7)."""
+        homes = [p.count(HOME) for p in self.state.pawns]
+        return points_score(
+            homes, self.colours, self.winners, self.rules.points_bonus == "cumulative"
+        )
 
     def returns(self) -> list[float]:
         """Per colour R B Y G (0 for colours not playing): zero-sum, as OpenSpiel. The winner
@@ -763,26 +754,4 @@ def _split_playable(state: PawnState, rules: Rules, colour: int, move: Move) -> 
     return True
 
 
-def _colours(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ...]:
-    if players is None:
-        players = 4
-    if isinstance(players, int):
-        if players not in DEFAULT_COLOURS:
-            raise RulesError(_("{n} players: Sorry! is for 2, 3 or 4 players").format(n=players))
-        colours = DEFAULT_COLOURS[players]
-    else:
-        colours = tuple(sorted(set(players)))
-        if len(colours) != len(players) or not all(0 <= c < 4 for c in colours):
-            raise RulesError(_("players must be distinct colours"))
-        if len(colours) < 2:
-            raise RulesError(_("a game needs at least two colours"))
-    _check_colours(colours, rules)
-    return colours
-
-
-def _check_colours(colours: Iterable[int], rules: Rules) -> None:
-    if rules.teams and tuple(colours) != (0, 1, 2, 3):
-        raise RulesError(_("the teams variant needs all four colours (Red+Yellow vs Blue+Green)"))
-
-
-__all__ = ["CHANCE", "DECISION", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]
+__all__ = ["CHANCE", "DECISION", "DEFAULT_COLOURS", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]

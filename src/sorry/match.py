@@ -43,9 +43,10 @@ from typing import Any
 
 from .board import COLOUR_LETTERS
 from .errors import GameStateError, RulesError
-from .game import Game, _colours
+from .game import Game
 from .moves import Move
 from .rng import derive_seed
+from .rulebook import colours_for
 from .rules import Rules
 
 
@@ -85,7 +86,7 @@ class Match:
         first: int | None = None,
     ) -> None:
         self.rules = rules or Rules()
-        self.colours: tuple[int, ...] = _colours(players, self.rules)
+        self.colours: tuple[int, ...] = colours_for(players, self.rules)
         if games is None and target is None:
             raise RulesError("a match needs a number of games or a target score (or both)")
         if games is not None and (isinstance(games, bool) or not isinstance(games, int)):

@@ -14,14 +14,9 @@ from .board import HOME, START, START_EXIT, TRACK_LEN
 from .cards import SORRY
 from .moves import BACKWARD, ENTER, FORWARD, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
+from .rulebook import BACKWARD_STEPS, FORWARD_STEPS, SORRY_FORWARD, may_decline
 from .rules import Rules
 from .state import PAWN_WEIGHT, Change, PawnState
-
-#: forward steps of each card (0: none).
-FORWARD_STEPS = {1: 1, 2: 2, 3: 3, 4: 0, 5: 5, 7: 7, 8: 8, 10: 10, 11: 11, 12: 12, SORRY: 0}
-#: backward steps of each card (0: none).
-BACKWARD_STEPS = {1: 0, 2: 0, 3: 0, 4: 4, 5: 0, 7: 0, 8: 0, 10: 1, 11: 0, 12: 0, SORRY: 0}
-
 
 #: Shared immutable move values, built once: FORWARD_MOVES[colour][location][n] and
 #: BACKWARD_MOVES[colour][location][n] (moves are values, so sharing them is safe and saves
@@ -37,7 +32,7 @@ ENTER_MOVES = tuple(Move(ENTER, c, START, 0, -1, START_EXIT[c]) for c in range(4
 
 def movers(rules: Rules, colour: int) -> tuple[int, ...]:
     """Colours whose pawns ``colour`` may move: its own, and its partner's in teams."""
-    return (colour, (colour + 2) % 4) if rules.variant == "teams" else (colour,)
+    return rules.book.movers[colour]
 
 
 def _pawn_order(state: PawnState, cols: tuple[int, ...]) -> list[tuple[int, int, int]]:
@@ -57,7 +52,7 @@ def _pawn_order(state: PawnState, cols: tuple[int, ...]) -> list[tuple[int, int,
 
 def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
     """Every distinct legal move of ``card`` for the player ``colour`` (no pass)."""
-    cols = (colour, (colour + 2) % 4) if rules.variant == "teams" else (colour,)
+    cols = rules.book.movers[colour]
     out: list[Move] = []
     pawns = state.pawns
     occ = state.occ
@@ -79,9 +74,9 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
         extra = rules.sorry_forward_4
         if extra == "always" or (extra == "fallback" and not out):
             for c, _i, loc in order:
-                dest = FWD[c][loc][4]
+                dest = FWD[c][loc][SORRY_FORWARD]
                 if dest >= 0 and can_land(c, dest):
-                    out.append(FORWARD_MOVES[c][loc][4])
+                    out.append(FORWARD_MOVES[c][loc][SORRY_FORWARD])
         if len(out) > 1 and _slides_may_collide(state, out):
             return _dedupe(state, out)
         return out
@@ -140,14 +135,9 @@ def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[
     """The moves of the standard turn: :func:`card_moves`, plus ``pass`` when it is allowed
     (no move at all, or an 11 with no pawn able to go 11 forward)."""
     moves = card_moves(state, rules, colour, card)
-    if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
+    if not moves or may_decline(card, moves):
         moves.append(PASS_MOVE)
     return moves
-
-
-def may_decline(moves: list[Move], card: int) -> bool:
-    """Whether an 11 with these moves may be declined (no pawn can go 11 forward)."""
-    return card == 11 and not any(m.kind == FORWARD for m in moves)
 
 
 def _sorry_moves(state: PawnState, rules: Rules, colour: int, cols: tuple[int, ...]) -> list[Move]:

@@ -23,9 +23,21 @@ from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
 from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
 from .cards import SORRY, deck_cards
-from .movegen import BACKWARD_STEPS, FORWARD_STEPS, card_moves
+from .movegen import card_moves
 from .moves import FORWARD, PASS_MOVE, Move
 from .rng import MASK64, Rng
+from .rulebook import (
+    BACKWARD_STEPS,
+    DECLINABLE_CARD,
+    FACES,
+    FORWARD_STEPS,
+    PARTNER,
+    SORRY_FORWARD,
+    START_CARDS,
+    colours_for,
+    may_decline,
+    seat_after,
+)
 from .rules import Rules
 from .state import Change, PawnState
 
@@ -43,8 +55,6 @@ SPLIT_STEPS = tuple(tuple((k, FWD_BY_STEPS[c][7 - k]) for k in range(1, 7)) for 
 
 #: A policy: given the state, the player, the card and the listed moves, the index of the choice.
 Policy = Callable[[PawnState, int, int, list[Move]], int]
-
-DEFAULT_COLOURS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
 def random_game(
@@ -71,7 +81,7 @@ def play(
     simulations)."""
     if rules.points:
         raise ValueError("playouts cover the standard and team games; use Game for points")
-    colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(sorted(players))
+    colours = colours_for(players, rules)
     if policy is None and not rules.teams:
         return _random_standard(rules, colours, seed, choice_seed & MASK64)
     rng = Rng(seed)
@@ -84,9 +94,11 @@ def play(
     draw = deck_cards(rules.deck)
     rng.shuffle(draw)
     discard: list[int] = []
-    nxt = {c: colours[(k + 1) % len(colours)] for k, c in enumerate(colours)}
-    teams = rules.teams
-    again_on_two = rules.two_draws_again
+    book = rules.book
+    nxt = seat_after(colours)
+    teams = book.teams
+    movers = book.movers
+    again = book.again
     limit = rules.turn_limit or -1
     state_pawns = state.pawns
     turn = 0
@@ -117,7 +129,7 @@ def play(
             # code is colour * 4 + index, as in PawnState.occ.
             cand: list[int] = []
             slides = 0
-            cols = (mover, (mover + 2) % 4) if teams else (mover,)
+            cols = movers[mover]
             if card == SORRY:
                 for c in cols:
                     pc = state_pawns[c]
@@ -136,7 +148,7 @@ def play(
             else:
                 fwd = FORWARD_STEPS[card]
                 back = BACKWARD_STEPS[card]
-                if card <= 2:
+                if card in START_CARDS:
                     for c in cols:
                         pc = state_pawns[c]
                         if START in pc:
@@ -174,7 +186,7 @@ def play(
                                             slides += 1
                                 elif dest not in pc:
                                     cand.append((c4 + pc.index(loc)) << 8 | dest)
-                if card == 11:
+                if card == DECLINABLE_CARD:
                     forward_found = bool(cand)
                     for c in cols:
                         pc = state_pawns[c]
@@ -237,14 +249,14 @@ def play(
             if n and state_pawns[mover].count(HOME) == 4:
                 if not teams:
                     return (mover,), turn
-                partner = (mover + 2) % 4
+                partner = PARTNER[mover]
                 if state_pawns[partner].count(HOME) == 4:
                     return (mover, partner), turn
-            if card != 2 or not again_on_two:
+            if not again[card]:
                 mover = nxt[mover]
             continue
         moves = card_moves(state, rules, mover, card)
-        if not moves or (card == 11 and not any(m.kind == FORWARD for m in moves)):
+        if not moves or may_decline(card, moves):
             moves.append(PASS_MOVE)
         n = len(moves)
         if n == 1:
@@ -271,10 +283,10 @@ def play(
         if p.count(HOME) == 4:
             if not teams:
                 return (mover,), turn
-            partner = (mover + 2) % 4
+            partner = PARTNER[mover]
             if state_pawns[partner].count(HOME) == 4:
                 return (mover, partner), turn
-        if card != 2 or not again_on_two:
+        if not again[card]:
             mover = nxt[mover]
     return (), turn
 
@@ -366,7 +378,7 @@ def _simple_tables(slide_on: str) -> _Tables:
     for c in range(4):
         per_card: list[tuple[tuple[int, ...], ...]] = [()] * 14
         for card in (1, 2, 3, 4, 5, 8, 10, 11, 12, SORRY):
-            fwd = 4 if card == SORRY else FORWARD_STEPS[card]
+            fwd = SORRY_FORWARD if card == SORRY else FORWARD_STEPS[card]
             back = BACKWARD_STEPS[card]
             rows = []
             for loc in range(67):
@@ -407,7 +419,13 @@ def _single_tables(
     single = tuple(
         tuple(
             tuple(
-                code(c, loc, BWD[c][loc][4] if card == 4 else FWD[c][loc][card])
+                code(
+                    c,
+                    loc,
+                    FWD[c][loc][FORWARD_STEPS[card]]
+                    if FORWARD_STEPS[card]
+                    else BWD[c][loc][BACKWARD_STEPS[card]],
+                )
                 for loc in range(67)
             )
             if card in (1, 2, 3, 4, 5, 8, 10, 12)
@@ -416,7 +434,9 @@ def _single_tables(
         )
         for c in range(4)
     )
-    ten_back = tuple(tuple(code(c, loc, BWD[c][loc][1]) for loc in range(67)) for c in range(4))
+    ten_back = tuple(
+        tuple(code(c, loc, BWD[c][loc][BACKWARD_STEPS[10]]) for loc in range(67)) for c in range(4)
+    )
     return single, ten_back
 
 
@@ -625,7 +645,7 @@ def _candidates(board: _Board, tables: _Tables, sorry_fwd: str, c: int, card: in
         return cand
     row = tables[c][card]
     cand = [x for loc in pc for x in row[loc] if not mine[x & 255]]
-    if card < 3 and pc[3] == START and not mine[START_EXIT[c]]:
+    if card in START_CARDS and pc[3] == START and not mine[START_EXIT[c]]:
         cand.insert(0, START << 8 | START_EXIT[c])
     elif card == 11:
         # Swaps: 1 << 19 | own square << 10 | colour << 8 | square; the other pawns, with
@@ -685,11 +705,10 @@ def _random_standard(
     draw = deck_cards(rules.deck)
     dstate = _shuffle(draw, dstate)
     pos = len(draw)
-    nxt = [0] * 4
-    for k, c in enumerate(colours):
-        nxt[c] = colours[(k + 1) % len(colours)]
+    nxt = seat_after(colours)
     enter = [START << 8 | START_EXIT[c] for c in range(4)]
-    again_on_two = rules.two_draws_again
+    again = rules.book.again
+    starts = tuple(card in START_CARDS for card in range(FACES))
     sorry_fwd = rules.sorry_forward_4
     limit = rules.turn_limit or -1
     turn = 0
@@ -725,7 +744,7 @@ def _random_standard(
                     x = row[loc]
                     if not mine[x & 255]:
                         cand.append(x)
-                if card < 3 and pc[3] == start and not mine[enter[mover] & 255]:
+                if starts[card] and pc[3] == start and not mine[enter[mover] & 255]:
                     cand.insert(0, enter[mover])
             else:  # 10 forward, then 1 back, pawn by pawn
                 back = ten_back[mover]
@@ -784,7 +803,7 @@ def _random_standard(
             trace.append((card, n, tuple(map(tuple, pawns))))
         if pc[0] == home and pc[3] == home:
             return (mover,), turn
-        if card != 2 or not again_on_two:
+        if not again[card]:
             mover = nxt[mover]
     return (), turn
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .errors import RulesError
 from .i18n import _
+from .rulebook import Rulebook
 
 VARIANTS: Final = ("standard", "teams", "points")
 
@@ -59,6 +60,8 @@ class Rules:
     team_swap_partner: bool = False
     points_bonus: str = "highest"
     turn_limit: int | None = None
+    #: The tables of these rules (see :attr:`book`), built on first use.
+    _book: Rulebook | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -93,6 +96,15 @@ class Rules:
             raise RulesError(_("turn_limit must be a positive integer or none"))
         if self.variant == "points" and self.starting_pawns_out != 1:
             object.__setattr__(self, "starting_pawns_out", 1)
+
+    @property
+    def book(self) -> Rulebook:
+        """The rulebook of these rules (:class:`sorry.rulebook.Rulebook`), built once."""
+        book = self._book
+        if book is None:
+            book = Rulebook.build(self)
+            object.__setattr__(self, "_book", book)
+        return book
 
     @property
     def teams(self) -> bool:

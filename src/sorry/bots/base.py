@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..board import COLOURS, HOME, NUM_LOCATIONS, START, TRACK_LEN, steps_to_home
+from ..board import HOME, TRACK_LEN
 from ..cards import CARDS, Card, deck_counts
 from ..moves import Move
 from ..rng import Rng
+from ..rulebook import PROGRESS as PROGRESS  # re-exported: the bots' progress table
+from ..rulebook import next_colour as next_colour
 from ..rules import Rules
 from ..state import PawnState
 from ..view import PlayerView
@@ -29,16 +31,9 @@ class Bot(Protocol):
         ...
 
 
-#: PROGRESS[colour][location]: steps made from START (0) to HOME (65).
-PROGRESS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(65 - steps_to_home(c, loc) if loc != START else 0 for loc in range(NUM_LOCATIONS))
-    for c in COLOURS
-)
-
-
 def team_of(rules: Rules, colour: int) -> tuple[int, ...]:
     """The colours whose win is ``colour``'s win: itself, and its partner in teams."""
-    return (colour, (colour + 2) % 4) if rules.teams else (colour,)
+    return rules.book.movers[colour]
 
 
 def state_of(view: PlayerView) -> PawnState:
@@ -60,10 +55,6 @@ def team_progress(state: PawnState, colours: tuple[int, ...]) -> int:
         for loc in state.pawns[c]:
             total += prog[loc]
     return total
-
-
-def next_colour(colours: tuple[int, ...], colour: int) -> int:
-    return colours[(colours.index(colour) + 1) % len(colours)]
 
 
 def on_track(loc: int) -> bool:

@@ -19,8 +19,8 @@ from ..board import BACKWARD as BWD
 from ..board import FORWARD as FWD
 from ..board import HOME, SAFE_BASE, START, START_EXIT, TRACK_LEN, slide_table
 from ..cards import SORRY, Card
+from ..rulebook import PARTNER, PROGRESS
 from ..state import PawnState
-from .base import PROGRESS
 
 WIN = 10_000.0
 
@@ -125,7 +125,7 @@ def evaluate(
     pawns = state.pawns
     # A finished team decides everything.
     for c in colours:
-        partner = (c + 2) % 4 if teams else c
+        partner = PARTNER[c] if teams else c
         if all(x == HOME for x in pawns[c]) and all(x == HOME for x in pawns[partner]):
             return WIN if c in team else -WIN
     maps = threat_maps(state, colours, probs, slide_on)
@@ -133,7 +133,7 @@ def evaluate(
     values: dict[int, float] = {}
     in_start = {c: START in pawns[c] for c in colours}
     for c in colours:
-        partner = (c + 2) % 4 if teams else c
+        partner = PARTNER[c] if teams else c
         attackers = [a for a in colours if a != c and a != partner]
         sorry_risk = p_sorry if any(in_start[a] for a in attackers) else 0.0
         prog = PROGRESS[c]
@@ -173,7 +173,7 @@ def evaluate(
     for c in colours:
         if c in team:
             continue
-        key = min(c, (c + 2) % 4) if teams else c
+        key = min(c, PARTNER[c]) if teams else c
         groups[key] = groups.get(key, 0.0) + values[c]
     if not groups:
         return mine

@@ -142,8 +142,7 @@ class ExpertBot:
             new = sim._draw()
             if new is not None:
                 hands[me].append(new)
-        again = played == 2 and rules.two_draws_again and move.kind != DISCARD
-        if not again:
+        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
             sim.mover = next_colour(view.colours, me)
         winner = sim.run(self.depth)
         return sim.score(team, winner, deck_probabilities(rules), self.scale)

@@ -103,8 +103,9 @@ class HardBot:
                 out.append(WIN)
                 state.undo(changes)
                 continue
-            again = m.card == 2 if rules.points else view.card == 2
-            again = again and rules.two_draws_again
+            played = m.card if rules.points else view.card
+            assert played is not None
+            again = rules.book.plays_again(played, discarded=m.kind == DISCARD)
             mover = view.viewer if again else next_colour(colours, view.viewer)
             if rules.points:
                 if again:

@@ -14,9 +14,9 @@ from ..cards import Card
 from ..movegen import card_moves
 from ..moves import Move
 from ..rng import Rng
+from ..rulebook import PARTNER, PROGRESS, next_colour
 from ..rules import Rules
 from ..state import Change, PawnState
-from .base import PROGRESS
 from .evaluate import WIN, evaluate
 from .levels import KEEP_VALUE
 
@@ -72,7 +72,7 @@ class Playout:
                     firsts[(c, i)] = old
             for (c, i), old in firsts.items():
                 d = PROGRESS[c][state.pawns[c][i]] - PROGRESS[c][old]
-                friend = c == colour or (teams and c == (colour + 2) % 4)
+                friend = c == colour or (teams and c == PARTNER[colour])
                 gain += d if friend else -d
             state.undo(changes)
             if gain > best_gain:
@@ -84,7 +84,7 @@ class Playout:
         state = self.state
         if not state.all_home(colour):
             return False
-        return not self.rules.teams or state.all_home((colour + 2) % 4)
+        return not self.rules.teams or state.all_home(PARTNER[colour])
 
     def run(self, depth: int) -> int | None:
         """Play up to ``depth`` moves; the colour whose move won, or None if cut off."""
@@ -92,7 +92,7 @@ class Playout:
         state = self.state
         colours = self.colours
         points = rules.points
-        again_rule = rules.two_draws_again
+        book = rules.book
         m: Move | None
         card: Card
         for _ in range(depth):
@@ -128,8 +128,8 @@ class Playout:
                 self.discard.append(card)
             if m is not None and self._won(mover):
                 return mover
-            if not (card == 2 and again_rule and (m is not None or not points)):
-                self.mover = colours[(colours.index(mover) + 1) % len(colours)]
+            if not book.plays_again(card, discarded=points and m is None):
+                self.mover = next_colour(colours, mover)
         return None
 
     def score(

@@ -35,12 +35,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 from .. import board
 from ..board import COLOUR_LETTERS, COLOUR_NAMES, START
 from ..cards import CARD_INDEX, Card
-from ..errors import RulesError, SorryError
-from ..game import DEFAULT_COLOURS
+from ..errors import SorryError
 from ..moves import Move
 from ..position import Position, field_text
 from ..rng import derive_seed
-from ..rules import Rules
+from ..rulebook import colours_for
+from ..rules import OPTION_VALUES, Rules
 from . import _kernel as K
 
 POLICIES: Final = {
@@ -80,17 +80,7 @@ def game_seeds(n_games: int, seed: int = 0, start: int = 0) -> Array:
 
 
 def _colours(players: int | Sequence[int], rules: Rules) -> tuple[int, ...]:
-    if isinstance(players, int):
-        if players not in DEFAULT_COLOURS:
-            raise RulesError(f"{players} players: Sorry! is for 2, 3 or 4 players")
-        cols = DEFAULT_COLOURS[players]
-    else:
-        cols = tuple(sorted(set(players)))
-        if len(cols) != len(players) or len(cols) < 2 or not all(0 <= c < 4 for c in cols):
-            raise RulesError("players must be at least two distinct colours")
-    if rules.teams and cols != (0, 1, 2, 3):
-        raise RulesError("the teams variant needs all four colours (Red+Yellow vs Blue+Green)")
-    return cols
+    return colours_for(players, rules)
 
 
 def params(
@@ -102,8 +92,8 @@ def params(
         raise SorryError("the fast engine does not support team_seven_split=any")
     P = np.zeros(K.P_LEN, dtype=np.int64)
     P[K.P_DECK] = rules.deck
-    P[K.P_TWO_AGAIN] = int(rules.two_draws_again)
-    P[K.P_SORRY4] = ("no", "always", "fallback").index(rules.sorry_forward_4)
+    P[K.P_AGAIN] = rules.book.again_mask
+    P[K.P_SORRY4] = OPTION_VALUES["sorry_forward_4"].index(rules.sorry_forward_4)
     P[K.P_SWAP_BOTH] = int(rules.swap_slides == "both")
     P[K.P_OUT] = int(rules.starting_pawns_out)
     P[K.P_TEAMS] = int(rules.teams)

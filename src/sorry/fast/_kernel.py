@@ -19,7 +19,8 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
-from .. import board
+from .. import board, rulebook
+from ..bots.levels import KEEP_VALUE
 
 F = TypeVar("F", bound=Callable[..., Any])
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # not in numba's typed signature
@@ -66,14 +67,22 @@ SORRY = 13
 FWD = np.array(board.FORWARD, dtype=np.int8)  # [colour, location, steps 0..12]
 BWD = np.array(board.BACKWARD, dtype=np.int8)  # [colour, location, steps 0..4]
 EXIT = np.array(board.START_EXIT, dtype=np.int64)
+# The rules, from sorry.rulebook (docs/rules.md): nothing here is typed by hand.
 #: progress of a pawn: 65 - steps_to_home (0 in START, 65 HOME)
-PROGRESS = np.array(
-    [[65 - board.steps_to_home(c, loc) for loc in range(board.NUM_LOCATIONS)] for c in range(4)],
-    dtype=np.int64,
-)
+PROGRESS = np.array(rulebook.PROGRESS, dtype=np.int64)
 #: forward / backward steps of each card face (index 0..13)
-FSTEP = np.array([0, 1, 2, 3, 0, 5, 0, 7, 8, 0, 10, 11, 12, 0], dtype=np.int64)
-BSTEP = np.array([0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0], dtype=np.int64)
+FSTEP = np.array(rulebook.FORWARD_STEPS, dtype=np.int64)
+BSTEP = np.array(rulebook.BACKWARD_STEPS, dtype=np.int64)
+#: STARTS[card]: the card may start a pawn
+STARTS = np.array([card in rulebook.START_CARDS for card in range(rulebook.FACES)], dtype=np.bool_)
+#: PARTNER[colour]: the colour opposite (the partner in teams)
+PARTNER = np.array(rulebook.PARTNER, dtype=np.int64)
+DECLINABLE = rulebook.DECLINABLE_CARD  # the card that may be declined (no forward move)
+SORRY_FWD = rulebook.SORRY_FORWARD  # Sorry!'s optional forward move
+#: points: per pawn HOME, and the winner's bonuses (highest first) with their limits
+POINTS_PER_PAWN = rulebook.POINTS_PER_PAWN
+BONUS = np.array([b for b, _limit in rulebook.POINTS_BONUSES], dtype=np.int64)
+BONUS_LIMIT = np.array([limit for _b, limit in rulebook.POINTS_BONUSES], dtype=np.int64)
 #: the card kinds in notation order (sorry.cards.CARDS) and the index of each face
 CARD_KINDS = np.array([1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13], dtype=np.int64)
 CARD_SLOT = np.array([-1, 0, 1, 2, 3, 4, -1, 5, 6, -1, 7, 8, 9, 10], dtype=np.int64)
@@ -107,7 +116,7 @@ MAX_MOVES = 512
 
 # -- rule parameters (an int64 array P) -----------------------------------------------------------
 P_DECK = 0
-P_TWO_AGAIN = 1
+P_AGAIN = 1  # bit c set: the player of card c draws again (Rulebook.again_mask)
 P_SORRY4 = 2  # 0 no, 1 always, 2 fallback
 P_SWAP_BOTH = 3
 P_OUT = 4
@@ -127,7 +136,7 @@ POLICY_EASY = 1
 POLICY_FIRST = 2
 POLICY_EASYBOT = 3
 #: sorry.bots.levels.KEEP_VALUE doubled (integers), by card face
-KEEP2 = np.array([0, 10, 12, 4, 8, 5, 0, 9, 6, 0, 8, 7, 6, 12], dtype=np.int64)
+KEEP2 = np.array([round(2 * KEEP_VALUE.get(c, 0.0)) for c in range(14)], dtype=np.int64)
 
 # -- SplitMix64 (sorry.rng) -----------------------------------------------------------------------
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -420,7 +429,7 @@ def team_part(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
     """The mover's (team's) sorted locations, with S[oc] read as ov (28 bits a colour)."""
     k0 = packed4(S, 4 * colour, oc, ov)
     if teams:
-        k0 = (k0 << 28) | packed4(S, 4 * ((colour + 2) & 3), oc, ov)
+        k0 = (k0 << 28) | packed4(S, 4 * PARTNER[colour], oc, ov)
     return k0
 
 
@@ -684,10 +693,10 @@ def gen_card(
 ) -> int:
     """Append the distinct legal moves of ``card`` (no pass) to mv[n:]; return the new n."""
     teams = P[P_TEAMS] != 0
-    partner = (colour + 2) % 4
+    partner = PARTNER[colour]
     ncols = 2 if teams else 1
     n0 = n
-    if card == 1 or card == 2:
+    if STARTS[card]:
         for kc in range(ncols):
             c = colour if kc == 0 else partner
             si = start_index(S, c)
@@ -718,9 +727,9 @@ def gen_card(
                 code = buf[a]
                 c = code >> 2
                 loc = S[code]
-                dest = FWD[c, loc, 4]
+                dest = FWD[c, loc, SORRY_FWD]
                 if dest >= 0 and can_land(S, c, dest):
-                    n = put(mv, n, K_FORWARD, card, c, code & 3, loc, 4, dest)
+                    n = put(mv, n, K_FORWARD, card, c, code & 3, loc, SORRY_FWD, dest)
         if n - n0 > 1 and sliding(slide, mv, n0, n) > 1:
             n = dedupe_sliding(S, slide, P, mv, n0, n, keys, W)
         return n
@@ -818,7 +827,7 @@ def legal_moves(
     no card must be played (game._points_moves)."""
     if P[P_POINTS] == 0:
         n = gen_card_call(S, slide, P, colour, card, mv, 0, keys, W, buf)
-        if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
+        if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
             n = put_simple(mv, n, K_PASS, card)
         return n
     n = 0
@@ -828,7 +837,7 @@ def legal_moves(
             continue
         kc = CARD_KINDS[s]
         n1 = gen_card_call(S, slide, P, colour, kc, mv, n, keys, W, buf)
-        if n1 > n and not (kc == 11 and not has_forward(mv, n, n1)):
+        if n1 > n and not (kc == DECLINABLE and not has_forward(mv, n, n1)):
             must = True
         n = n1
     if not must:
@@ -854,7 +863,7 @@ def progress(S: Arr, colour: int, teams: bool) -> int:
     for i in range(4):
         total += PROGRESS[colour, S[b + i]]
     if teams:
-        p = (colour + 2) % 4
+        p = PARTNER[colour]
         b = 4 * p
         for i in range(4):
             total += PROGRESS[p, S[b + i]]
@@ -870,7 +879,7 @@ def easybot(S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, 
     if n == 1:
         return np.int64(0)
     teams = P[P_TEAMS] != 0
-    partner = (colour + 2) % 4
+    partner = PARTNER[colour]
     best = np.int64(-100000)
     plays = 0
     for m in range(n):
@@ -1051,7 +1060,7 @@ def play_game(
             n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
         else:  # legal_moves without one call layer (the hot path)
             n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
-            if n == 0 or (card == 11 and not has_forward(mv, 0, n)):
+            if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
                 n = put_simple(mv, n, K_PASS, card)
         policy = P[P_SEAT_POLICY + to_move]
         if policy == POLICY_RANDOM:
@@ -1071,12 +1080,12 @@ def play_game(
             trace[turn, 2] = idx
         turn += 1
         mover = to_move
-        if all_home(S, mover) and (not teams or all_home(S, (mover + 2) % 4)):
+        if all_home(S, mover) and (not teams or all_home(S, PARTNER[mover])):
             winner = mover
             break
         if limit > 0 and turn >= limit:
             break
-        if not (card == 2 and P[P_TWO_AGAIN] != 0 and kind != K_DISCARD):
+        if not ((P[P_AGAIN] >> card) & 1 and kind != K_DISCARD):
             to_move = buf[12 + mover]
         if points:
             card = draw_card(rng, piles, counts)
@@ -1102,21 +1111,18 @@ def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, o
         for i in range(4):
             if S[4 * c + i] == HOME:
                 h += 1
-        out[4 + c] = 5 * h
+        out[4 + c] = POINTS_PER_PAWN * h
         if c != winner:
             away += 4 - h
             if h > most:
                 most = h
     if winner < 0:
         return
-    bonus = 0
-    if most <= 0:
-        bonus += 100
-    if most <= 1 and (cumulative or bonus == 0):
-        bonus += 50
-    if most <= 2 and (cumulative or bonus == 0):
-        bonus += 25
-    out[4 + winner] += 5 * away + bonus
+    bonus = 0  # rulebook.score: the highest bonus that applies, or all with cumulative
+    for k in range(BONUS.shape[0]):
+        if most <= BONUS_LIMIT[k] and (cumulative or bonus == 0):
+            bonus += BONUS[k]
+    out[4 + winner] += POINTS_PER_PAWN * away + bonus
 
 
 @ajit

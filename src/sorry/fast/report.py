@@ -17,6 +17,7 @@ import numpy as np
 
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
+from ..rulebook import PARTNER
 from ..rules import Rules
 from ..sim.analysis import colours_for, tournament_report
 from ..sim.runner import GameRecord, RunSpec
@@ -40,14 +41,12 @@ def report(res: FastResult, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     winners = res.winner
     seats = []
     for k, c in enumerate(colours):
-        won = (
-            (winners == c) | ((winners >= 0) & (winners == (c + 2) % 4)) if teams else winners == c
-        )
+        won = (winners == c) | ((winners >= 0) & (winners == PARTNER[c])) if teams else winners == c
         wins = int(won.sum())
         seats.append(
             {"colour": COLOUR_NAMES[c], "bot": bots[k], "wins": wins, **_interval(wins, n)}
         )
-    first_won = (winners == res.first) | (teams & (winners == (res.first + 2) % 4))
+    first_won = (winners == res.first) | (teams & (winners == np.array(PARTNER)[res.first]))
     first_wins = int((first_won & (winners >= 0)).sum())
     turns = [int(t) for t in res.turns]
     out: dict[str, Any] = {
@@ -142,7 +141,7 @@ def tournament_fast(
         used = res.threads
         for j, i in enumerate(indices):
             w = int(res.winner[j])
-            won = () if w < 0 else ((w, (w + 2) % 4) if rules.teams else (w,))
+            won = () if w < 0 else rules.book.movers[w]
             records[i] = GameRecord(
                 index=i,
                 seed=seeds[j],

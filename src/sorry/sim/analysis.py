@@ -13,19 +13,16 @@ from typing import Any
 
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
-from ..game import DEFAULT_COLOURS
 from ..i18n import _
+from ..rulebook import colours_for as rulebook_colours
 from ..rules import Rules
 from .runner import GameRecord, RunSpec, run_games
 from .stats import bootstrap_ratings, median, percentile, plackett_luce, wilson
 
 
 def colours_for(rules: Rules, players: int) -> tuple[int, ...]:
-    if rules.teams and players != 4:
-        raise SorryError("the teams variant is for 4 players")
-    if players not in DEFAULT_COLOURS:
-        raise SorryError(f"{players} players: Sorry! is for 2, 3 or 4 players")
-    return DEFAULT_COLOURS[players]
+    """The default colours of ``players`` players (``sorry.rulebook.colours_for``)."""
+    return rulebook_colours(players, rules)
 
 
 def _interval(wins: float, n: int) -> dict[str, float]:

@@ -84,7 +84,7 @@ def _defaults(
     games: int,
     target: int | None,
 ) -> dict[str, Any]:
-    from ..game import DEFAULT_COLOURS
+    from ..rulebook import DEFAULT_COLOURS
     from .players import parse_seats
 
     rules = rules or Rules()

@@ -140,9 +140,8 @@ class Session:
         g.push(move)
         again = (
             not g.is_over()
-            and card == 2
-            and move.kind != DISCARD
-            and g.rules.two_draws_again
+            and card is not None
+            and g.rules.book.plays_again(card, discarded=move.kind == DISCARD)
             and g.to_move == mover
         )
         entry = LogEntry(step, mover, card, text + (" — " + _("draws again") if again else ""))
