@@ -158,6 +158,27 @@ def backward_dest(colour: Colour, loc: Location, n: int) -> Location:
     return BACKWARD[colour][loc][n]
 
 
+def forward_path(colour: Colour, loc: Location, n: int) -> tuple[Location, ...]:
+    """Every location a ``colour`` pawn at ``loc`` enters on ``n`` steps forward, in order
+    (``()`` if the move is impossible).
+
+    >>> [loc_name(x) for x in forward_path(RED, 0, 4)]
+    ['1', '2', 's1', 's2']
+    """
+    row = FORWARD[colour][loc]
+    if row[n] < 0:
+        return ()
+    return tuple(row[k] for k in range(1, n + 1))
+
+
+def backward_path(colour: Colour, loc: Location, n: int) -> tuple[Location, ...]:
+    """Every location a ``colour`` pawn at ``loc`` enters on ``n`` steps backward, in order."""
+    row = BACKWARD[colour][loc]
+    if row[n] < 0:
+        return ()
+    return tuple(row[k] for k in range(1, n + 1))
+
+
 def steps_to_home(colour: Colour, loc: Location) -> int:
     """Forward steps from ``loc`` to HOME (65 for a pawn in START: 1 to leave, 64 after)."""
     if loc == HOME:

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, START_EXIT, TRACK_LEN, colour_name
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
+from .effects import Effect
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .i18n import _
 from .movegen import card_moves
@@ -444,6 +445,12 @@ class Game:
 
     def push(self, move: Move | str) -> None:
         """Play a legal move (a :class:`Move` or its notation); :class:`IllegalMoveError` else."""
+        self._play(self.listed_move(move))
+
+    def listed_move(self, move: Move | str) -> Move:
+        """The listed legal move that ``move`` plays: itself, or the listed move with the same
+        result (a split typed in the other order, a move left out because another ends alike,
+        a points move without its card). :class:`IllegalMoveError` if it is not legal."""
         if isinstance(move, str):
             move = Move.parse(move)
         if self.phase != DECISION:
@@ -464,7 +471,18 @@ class Game:
             if equivalent is None:
                 raise IllegalMoveError(self._illegal_reason(move))
             move = equivalent
-        self._play(move)
+        return move
+
+    def effects(self, move: Move | str) -> list[Effect]:
+        """What the legal ``move`` would do, in order: each pawn's path square by square, its
+        slide, every bump, a swap (see :mod:`sorry.effects`). The game is not changed; call
+        it before :meth:`push`. :class:`IllegalMoveError` if the move is not legal.
+
+        >>> g = Game.from_position("R:S,S,S,2 Y:S,S,S,5 R", card=4)
+        >>> [str(e) for e in g.effects("R2-4")]
+        ['R 2 backward 1 0 59 58']
+        """
+        return self.state.effects(self.listed_move(move))
 
     def _illegal_reason(self, move: Move) -> str:
         where = self.position_string()

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
+from .board import (
+    HOME,
+    START,
+    START_EXIT,
+    TRACK_LEN,
+    backward_path,
+    forward_path,
+    slide_table,
+)
+from .effects import Effect, EffectKind
 from .moves import BACKWARD, ENTER, FORWARD, SORRY, SPLIT, SWAP, Move
 from .position import Pawns, sorted_locs
 
@@ -57,6 +66,20 @@ class PawnState:
         Only comparable between states of one game (colours not playing have no pawns)."""
         p0, p1, p2, p3 = self.pawns
         return tuple(sorted(p0) + sorted(p1) + sorted(p2) + sorted(p3))
+
+    def effects(self, move: Move) -> list[Effect]:
+        """What ``move`` (known to be legal) would do, in order (see :mod:`sorry.effects`);
+        the state is not changed. The events are recorded by :meth:`apply` itself, through
+        the hooks of :class:`_Recorder`, not worked out from the positions before and after."""
+        rec = _Recorder.__new__(_Recorder)
+        rec.pawns = [p[:] for p in self.pawns]
+        rec.occ = self.occ[:]
+        rec.slide = self.slide
+        rec.swap_both = self.swap_both
+        rec.log = []
+        rec.part = 0
+        rec.apply(move, [])
+        return rec.log
 
     def code(self) -> int:
         """The exact integer key of the position (see :data:`PAWN_WEIGHT`)."""
@@ -190,3 +213,52 @@ class PawnState:
         elif kind == SPLIT:
             for part in move.parts:
                 self.apply(part, changes)
+
+
+class _Recorder(PawnState):
+    """A :class:`PawnState` that logs each event as :meth:`PawnState.apply` makes it: the
+    pawn's path when a move (or half of a 7) begins, then every bump and slide from the
+    methods that make them. The plain class has no hooks, so the engines pay nothing."""
+
+    __slots__ = ("log", "part")
+
+    log: list[Effect]
+    part: int
+
+    def apply(self, move: Move, changes: list[Change]) -> None:
+        kind = move.kind
+        if kind == SPLIT:
+            for k, half in enumerate(move.parts):
+                self.part = k
+                self.apply(half, changes)
+            return
+        c = move.colour
+        log = self.log
+        if kind == FORWARD:
+            path = forward_path(c, move.src, move.steps)
+            log.append(Effect(EffectKind.FORWARD, c, move.src, path, self.part))
+        elif kind == BACKWARD:
+            path = backward_path(c, move.src, move.steps)
+            log.append(Effect(EffectKind.BACKWARD, c, move.src, path, self.part))
+        elif kind == ENTER:
+            log.append(Effect(EffectKind.START, c, START, (START_EXIT[c],), self.part))
+        elif kind == SORRY:
+            log.append(Effect(EffectKind.SORRY, c, START, (move.target,), self.part))
+        elif kind == SWAP:
+            log.append(Effect(EffectKind.SWAP, c, move.src, (move.target,), self.part))
+            t = move.target_colour
+            log.append(Effect(EffectKind.SWAP, t, move.target, (move.src,), self.part))
+        else:  # pass, discard: nothing moves
+            return
+        super().apply(move, changes)
+
+    def _bump(self, code: int, changes: list[Change]) -> None:
+        c = code >> 2
+        loc = self.pawns[c][code & 3]
+        self.log.append(Effect(EffectKind.BUMP, c, loc, (START,), self.part))
+        super()._bump(code, changes)
+
+    def _slide(self, c: int, i: int, dest: int, end: int, changes: list[Change]) -> None:
+        path = tuple(range(dest + 1, end + 1))
+        self.log.append(Effect(EffectKind.SLIDE, c, dest, path, self.part))
+        super()._slide(c, i, dest, end, changes)
