@@ -14,6 +14,7 @@ from sorry.game import Game
 from sorry.moves import Move
 from sorry.rng import Rng
 from sorry.rules import OPTION_VALUES, VARIANTS, Rules
+from sorry.tui.anim import frames
 
 _ONLY = {"team_seven_split": "teams", "team_swap_partner": "teams", "points_bonus": "points"}
 #: Each variant with its defaults, then every other value of every option once.
@@ -114,6 +115,14 @@ def test_a_four_back_that_slides_back_leaves_no_net_move() -> None:
     assert net_moves(e) == []
 
 
+def test_frames_show_the_path_the_landing_and_the_slide() -> None:
+    g = Game.from_position("R:S,S,13,s2 B:S,S,16,18 R", card=3)
+    shown = frames(g.state, Move.parse("R13+3"))
+    assert [f.focus for f in shown] == [(-1, 14), (-1, 15), (-1, 16), (-1, 19)]
+    assert sorted(shown[2].pawns[1]) == [18, START, START, START]  # bumped on landing
+    assert sorted(shown[3].pawns[1]) == [START] * 4
+
+
 def test_pass_and_illegal_moves() -> None:
     g = Game.from_position("R:S,S,S,S B:S,S,S,30 R", card=3)
     assert g.effects("pass") == []
@@ -157,6 +166,9 @@ def _check(state_before: Game, move: Move) -> None:
     if move.is_split:
         assert [len(s.path) for s in steps] == [p.steps for p in move.parts]
     assert HOME not in {e.src for e in effects}
+    if effects:  # the animation ends on the board after the move
+        shown = frames(state_before.state, move)
+        assert [sorted(p) for p in shown[-1].pawns] == [sorted(p) for p in after.state.pawns]
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)

@@ -1,5 +1,5 @@
-"""The frames of a move, for animation: the pawn step by step, its landing, then the slide
-and the bumps.
+"""The frames of a move, for animation, from its effects (:mod:`sorry.effects`): the pawn
+step by step, its landing (with whoever it bumps there), then the slide and its bumps.
 
 >>> from sorry import Game
 >>> g = Game.from_position("R:S,S,S,5 Y:S,S,S,12 R", card=5)
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..board import BACKWARD as BWD
-from ..board import FORWARD as FWD
 from ..board import TRACK_LEN
-from ..moves import BACKWARD, ENTER, FORWARD, SORRY, SPLIT, SWAP, Move
+from ..effects import Effect, EffectKind
+from ..moves import Move
 from ..state import PawnState
 
 
@@ -31,37 +30,30 @@ def _place(colour: int, loc: int) -> tuple[int, int]:
 def frames(state: PawnState, move: Move) -> list[Frame]:
     """Frames from the board before ``move`` to the board after it (the last frame is the
     position after the move)."""
-    s = state.copy()
+    return effect_frames(state.pawns, state.effects(move))
+
+
+def effect_frames(pawns: list[list[int]], effects: list[Effect]) -> list[Frame]:
+    """The frames of ``effects`` played from ``pawns`` (not changed): one for every square of
+    a path, then one each time a pawn comes to rest, the bumps it makes there included."""
+    board = [p[:] for p in pawns]
     out: list[Frame] = []
-    parts = move.parts if move.kind == SPLIT else (move,)
-    for part in parts:
-        if part.kind not in (FORWARD, BACKWARD, ENTER, SORRY, SWAP):
+    focus: tuple[int, int] | None = None
+    for e in effects:
+        if e.kind == EffectKind.BUMP or (e.kind == EffectKind.SWAP and focus is not None):
+            e.apply_to(board)  # shown with the move that caused it
             continue
-        c = part.colour
-        if part.kind in (FORWARD, BACKWARD):
-            i = s.pawns[c].index(part.src)
-            table = FWD if part.kind == FORWARD else BWD
-            for k in range(1, part.steps):
-                loc = table[c][part.src][k]
-                pawns = [p[:] for p in s.pawns]
-                pawns[c][i] = loc
-                out.append(Frame(pawns, _place(c, loc)))
-        flat = s.copy()
-        flat.slide = tuple((-1,) * TRACK_LEN for _ in range(4))
-        before = sorted(s.pawns[c])
-        flat.apply(part, [])
-        landing = _new(before, flat.pawns[c])
-        out.append(Frame([p[:] for p in flat.pawns], _place(c, landing)))
-        s.apply(part, [])
-        final = _new(before, s.pawns[c])
-        if final != landing:
-            out.append(Frame([p[:] for p in s.pawns], _place(c, final)))
+        if focus is not None:
+            out.append(Frame([p[:] for p in board], focus))
+        if e.kind in (EffectKind.FORWARD, EffectKind.BACKWARD):
+            locs = board[e.colour]
+            i = locs.index(e.src)
+            for loc in e.path[:-1]:
+                locs[i] = loc
+                out.append(Frame([p[:] for p in board], _place(e.colour, loc)))
+            locs[i] = e.src
+        e.apply_to(board)
+        focus = _place(e.colour, e.dest)
+    if focus is not None:
+        out.append(Frame([p[:] for p in board], focus))
     return out
-
-
-def _new(before: list[int], after: list[int]) -> int:
-    left = list(after)
-    for x in before:
-        if x in left:
-            left.remove(x)
-    return left[0] if left else -1

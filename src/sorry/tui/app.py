@@ -33,6 +33,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option as ListOption
 
 from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name
+from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..moves import Move
@@ -58,19 +59,9 @@ SPEEDS: tuple[tuple[float, float], ...] = (
 DEFAULT_SPEED = 3
 
 
-def changed_places(
-    before: Sequence[Sequence[int]], after: Sequence[Sequence[int]]
-) -> list[tuple[int, int]]:
-    """Where pawns arrived between two boards (a bumped pawn's START included), as marks."""
-    out = []
-    for c, locs in enumerate(after):
-        left = list(before[c])
-        for loc in locs:
-            if loc in left:
-                left.remove(loc)
-            else:
-                out.append((-1, loc) if loc < TRACK_LEN else (c, loc))
-    return out
+def changed_places(effects: Sequence[Effect]) -> list[tuple[int, int]]:
+    """Where a move's pawns came to rest (a bumped pawn's START included), as marks."""
+    return [(-1, to) if to < TRACK_LEN else (c, to) for c, _src, to in net_moves(effects)]
 
 
 def _name(colour: int) -> Text:
@@ -479,9 +470,9 @@ class GameScreen(Screen[None]):
             self.refresh_board()
             await asyncio.sleep(step * 2)
         self.frame = None
-        before = [p[:] for p in s.game.pawns]
+        effects = s.game.effects(move)
         s.play(move)
-        self.last = changed_places(before, s.game.pawns)
+        self.last = changed_places(effects)
         self.hints = None
         self.note = ""
         self.write_log()

@@ -16,14 +16,16 @@ Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..board import COLOUR_LETTERS, HOME, START, TRACK_LEN, colour_name, loc_name
-from ..cards import card_label, card_name
+from ..board import COLOUR_LETTERS, loc_name
+from ..cards import Card, card_name
+from ..describe import short
+from ..effects import Effect, net_moves
 from ..game import Game
-from ..i18n import _
-from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
+from ..moves import DISCARD, PASS, Move
 from ..view import PlayerView
 
 MAX_MESSAGE_BYTES = 2048
@@ -119,61 +121,25 @@ def public_view(game: Game) -> PlayerView:
 
 
 def move_paths(game: Game, move: Move) -> list[list[Any]]:
-    """Where the pawns a move touches go: ``[[colour, from, to], ...]`` (bumps included)."""
-    state = game.state.copy()
-    before = [p[:] for p in state.pawns]
-    changes: list[tuple[int, int, int]] = []
-    state.apply(move, changes)
-    seen: dict[tuple[int, int], int] = {}
-    for c, i, _old in changes:
-        seen.setdefault((c, i), before[c][i])
-    return [
-        [COLOUR_LETTERS[c], loc_name(src), loc_name(state.pawns[c][i])]
-        for (c, i), src in seen.items()
-        if state.pawns[c][i] != src
-    ]
+    """Where the pawns a move touches go: ``[[colour, from, to], ...]`` (bumps included), the
+    mover's pawn first (from the move's effects, :mod:`sorry.effects`)."""
+    return paths_of(game.effects(move))
 
 
-def describe_move(move: Move) -> str:
+def paths_of(effects: Sequence[Effect]) -> list[list[Any]]:
+    """``[[colour, from, to], ...]`` of effects: each pawn's start and end."""
+    return [[COLOUR_LETTERS[c], loc_name(src), loc_name(to)] for c, src, to in net_moves(effects)]
+
+
+def describe_move(
+    move: Move, effects: Sequence[Effect] | None = None, card: Card | None = None
+) -> str:
     """Words for a move, for buttons and the game log, in the current language
-    (:func:`sorry.i18n.using` picks each client's)."""
+    (:func:`sorry.i18n.using` picks each client's): the short form of :mod:`sorry.describe`
+    (with ``effects``, its slides and bumps too), after the card it uses in the points variant.
+    ``card``: the card of the turn (says whether a pass declines an 11)."""
     prefix = f"[{card_name(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
-
-    def pawn(colour: int, loc: int) -> str:
-        name = colour_name(colour)
-        if loc == START:
-            return _("{colour} pawn in START").format(colour=name)
-        if loc == HOME:
-            return _("{colour} pawn at HOME").format(colour=name)
-        if loc < TRACK_LEN:
-            return _("{colour} pawn on {square}").format(colour=name, square=loc)
-        return _("{colour} pawn on safety {place}").format(colour=name, place=loc_name(loc))
-
-    kind = move.kind
-    if kind == PASS:
-        return _("Pass (decline / forfeit)")
-    if kind == DISCARD:
-        return _("Discard {card}").format(card=card_label(move.card or 0))
-    if kind == SPLIT:
-        then = _(" then ").join(f"{pawn(p.colour, p.src)} +{p.steps}" for p in move.parts)
-        return prefix + _("Split 7: {moves}").format(moves=then)
-    if kind == FORWARD:
-        where = pawn(move.colour, move.src)
-        return prefix + _("{pawn} forward {n}").format(pawn=where, n=move.steps)
-    if kind == BACKWARD:
-        where = pawn(move.colour, move.src)
-        return prefix + _("{pawn} back {n}").format(pawn=where, n=move.steps)
-    if kind == ENTER:
-        return prefix + _("Start a {colour} pawn").format(colour=colour_name(move.colour))
-    if kind == SORRY:
-        return prefix + _("Sorry! {colour} takes {pawn}").format(
-            colour=colour_name(move.colour), pawn=pawn(move.target_colour, move.target)
-        )
-    if kind == SWAP:
-        return prefix + _("Swap {pawn} with {other}").format(
-            pawn=pawn(move.colour, move.src), other=pawn(move.target_colour, move.target)
-        )
-    return prefix + str(move)
+    return prefix + short(move, effects, move.card if move.card is not None else card)
 
 
 def _pawns_json(view: PlayerView) -> dict[str, list[str]]:
@@ -189,13 +155,11 @@ def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
     with the pawns it moves, for highlighting; nothing else is taken from it."""
     legal: list[dict[str, Any]] = []
     for m in view.legal_moves:
-        entry: dict[str, Any] = {"move": str(m), "text": describe_move(m)}
+        effects = game.effects(m) if game is not None and m.kind not in (PASS, DISCARD) else []
+        entry: dict[str, Any] = {"move": str(m), "text": describe_move(m, effects, view.card)}
         entry["card"] = card_name(m.card) if m.card is not None else None
         entry["kind"] = m.kind_name
-        if game is not None and m.kind not in (PASS, DISCARD):
-            entry["paths"] = move_paths(game, m)
-        else:
-            entry["paths"] = []
+        entry["paths"] = paths_of(effects)
         legal.append(entry)
     return {
         "variant": view.rules.variant,
