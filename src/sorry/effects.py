@@ -55,9 +55,7 @@ class EffectKind(StrEnum):
 
 #: The kinds that begin a pawn's own move (one a move, one per half of a split 7; a swap's
 #: first event); slides and bumps follow them, and a swap's second event is the other pawn.
-MOVING = frozenset(
-    (EffectKind.FORWARD, EffectKind.BACKWARD, EffectKind.START, EffectKind.SORRY)
-)
+MOVING = frozenset((EffectKind.FORWARD, EffectKind.BACKWARD, EffectKind.START, EffectKind.SORRY))
 
 
 class Effect(NamedTuple):
