@@ -244,18 +244,9 @@ def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
             linewidth=1.8,
             label=side_label(data, side),
         )
-    shown: set[str] = set()
-    names = {
-        "mistake": _("mistake"),
-        "blunder": _("blunder"),
-        "luckiest": _("luckiest draw"),
-        "unluckiest": _("unluckiest draw"),
-    }
     for m in marks(data):
         k = COLOUR_LETTERS.index(m["colour"])
         kind = m["kind"]
-        label = None if kind in shown else names[kind]
-        shown.add(kind)
         y = 100 * m["y"]
         if kind in ("mistake", "blunder"):
             ax.scatter(
@@ -265,7 +256,6 @@ def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
                 color=BLUNDER if kind == "blunder" else MISTAKE,
                 edgecolors="white",
                 zorder=5,
-                label=label,
             )
         else:
             up = kind == "luckiest"
@@ -277,8 +267,15 @@ def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
                 color=LINE[k],
                 edgecolors=DARK[k],
                 zorder=6,
-                label=label,
             )
+    # the legend's marks in neutral colours (each side's marks are in its own colour)
+    for marker, colour, size, label in (
+        ("o", MISTAKE, 40, _("mistake")),
+        ("o", BLUNDER, 60, _("blunder")),
+        ("^", "#999999", 70, _("luckiest draw")),
+        ("v", "#999999", 70, _("unluckiest draw")),
+    ):
+        ax.scatter([], [], marker=marker, s=size, color=colour, label=label)
     ax.set_ylim(0, 100)
     ax.set_xlim(0, max(1, data["result"]["turns"]))
     ax.set_yticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"])

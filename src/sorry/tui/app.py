@@ -38,6 +38,7 @@ from ..errors import SorryError
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
+from .analysis_view import AnalysisPanel
 from .anim import frames
 from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
@@ -316,14 +317,16 @@ class GameOverScreen(ModalScreen[str]):
     ]
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
-    GameOverScreen > Static { width: 64; height: auto; border: double $accent; padding: 1 2;
+    GameOverScreen > Vertical { width: auto; height: auto; align-horizontal: center; }
+    GameOverScreen #result { width: 64; height: auto; border: double $accent; padding: 1 2;
         background: $surface; }
     """
 
-    def __init__(self, lines: list[str], match_over: bool) -> None:
+    def __init__(self, lines: list[str], match_over: bool, extra: Widget | None = None) -> None:
         super().__init__()
         self.lines = lines
         self.match_over = match_over
+        self.extra = extra  # the after-game analysis (sorry.tui.analysis_view)
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -338,7 +341,10 @@ class GameOverScreen(ModalScreen[str]):
                 _("Enter: next game of the match · n: new game · Esc: the board · q: quit"),
                 "italic",
             )
-        yield Static(text, id="result")
+        with Vertical(id="over"):
+            yield Static(text, id="result")
+            if self.extra is not None:
+                yield self.extra
 
     def on_mount(self) -> None:
         translate_bindings(self)
@@ -511,7 +517,11 @@ class GameScreen(Screen[None]):
                 self.notify(str(exc), severity="error")
         self.chooser = None
         self.refresh_all()
-        self.app.push_screen(GameOverScreen(s.result_lines(), s.match_over()), self._after_game)
+        seats = [s.seats[c].spec() for c in s.colours]
+        panel = AnalysisPanel.of_game(s.game, seats)
+        self.app.push_screen(
+            GameOverScreen(s.result_lines(), s.match_over(), panel), self._after_game
+        )
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "next":

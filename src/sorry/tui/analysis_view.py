@@ -1,0 +1,290 @@
+"""The terminal game's after-game analysis: the win-probability graph and the three biggest
+swings on the game-over screen, and a replay that steps to each (docs/analysis.md).
+
+:class:`AnalysisPanel` is a widget of the game-over screen: it analyses the finished game in
+a background thread (:func:`sorry.analysis.analyse`, the compiled estimator when the ``fast``
+extra is installed), shows the progress, then the graph (:func:`chart`, braille dots in each
+side's colour) and the swings numbered 1-3; the keys 1-3 open :class:`ReplayScreen` at that
+step, where the arrows step turn by turn. Leaving the screen stops the analysis.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..analysis import analyse, report
+from ..analysis.account import Analysis
+from ..analysis.estimator import Estimator, default_estimator
+from ..analysis.graph import series
+from ..board import COLOUR_LETTERS, colour_name
+from ..errors import SorryError
+from ..game import Game
+from ..i18n import N_, _
+from ..record import GameRecord
+from .render import COLOUR_HEX, board_text
+
+#: Braille dot bits by (column, row) within a character cell (2 x 4 dots).
+_DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
+
+
+def chart(data: dict[str, Any], width: int = 64, height: int = 5) -> Text:
+    """The graph of an analysis (its JSON form) in ``width`` x ``height`` characters plus a
+    line of turn numbers: one braille line per side in its colour, 0-100% from bottom to top,
+    and the three biggest swings marked 1-3 under the turns where they happened."""
+    label_w = 5
+    cols = max(8, width - label_w)
+    dots_w, dots_h = cols * 2, height * 4
+    turns = max(1, int(data["result"]["turns"]))
+    bits = [[0] * cols for _ in range(height)]
+    owner: list[list[int | None]] = [[None] * cols for _ in range(height)]
+    for letter, pts in series(data):
+        colour = COLOUR_LETTERS.index(letter)
+        prev_y: int | None = None
+        k = 0
+        for x in range(dots_w):
+            t = turns * x / (dots_w - 1)
+            while k + 1 < len(pts) - 1 and pts[k + 1][0] <= t:
+                k += 1
+            (x0, p0), (x1, p1) = pts[k], pts[min(k + 1, len(pts) - 1)]
+            p = p0 if x1 <= x0 else p0 + (p1 - p0) * min(1.0, max(0.0, (t - x0) / (x1 - x0)))
+            y = round((1.0 - p) * (dots_h - 1))
+            lo, hi = (y, y) if prev_y is None else (min(prev_y, y), max(prev_y, y))
+            for yy in range(lo, hi + 1):
+                r, c = yy // 4, x // 2
+                bits[r][c] |= _DOTS[x % 2][yy % 4]
+                owner[r][c] = colour
+            prev_y = y
+    out = Text(no_wrap=True, overflow="crop")
+    for r in range(height):
+        label = (
+            "100% "
+            if r == 0
+            else (" 50% " if r == height // 2 else ("  0% " if r == height - 1 else "     "))
+        )
+        out.append(label, Style(color="#8a8a8a"))
+        for c in range(cols):
+            o = owner[r][c]
+            style = Style(color=COLOUR_HEX[o]) if o is not None else Style(color="#444444")
+            out.append(
+                chr(0x2800 + bits[r][c]) if bits[r][c] else "·" if r == height // 2 else " ", style
+            )
+        out.append("\n")
+    axis = [" "] * cols
+    for n, s in enumerate(data["swings"][:3], 1):
+        c = min(cols - 1, int(cols * (s["turn"] + 0.5) / turns))
+        axis[c] = str(n)
+    out.append(" " * label_w + "".join(axis), Style(color="#ffffff", bold=True))
+    return out
+
+
+#: The estimator the panel analyses with (the compiled one when the ``fast`` extra is there).
+make_estimator: Callable[[], Estimator] = default_estimator
+
+
+class _Stop(Exception):
+    """The panel was closed: stop analysing."""
+
+
+class AnalysisPanel(Static):
+    """The graph and the three biggest swings of a finished game (see the module doc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "swing(0)", N_("Swing 1"), show=False),
+        Binding("2", "swing(1)", N_("Swing 2"), show=False),
+        Binding("3", "swing(2)", N_("Swing 3"), show=False),
+    ]
+    DEFAULT_CSS = """
+    AnalysisPanel { width: 76; height: auto; padding: 0 1; background: $panel; }
+    AnalysisPanel.hidden { display: none; }
+    """
+    can_focus = True
+
+    def __init__(self, record: GameRecord | None, **kw: Any) -> None:
+        super().__init__("", **kw)
+        self.record = record
+        self.analysis: Analysis | None = None
+        self.data: dict[str, Any] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def of_game(cls, game: Game, seats: Sequence[str] | None = None, **kw: Any) -> AnalysisPanel:
+        """The panel for a finished game (hidden if it was not begun from a seed, or has no
+        winner: there is then nothing to analyse)."""
+        record = None
+        if game.winners:
+            try:
+                record = GameRecord.from_game(game, list(seats) if seats else None)
+            except SorryError:
+                record = None
+        return cls(record, **kw)
+
+    def on_mount(self) -> None:
+        if self.record is None:
+            self.add_class("hidden")
+            self.can_focus = False
+            return
+        self.update(Text(_("Analysing the game…"), style="italic"))
+        self._thread = threading.Thread(target=self._work, name="sorry-analysis", daemon=True)
+        self._thread.start()
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+
+    def _work(self) -> None:
+        assert self.record is not None
+
+        def progress(done: int, total: int) -> None:
+            if self._stop.is_set():
+                raise _Stop
+            self._post(self._progress, done, total)
+
+        try:
+            a = analyse(self.record, estimator=make_estimator(), progress=progress)
+            data = report.to_dict(a, describe_moves=True)
+        except _Stop:
+            return
+        except SorryError as exc:
+            self._post(self.update, Text(str(exc), style="italic"))
+            return
+        self._post(self._ready, a, data)
+
+    def _post(self, fn: Any, *args: Any) -> None:
+        try:
+            self.app.call_from_thread(fn, *args)
+        except RuntimeError:  # the app has gone
+            self._stop.set()
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.analysis is None:
+            self.update(
+                Text(
+                    _("Analysing the game: turn {done} of {total}…").format(done=done, total=total),
+                    style="italic",
+                )
+            )
+
+    def _ready(self, a: Analysis, data: dict[str, Any]) -> None:
+        self.analysis = a
+        self.data = data
+        self.update(self.render_text())
+
+    def render_text(self) -> Text:
+        assert self.data is not None
+        data = self.data
+        text = Text()
+        text.append(_("Win probability over the game") + "\n", style="bold")
+        rows = max(4, min(10, self.app.size.height - 20))
+        text.append_text(chart(data, width=72, height=rows))
+        text.append("\n")
+        for p in data["players"]:
+            colour = COLOUR_LETTERS.index(p["colour"])
+            text.append(f"{colour_name(colour)}", Style(color=COLOUR_HEX[colour], bold=True))
+            text.append(
+                "  "
+                + _("luck {luck} · decisions {decisions} · accuracy {accuracy}").format(
+                    luck=report.points(p["luck"]),
+                    decisions=report.points(p["decisions"]),
+                    accuracy="-" if p["accuracy"] is None else report.pct(p["accuracy"]),
+                )
+                + "\n"
+            )
+        text.append(_("The moves that mattered (1-3: see them in the replay):"), style="bold")
+        for n, s in enumerate(data["swings"][:3], 1):
+            text.append("\n")
+            text.append(f" {n} ", Style(bold=True, reverse=True))
+            text.append(f" {s['text']}")
+        return text
+
+    def action_swing(self, k: int) -> None:
+        if self.data is None or self.record is None or k >= len(self.data["swings"]):
+            return
+        self.app.push_screen(ReplayScreen(self.record, self.data, self.data["swings"][k]["step"]))
+
+
+class ReplayScreen(ModalScreen[None]):
+    """The finished game at one step: the board, what happened, everyone's chances; the arrows
+    step turn by turn, 1-3 jump to the swings, Esc goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,p", "step(-1)", N_("Previous turn")),
+        Binding("right,n", "step(1)", N_("Next turn")),
+        Binding("1", "swing(0)", N_("Swing 1"), show=False),
+        Binding("2", "swing(1)", N_("Swing 2"), show=False),
+        Binding("3", "swing(2)", N_("Swing 3"), show=False),
+        Binding("escape,q", "close", N_("Back")),
+    ]
+    DEFAULT_CSS = """
+    ReplayScreen { align: center middle; }
+    ReplayScreen > Static { width: auto; height: auto; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, record: GameRecord, data: dict[str, Any], step: int) -> None:
+        super().__init__()
+        self.record = record
+        self.data = data
+        self.moves = [d["step"] for d in data["decisions"]]
+        self.step = step if step in self.moves else self._move_at_or_after(step)
+
+    def _move_at_or_after(self, step: int) -> int:
+        return int(next((s for s in self.moves if s >= step), self.moves[-1]))
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.render_text(), id="replay")
+
+    def render_text(self) -> Text:
+        game = self.record.replay(self.step)
+        decision = next(d for d in self.data["decisions"] if d["step"] == self.step)
+        draw = next((d for d in self.data["draws"] if d["turn"] == decision["turn"]), None)
+        point = next(
+            p for p in self.data["points"] if p["step"] == self.step and p["kind"] == "move"
+        )
+        out = board_text(game.pawns, game.colours, 3, 1)
+        out.append("\n")
+        out.append(
+            _("Turn {turn} of {total}").format(turn=decision["turn"] + 1, total=len(self.moves))
+            + "\n",
+            style="bold",
+        )
+        if draw is not None and draw.get("text"):
+            out.append(draw["text"] + "\n")
+        out.append((decision.get("text") or decision["move"]) + "\n")
+        chances = []
+        for side in self.data["sides"]:
+            c = side[0]
+            chances.append(
+                f"{colour_name(COLOUR_LETTERS.index(c))} {report.pct(point['values'][c])}"
+            )
+        out.append(" · ".join(chances) + "\n")
+        out.append(_("←/→ turn by turn · 1-3 the swings · Esc back"), style="italic")
+        return out
+
+    def _show(self) -> None:
+        self.query_one("#replay", Static).update(self.render_text())
+
+    def action_step(self, delta: int) -> None:
+        k = self.moves.index(self.step) + delta
+        if 0 <= k < len(self.moves):
+            self.step = self.moves[k]
+            self._show()
+
+    def action_swing(self, k: int) -> None:
+        swings = self.data["swings"]
+        if k < len(swings):
+            self.step = self._move_at_or_after(swings[k]["step"])
+            self._show()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["AnalysisPanel", "ReplayScreen", "chart"]

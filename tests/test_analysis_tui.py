@@ -1,0 +1,90 @@
+"""The terminal game's after-game analysis: the graph and the three biggest swings on the
+game-over screen, and the replay the keys 1-3 open at each swing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from analysis_helpers import record
+from sorry import Game, Rules
+from sorry.analysis import analyse, report
+from sorry.analysis.calibration import ProgressEstimator
+from sorry.tui import analysis_view
+from sorry.tui.analysis_view import AnalysisPanel, ReplayScreen, chart
+from sorry.tui.app import GameOverScreen, SorryApp
+from sorry.tui.session import Session
+
+
+def test_chart_shape_and_swing_marks() -> None:
+    data = report.to_dict(analyse(record("standard", 2), estimator=ProgressEstimator()))
+    text = chart(data, width=60, height=5).plain.splitlines()
+    assert len(text) == 6
+    assert all(len(line) == 60 for line in text)
+    assert text[0].startswith("100% ") and text[4].startswith("  0% ")
+    assert sorted(c for c in text[5] if c.isdigit()) == ["1", "2", "3"]
+    assert any("\u2800" < ch <= "\u28ff" for line in text[:5] for ch in line)
+
+
+async def _until(pilot: Pilot[Any], ready: Any, seconds: float = 60.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if ready():
+            return
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+    raise AssertionError("timed out")
+
+
+def test_game_over_shows_the_graph_and_the_swings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_view, "make_estimator", ProgressEstimator)
+    session = Session(Rules(), players=2, seats="easy,easy", seed=4)
+    app = SorryApp(session, speed=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            panel = app.screen.query_one(AnalysisPanel)
+            await _until(pilot, lambda: panel.analysis is not None)
+            await pilot.pause()
+            shown = str(panel.render())
+            assert "The moves that mattered" in shown
+            assert sum(1 for s in data_swings(panel) if s["text"] in shown) == 3
+            a = panel.analysis
+            assert a is not None
+            for p in a.players:
+                assert p.start + p.luck + p.decisions == p.result
+            await pilot.press("2")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            replay = app.screen
+            swing_step = data_swings(panel)[1]["step"]
+            assert replay.step >= swing_step
+            first = replay.step
+            await pilot.press("right")
+            await pilot.pause()
+            assert replay.step > first or first == replay.moves[-1]
+            await pilot.press("left")
+            await pilot.press("left")
+            await pilot.pause()
+            assert replay.step < first
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverScreen)
+
+    asyncio.run(main())
+
+
+def data_swings(panel: AnalysisPanel) -> list[dict[str, Any]]:
+    assert panel.data is not None
+    swings: list[dict[str, Any]] = panel.data["swings"]
+    return swings
+
+
+def test_a_game_set_up_from_a_position_has_no_analysis() -> None:
+    game = Game.from_position("R:s3,H,H,H Y:S,10,S,S R", card=3)
+    game.push(game.legal_moves[0])
+    panel = AnalysisPanel.of_game(game)
+    assert panel.record is None
