@@ -25,12 +25,12 @@ from ..analysis import analyse, report
 from ..analysis.account import Analysis
 from ..analysis.estimator import Estimator, default_estimator
 from ..analysis.graph import series
-from ..board import COLOUR_LETTERS, colour_name
+from ..board import COLOUR_LETTERS, TRACK_LEN, colour_name
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, _
 from ..record import GameRecord
-from .render import COLOUR_HEX, board_text
+from .render import COLOUR_HEX, Marks, board_text
 
 #: Braille dot bits by (column, row) within a character cell (2 x 4 dots).
 _DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
@@ -211,6 +211,17 @@ class AnalysisPanel(Static):
         self.app.push_screen(ReplayScreen(self.record, self.data, self.data["swings"][k]["step"]))
 
 
+def _changed(record: GameRecord, step: int, after: Game) -> Marks:
+    """The places the move at ``step`` changed (shaded as the game shows its last move)."""
+    before = record.replay(step - 1)
+    marks: dict[tuple[int, int], tuple[str, str]] = {}
+    for c in after.colours:
+        old, new = sorted(before.pawns[c]), sorted(after.pawns[c])
+        for loc in set(old) ^ set(new) | {x for x in set(old) if old.count(x) != new.count(x)}:
+            marks[(-1, loc) if loc < TRACK_LEN else (c, loc)] = ("last", "")
+    return marks
+
+
 class ReplayScreen(ModalScreen[None]):
     """The finished game at one step: the board, what happened, everyone's chances; the arrows
     step turn by turn, 1-3 jump to the swings, Esc goes back."""
@@ -248,7 +259,7 @@ class ReplayScreen(ModalScreen[None]):
         point = next(
             p for p in self.data["points"] if p["step"] == self.step and p["kind"] == "move"
         )
-        out = board_text(game.pawns, game.colours, 3, 1)
+        out = board_text(game.pawns, game.colours, 3, 1, _changed(self.record, self.step, game))
         out.append("\n")
         out.append(
             _("Turn {turn} of {total}").format(turn=decision["turn"] + 1, total=len(self.moves))
