@@ -6,8 +6,9 @@ estimator's policy (:mod:`sorry.analysis.estimator`):
 
 * before a draw (a chance node ``C``): ``V(C) = sum over the cards c that can come of
   p(c) * R(C with c drawn)``, where ``p(c)`` is counted from the cards left (the draw pile, or
-  the discards about to be reshuffled) and ``R`` is the rollouts' share of wins from that
-  decision node (the policy plays the card);
+  the discards about to be reshuffled) and ``R(D)`` is the rollouts' share of wins from the
+  position after the reference move at that decision node (the policy's own move with the
+  card, chosen by the bot of the policy's level);
 * after a draw (a decision node ``D``): ``V(D) = V(the position after the reference move)``,
   the move the policy itself would make with that card (or hand);
 * after a move: the chance node that follows (its value as above); at the end, 1 for the
@@ -330,8 +331,9 @@ def chance_values(
     estimator: Estimator, nodes: Sequence[Game], rollouts: int, seed: int
 ) -> list[ChanceValue]:
     """``V`` of each chance node (the result at the end): the average over the cards that can
-    come of the rollouts' value with that card drawn, ``rollouts`` per card. One call of the
-    estimator: every node and card is played in the same worlds."""
+    come of ``R`` with that card drawn: the rollouts' value after the reference move with it,
+    ``rollouts`` per card. One call of the estimator: every node and card is played in the
+    same worlds."""
     batch: list[Game] = []
     plan: list[list[tuple[Card, Fraction]] | None] = []
     for node in nodes:
@@ -343,8 +345,11 @@ def chance_values(
         for card, _p in fractions:
             child = node.copy(stack=False)
             child.draw(card)
+            child.push(estimator.reference_move(child))
             batch.append(child)
-    got = iter(estimator.values(batch, rollouts, seed) if batch else [])
+    live = [g for g in batch if not g.is_over()]
+    vals = iter(estimator.values(live, rollouts, seed) if live else [])
+    got = iter([result_values(g) if g.is_over() else next(vals) for g in batch])
     out: list[ChanceValue] = []
     for node, fr in zip(nodes, plan, strict=True):
         if fr is None:
