@@ -971,6 +971,152 @@ def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
     return int(piles[0, counts[0]])
 
 
+@ijit
+def deal_hands(
+    cols: Arr, ncols: int, first: int, rng: Arr, piles: Arr, counts: Arr, hands: Arr
+) -> None:
+    """Points: deal from the draw pile until every hand holds five cards, one card at a time
+    to the seat holding fewest, round the table from ``first`` (game._next_deal)."""
+    held = counts[2:6]
+    while True:
+        start = 0
+        for k in range(ncols):
+            if cols[k] == first:
+                start = k
+        best = -1
+        for k in range(ncols):
+            c = cols[(start + k) % ncols]
+            if held[c] < 5 and (best < 0 or held[c] < held[best]):
+                best = c
+        if best < 0:
+            break
+        card = draw_card(rng, piles, counts)
+        hands[best, CARD_SLOT[card]] += 1
+        held[best] += 1
+
+
+@ijit
+def new_game(
+    seed: Any,
+    cols: Arr,
+    ncols: int,
+    P: Arr,
+    S: Arr,
+    buf: Arr,
+    piles: Arr,
+    counts: Arr,
+    hands: Arr,
+    rng: Arr,
+) -> int:
+    """Set up the game with seed ``seed`` as Game(rules, players, seed) does: the streams
+    (rng[0] the deck's, rng[1 + c] colour c's policy stream, see policy_seed), the first
+    player (returned), the shuffled deck, the pawns, the hands (points) and the next-colour
+    table buf[12:16]."""
+    rng[0] = seed
+    for c in range(4):
+        rng[1 + c] = mix64(seed * GOLDEN + np.uint64(1001 + c))
+    first = int(cols[below(rng, 0, ncols)])
+    # the deck in CARDS order, shuffled
+    nd = 0
+    for s in range(11):
+        cnt = 4
+        if s == 0 and P[P_DECK] == 45:
+            cnt = 5
+        for _ in range(cnt):
+            piles[0, nd] = CARD_KINDS[s]
+            nd += 1
+    shuffle(rng, 0, piles[0], nd)
+    counts[0] = nd
+    counts[1] = 0
+    # pawns
+    for k in range(STATE_LEN):
+        S[k] = START if k < OCC else -1
+    for k in range(ncols):
+        c = cols[k]
+        if P[P_OUT]:
+            S[4 * c + 3] = EXIT[c]
+            S[OCC + EXIT[c]] = 4 * c + 3
+    for c in range(4):
+        counts[2 + c] = 0
+        for k in range(11):
+            hands[c, k] = 0
+    if P[P_POINTS] != 0:
+        deal_hands(cols, ncols, first, rng, piles, counts, hands)
+    for c in range(4):  # buf[12 + c]: the colour after c
+        buf[12 + c] = next_colour(cols, ncols, c)
+    return first
+
+
+@ijit
+def begin_turn(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    to_move: int,
+    mv: Arr,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+    piles: Arr,
+    counts: Arr,
+    hands: Arr,
+    rng: Arr,
+) -> tuple[int, int]:
+    """The start of ``to_move``'s turn: draw the card (standard and teams; 0 in points) and
+    list the legal moves in mv. Returns (card, number of moves)."""
+    if P[P_POINTS] != 0:
+        card = 0
+        n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
+    else:  # legal_moves without one call layer (the hot path)
+        card = draw_card(rng, piles, counts)
+        n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
+        if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
+            n = put_simple(mv, n, K_PASS, card)
+    return card, n
+
+
+@ijit
+def end_turn(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    to_move: int,
+    turn: int,
+    mv: Arr,
+    idx: int,
+    buf: Arr,
+    piles: Arr,
+    counts: Arr,
+    hands: Arr,
+    rng: Arr,
+) -> tuple[int, int, int, bool]:
+    """Play move ``idx`` of mv for ``to_move`` and finish the turn (game._play): the card to
+    the discard pile, the win and the turn limit, who moves next (a 2 draws again), the hand
+    refilled (points). Returns (the colour to move next, turns played, winner or -1, over)."""
+    points = P[P_POINTS] != 0
+    kind = mv[idx, M_KIND]
+    card = mv[idx, M_CARD]  # the card drawn (standard) or played from the hand (points)
+    if points:
+        hands[to_move, CARD_SLOT[card]] -= 1
+    play_move(S, slide, P, mv, idx)
+    piles[1, counts[1]] = card
+    counts[1] += 1
+    turn += 1
+    mover = to_move
+    if all_home(S, mover) and (P[P_TEAMS] == 0 or all_home(S, PARTNER[mover])):
+        return mover, turn, mover, True
+    limit = P[P_TURN_LIMIT]
+    if limit > 0 and turn >= limit:
+        return mover, turn, -1, True
+    nxt = mover
+    if not ((P[P_AGAIN] >> card) & 1 and kind != K_DISCARD):
+        nxt = buf[12 + mover]
+    if points:
+        card = draw_card(rng, piles, counts)
+        hands[mover, CARD_SLOT[card]] += 1
+    return nxt, turn, -1, False
+
+
 @jit
 def play_game(
     seed: Any,
@@ -996,107 +1142,34 @@ def play_game(
     out = [winner colour or -1, turns, first colour, decisions, score R, B, Y, G]; final = the
     state at the end. rng[0] is the deck's stream (Rng(seed)); rng[1 + c] is the policy stream
     of colour c, seeded with derive_seed(seed, 1000 + c) as in sorry.sim (see policy_seed)."""
-    rng[0] = seed
-    for c in range(4):
-        rng[1 + c] = mix64(seed * GOLDEN + np.uint64(1001 + c))
-    first = int(cols[below(rng, 0, ncols)])
-    # the deck in CARDS order, shuffled
-    nd = 0
-    for s in range(11):
-        cnt = 4
-        if s == 0 and P[P_DECK] == 45:
-            cnt = 5
-        for _ in range(cnt):
-            piles[0, nd] = CARD_KINDS[s]
-            nd += 1
-    shuffle(rng, 0, piles[0], nd)
-    counts[0] = nd
-    counts[1] = 0
-    # pawns
-    for k in range(STATE_LEN):
-        S[k] = START if k < OCC else -1
-    for k in range(ncols):
-        c = cols[k]
-        if P[P_OUT]:
-            S[4 * c + 3] = EXIT[c]
-            S[OCC + EXIT[c]] = 4 * c + 3
-    points = P[P_POINTS] != 0
-    teams = P[P_TEAMS] != 0
-    held = counts[2:6]
-    for c in range(4):
-        held[c] = 0
-        for k in range(11):
-            hands[c, k] = 0
-    if points:
-        # deal five cards each, round the table from the first player (game._next_deal)
-        while True:
-            start = 0
-            for k in range(ncols):
-                if cols[k] == first:
-                    start = k
-            best = -1
-            for k in range(ncols):
-                c = cols[(start + k) % ncols]
-                if held[c] < 5 and (best < 0 or held[c] < held[best]):
-                    best = c
-            if best < 0:
-                break
-            card = draw_card(rng, piles, counts)
-            hands[best, CARD_SLOT[card]] += 1
-            held[best] += 1
-    for c in range(4):  # buf[12 + c]: the colour after c
-        buf[12 + c] = next_colour(cols, ncols, c)
+    first = new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
     to_move = first
     turn = 0
     winner = -1
-    limit = P[P_TURN_LIMIT]
     ntrace = trace.shape[0]
     while True:
-        if points:
-            card = 0
-        else:
-            card = draw_card(rng, piles, counts)
-        if points:
-            n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
-        else:  # legal_moves without one call layer (the hot path)
-            n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
-            if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
-                n = put_simple(mv, n, K_PASS, card)
+        _card, n = begin_turn(S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng)
         policy = P[P_SEAT_POLICY + to_move]
         if policy == POLICY_RANDOM:
             idx = below(rng, 1 + to_move, n)
         else:
             idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
-        kind = mv[idx, M_KIND]
-        if points:
-            card = mv[idx, M_CARD]
-            hands[to_move, CARD_SLOT[card]] -= 1
-        play_move(S, slide, P, mv, idx)
-        piles[1, counts[1]] = card
-        counts[1] += 1
         if turn < ntrace:
-            trace[turn, 0] = card
+            trace[turn, 0] = mv[idx, M_CARD]
             trace[turn, 1] = n
             trace[turn, 2] = idx
-        turn += 1
-        mover = to_move
-        if all_home(S, mover) and (not teams or all_home(S, PARTNER[mover])):
-            winner = mover
+        to_move, turn, winner, over = end_turn(
+            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
+        )
+        if over:
             break
-        if limit > 0 and turn >= limit:
-            break
-        if not ((P[P_AGAIN] >> card) & 1 and kind != K_DISCARD):
-            to_move = buf[12 + mover]
-        if points:
-            card = draw_card(rng, piles, counts)
-            hands[mover, CARD_SLOT[card]] += 1
     out[0] = winner
     out[1] = turn
     out[2] = first
     out[3] = turn
     for c in range(4):
         out[4 + c] = 0
-    if points:
+    if P[P_POINTS] != 0:
         score_points(S, cols, ncols, winner, P[P_BONUS_CUM] != 0, out)
     copy_into(final, S)
 
