@@ -1,6 +1,8 @@
 """Speed of the RL interfaces (sorry.rl) against the raw engine, in one process run.
 
     python benchmarks/bench_rl.py [--games 20] [--players 4] [--variant standard] [--rounds 3]
+    python benchmarks/bench_rl.py --pettingzoo       # PettingZoo's own performance_benchmark
+    python benchmarks/bench_rl.py --vector [--num-envs 1024] [--steps 300] [--rounds 5]
 
 Every interface plays the same kind of game with uniformly random legal decisions, and a
 *step* is one player decision (card draws are not counted as steps, but their cost is
@@ -17,6 +19,18 @@ included). Measured, on one core:
 
 Each figure is the best of ``--rounds`` rounds. Prints a Markdown table: steps per second,
 microseconds per step and the overhead over the raw engine per step.
+
+``--pettingzoo`` runs ``pettingzoo.test.performance_benchmark`` (5 seconds of random legal
+moves through ``sorry_v0.env()``, wrappers included) in each variant and prints its turns and
+cycles per second.
+
+``--vector`` times the batched environment (``sorry.rl.vector.SorryVectorEnv``, compiled, one
+thread): ``--num-envs`` games, uniformly random legal actions (``sample_actions``), the
+observations, masks and rewards of every step written (fresh arrays, ``copy=True``), in
+several settings. An *agent step* is one decision of the agent (the opponents' decisions
+inside the batch are not counted; a next-step reset is not a step). Reports the best of
+``--rounds`` rounds of ``--steps`` steps, by wall clock and by the process's CPU time (the
+figure least sensitive to other load on the machine), with the load average before and after.
 """
 
 from __future__ import annotations
@@ -148,6 +162,76 @@ def gymnasium(args: argparse.Namespace) -> Bench:
     return run
 
 
+VECTOR_SETTINGS: tuple[tuple[str, dict[str, object]], ...] = (
+    ("2 players, agent vs random", {"players": 2}),
+    ("4 players, agent vs 3 random", {"players": 4}),
+    ("4 players, agent vs 3 easy", {"players": 4, "opponents": "easy"}),
+    ("teams, agent + random partner vs random", {"players": 4, "variant": "teams"}),
+    ("4 players, self-play", {"players": 4, "opponents": "self"}),
+    ("2 players, points, agent vs random", {"players": 2, "variant": "points"}),
+)
+
+
+def vector(args: argparse.Namespace) -> None:
+    import os
+
+    from sorry.rl.vector import SorryVectorEnv
+
+    load0 = os.getloadavg()[0]
+    rows = []
+    for name, kw in VECTOR_SETTINGS:
+        env = SorryVectorEnv(num_envs=args.num_envs, **kw)  # type: ignore[arg-type]
+        env.reset(seed=args.seed)
+        rng = np.random.default_rng(args.seed)
+        for _ in range(20):  # compile or load the kernels, fill the caches
+            env.step(env.sample_actions(rng))
+        wall = cpu = 0.0
+        for _ in range(args.rounds):
+            s0 = env.agent_steps
+            t0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(args.steps):
+                env.step(env.sample_actions(rng))
+            steps = env.agent_steps - s0
+            wall = max(wall, steps / (time.perf_counter() - t0))
+            cpu = max(cpu, steps / (time.process_time() - c0))
+        rows.append((name, wall, cpu))
+    load1 = os.getloadavg()[0]
+    print(
+        f"SorryVectorEnv, {args.num_envs} games, {args.steps} steps a round, best of "
+        f"{args.rounds}; random legal actions, observations included; one thread; load "
+        f"average {load0:.1f} before, {load1:.1f} after; Python {platform.python_version()}\n"
+    )
+    print("| setting | agent steps/s (wall) | agent steps per CPU-second |")
+    print("|---|---:|---:|")
+    for name, wall, cpu in rows:
+        print(f"| {name} | {wall:,.0f} | {cpu:,.0f} |")
+
+
+def pettingzoo_benchmark() -> None:
+    import contextlib
+    import io
+
+    from pettingzoo.test import performance_benchmark
+
+    from sorry.rl import sorry_v0
+
+    print("| PettingZoo performance_benchmark (sorry_v0.env()) | turns/s | cycles/s |")
+    print("|---|---:|---:|")
+    for name, kw in (
+        ("2 players", {"players": 2}),
+        ("4 players", {"players": 4}),
+        ("teams", {"players": 4, "variant": "teams"}),
+        ("points, 4 players", {"players": 4, "variant": "points"}),
+    ):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            performance_benchmark(sorry_v0.env(**kw))
+        lines = out.getvalue().splitlines()
+        turns = float(next(x for x in lines if "turns per second" in x).split()[0])
+        cycles = float(next(x for x in lines if "cycles per second" in x).split()[0])
+        print(f"| {name} | {turns:,.0f} | {cycles:,.0f} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -155,7 +239,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", default="standard", choices=("standard", "teams", "points"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pettingzoo", action="store_true", help="performance_benchmark")
+    parser.add_argument("--vector", action="store_true", help="the batched environment")
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=300)
     args = parser.parse_args(argv)
+    if args.pettingzoo:
+        pettingzoo_benchmark()
+        return
+    if args.vector:
+        vector(args)
+        return
     benches: list[tuple[str, Bench]] = [
         ("engine (Game.legal_moves / push)", engine(args)),
         ("engine + integer actions", engine_actions(args)),
