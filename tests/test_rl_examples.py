@@ -1,5 +1,6 @@
-"""Smoke runs of the RL examples: the NumPy policy-gradient trainer and the OpenSpiel search
-bots (tiny settings; the real figures are in docs/rl.md)."""
+"""Smoke runs of the RL examples: the NumPy policy-gradient trainer, the NumPy PPO trainer on
+the batched environment and the OpenSpiel search bots (tiny settings; the real figures are in
+docs/rl.md)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ def test_train_rl_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     for key in ("win_rate_vs_random", "win_rate_vs_easy", "untrained_win_rate_vs_easy"):
         assert 0.0 <= report[key] <= 1.0
     assert '"win_rate_vs_random"' in capsys.readouterr().out
+
+
+def test_train_vector_smoke(capsys: pytest.CaptureFixture[str]) -> None:
+    train = _load("train_vector")
+    args = ["--steps", "256", "--num-envs", "16", "--rollout", "8", "--minibatch", "64"]
+    report = train.main([*args, "--eval-games", "4", "--quiet", "--seed", "3"])
+    assert report["agent_steps"] >= 256 and report["training_minutes"] >= 0
+    for key in ("win_rate_vs_random", "win_rate_vs_easy", "uniform_win_rate_vs_easy"):
+        assert 0.0 <= report[key] <= 1.0
+    assert '"win_rate_vs_easy"' in capsys.readouterr().out
 
 
 def test_openspiel_search_smoke() -> None:

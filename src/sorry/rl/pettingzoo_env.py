@@ -86,6 +86,7 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seeds = Rng(int.from_bytes(os.urandom(8), "big"))
         self.game: Game | None = None
+        self._observed: dict[str, dict[str, np.ndarray[Any, Any]]] = {}  # this state's
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -100,6 +101,7 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         while game.is_chance():
             game.draw()
         self.game = game
+        self._observed.clear()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -111,11 +113,16 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         game = self.game
         assert game is not None, "call reset() first"
+        cached = self._observed.get(agent)
+        if cached is not None:  # the same state: what was built for it (a copy)
+            return {k: v.copy() for k, v in cached.items()}
         view = game.view(self._colour_of[agent])
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if not game.is_over() and view.to_move == view.viewer:
             mask[legal_actions(view)] = 1
-        return {"observation": observation(view), "action_mask": mask}
+        obs = {"observation": observation(view), "action_mask": mask}
+        self._observed[agent] = obs
+        return {k: v.copy() for k, v in obs.items()}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray[Any, Any]:
         """The legal-action mask of ``agent`` (default: the agent selected)."""
@@ -131,8 +138,9 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         if action is None:
             raise IllegalMoveError(f"{agent} is to move: give an action, not None")
         a = int(action)
-        if a not in legal_actions(game):
+        if not 0 <= a < NUM_ACTIONS or not self.observe(agent)["action_mask"][a]:
             raise IllegalMoveError(f"action {a} is not legal for {agent} now")
+        self._observed.clear()
         self._cumulative_rewards[agent] = 0.0
         game.push(decode(game, a))
         while game.is_chance():
