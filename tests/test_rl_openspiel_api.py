@@ -191,3 +191,30 @@ def test_points_hidden_deals_are_recalled() -> None:
     assert s1.observation_tensor(0) == s2.observation_tensor(0)
     assert s1.information_state_string(0) != s2.information_state_string(0)
     assert s1.information_state_string(1) == s2.information_state_string(1)
+
+
+@pytest.mark.parametrize("name", list(PARTIAL))
+def test_chance_sums_returns_and_legal_actions_along_random_games(name: str) -> None:
+    """The checks of the full-tree suite along whole random games of every variant (their
+    trees are too big to enumerate): chance probabilities sum to 1 over distinct outcomes,
+    only the player to move has legal actions, none at the end, and the returns sum to the
+    game's utility sum (0) with the winner's side at the top."""
+    game = pyspiel.load_game("python_sorry", PARTIAL[name])
+    n = game.num_players()
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            assert len(set(outcomes)) == len(outcomes) and min(probs) > 0
+            assert sum(probs) == pytest.approx(1.0, abs=1e-12)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        p = state.current_player()
+        assert state.legal_actions(p)
+        assert all(not state.legal_actions(q) for q in range(n) if q != p)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert all(not state.legal_actions(q) for q in range(n)) and not state.legal_actions()
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(game.utility_sum())
+    assert max(returns) == game.max_utility() and min(returns) == game.min_utility()
