@@ -203,7 +203,7 @@ def write_observation(
     if w >= 0:
         out[WINNERS + ((w - viewer) & 3)] = 1.0
         if V[V_VARIANT] == 1:
-            out[WINNERS + ((w + 2 - viewer) & 3)] = 1.0
+            out[WINNERS + ((K.PARTNER[w] - viewer) & 3)] = 1.0
 
 
 # -- games in slots ---------------------------------------------------------------------------
@@ -318,7 +318,7 @@ def side_return(P: Arr, winner: int, c: int) -> float:
     """+1 if colour c's side won, -1 if it lost, 0 unfinished."""
     if winner < 0:
         return 0.0
-    if c == winner or (P[K.P_TEAMS] != 0 and c == ((winner + 2) & 3)):
+    if c == winner or (P[K.P_TEAMS] != 0 and c == K.PARTNER[winner]):
         return 1.0
     return -1.0
 

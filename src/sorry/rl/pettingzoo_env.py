@@ -120,7 +120,10 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if not game.is_over() and view.to_move == view.viewer:
             mask[legal_actions(view)] = 1
-        obs = {"observation": observation(view), "action_mask": mask}
+        obs: dict[str, np.ndarray[Any, Any]] = {
+            "observation": observation(view),
+            "action_mask": mask,
+        }
         self._observed[agent] = obs
         return {k: v.copy() for k, v in obs.items()}
 
