@@ -13,7 +13,7 @@ $(VENV)/.play-installed: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
-$(VENV)/.test-installed: $(BIN)/python pyproject.toml scripts/install-test-deps.sh
+$(VENV)/.test-installed: $(BIN)/python pyproject.toml scripts/install-test-deps.sh package.json package-lock.json
 	bash scripts/install-test-deps.sh $(BIN)/python
 	touch $@
 
@@ -26,6 +26,8 @@ test: $(VENV)/.test-installed
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
+	npx --no-install tsc --noEmit -p tsconfig.json
+	npx --no-install eslint src/sorry/web/static
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(VENV)/.test-installed

@@ -10,3 +10,9 @@ PY=${1:-.venv/bin/python}
 if [ "$(id -u)" = "0" ] && [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
+# The browser game's scripts are checked by TypeScript's checker and ESLint (package.json, at
+# the versions of package-lock.json); Node.js and npm come from Debian when they are missing.
+if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+fi
+npm ci --no-audit --no-fund --loglevel=error

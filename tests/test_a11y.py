@@ -148,8 +148,12 @@ def new_game(server: Server) -> tuple[str, dict[str, str]]:
     return g["id"], links
 
 
-def open_page(browser: Any, url: str, lang: str) -> tuple[Any, list[str]]:
-    ctx = browser.new_context(locale=lang, extra_http_headers={"Accept-Language": lang})
+def open_page(
+    browser: Any, url: str, lang: str, scheme: str = "light"
+) -> tuple[Any, list[str]]:
+    ctx = browser.new_context(
+        locale=lang, extra_http_headers={"Accept-Language": lang}, color_scheme=scheme
+    )
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -157,23 +161,38 @@ def open_page(browser: Any, url: str, lang: str) -> tuple[Any, list[str]]:
     return page, errors
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_serious_violations_on_the_main_pages(server: Server, browser: Any, lang: str) -> None:
+def test_no_serious_violations_on_the_main_pages(
+    server: Server, browser: Any, lang: str, scheme: str
+) -> None:
     # the lobby with its create form
-    page, errors = open_page(browser, server.base + "/", lang)
+    page, errors = open_page(browser, server.base + "/", lang, scheme)
     page.wait_for_selector("#seat-Y option", state="attached")
     assert page.evaluate("document.documentElement.lang") == lang
     assert axe_violations(page) == []
-    # a game, seated, with the moves to choose from
+    # the waiting room of a game the host made, with its invitation, QR code and chat
+    page.fill("#host-name", "Ann")
+    page.select_option("#seat-B", "invite")
+    page.click("#create-btn")
+    page.wait_for_selector("#room:not([hidden]) .invite-link")
+    page.click(".show-qr")
+    page.click(".phrase")
+    page.wait_for_selector("#chat-log li")
+    assert axe_violations(page) == []
+    # a game, seated, a pawn chosen and its squares marked, every move listed
     _gid, links = new_game(server)
-    page, errors = open_page(browser, links["R"], lang)
+    page, errors = open_page(browser, links["R"], lang, scheme)
     page.wait_for_selector("#join-btn")
     page.click("#join-btn")
     page.wait_for_function("document.body.dataset.role === 'player'")
-    page.wait_for_selector("#moves button")
+    page.wait_for_selector("#moves button", state="attached")
+    page.click("#moves-panel summary")
+    if page.locator(".pawn.movable").count():
+        page.locator(".pawn.movable").first.click()
     assert axe_violations(page) == []
     # the same game watched by someone else
-    spectator, more = open_page(browser, page.url.split("#")[0], lang)
+    spectator, more = open_page(browser, page.url.split("#")[0], lang, scheme)
     spectator.wait_for_function("document.body.dataset.role === 'spectator'")
     assert axe_violations(spectator) == []
     assert not errors and not more
@@ -192,6 +211,9 @@ def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> 
             "document.body.dataset.toMove === 'R' && document.querySelector('#moves button')"
         )
         seq = page.evaluate("document.body.dataset.seq")
+        if not page.evaluate("document.getElementById('moves-panel').open"):
+            page.focus("#moves-panel summary")  # the list of moves opens from the keyboard
+            page.keyboard.press("Enter")
         for _tab in range(200):
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.closest('#moves') !== null"):

@@ -148,17 +148,24 @@ def test_every_script_string_is_in_the_catalog() -> None:
     from sorry.web import i18n as web_i18n
 
     static = Path(web_i18n.__file__).with_name("static")
-    script = (static / "app.js").read_text(encoding="utf-8")
-    script += (static / "i18n.js").read_text(encoding="utf-8")
+    modules = sorted(static.glob("*.js"))
+    assert {"main.js", "i18n.js", "board.js", "panels.js"} <= {m.name for m in modules}
+    script = "".join(m.read_text(encoding="utf-8") for m in modules)
     known = set(web_i18n.SCRIPT_MESSAGES) | set(web_i18n.script_plurals())
     used = set(re.findall(r'\btn?\("((?:[^"\\]|\\.)*)"', script))
     used |= set(
         re.findall(
-            r"\b(?:stale|game_over|not_your_turn|illegal|server_error|"
-            r'rate_limited|bad_token|no_game): "([^"]*)"',
+            r"\b(?:stale|game_over|not_your_turn|illegal|server_error|rate_limited|"
+            r'bad_token|no_game|not_started|chat_off|chat_rate): "([^"]*)"',
             script,
         )
     )
+    # the chat's quick phrases, said in the reader's language
+    phrases = re.search(r"export const PHRASES = \{(.*?)\};", script, re.S)
+    assert phrases is not None
+    said = re.findall(r'\w+: "([^"]*)"', phrases.group(1))
+    assert len(said) == 8
+    used |= set(said)
     missing = sorted(u for u in used if u not in known)
     assert not missing, missing
     page = web_i18n.render_page("sw")

@@ -27,7 +27,7 @@ def test_meta_board_and_pages(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "<script" in page.text
     assert client.get("/g/abc").status_code == 200
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/main.js").status_code == 200
     assert client.get("/static/app.css").status_code == 200
 
 

@@ -1,6 +1,8 @@
-"""End-to-end: real headless Chromium (Debian's /usr/bin/chromium) driven by Playwright against
-``sorry serve`` in a subprocess. Two browser players and two bots play a whole game; one player
-reloads mid-game; a spectator watches and never sees a hand or a move list."""
+"""End-to-end in a real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright)
+against ``sorry serve`` in a subprocess: the sizes of every screen on a phone (portrait and
+landscape), a tablet and a desktop; the waiting room, its invitations and the start; chat,
+mute and chat off; a turn timer running out, the away seat, and the next game of the match.
+Set SORRY_SCREENSHOTS=DIR to keep a screenshot of each screen."""
 
 from __future__ import annotations
 
@@ -9,24 +11,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from browser_kit import (
+    CHROMIUM,
+    FLAGS,
+    VIEWPORTS,
+    Tapper,
+    body,
+    check_sizes,
+    context,
+    shot,
+    watch_errors,
+)
 
 from conftest import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
-
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -38,10 +40,17 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-@pytest.fixture
-def server(tmp_path: Any) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("browser") / "e2e.db"
     s = ServerProcess(
-        f"sqlite:///{tmp_path / 'e2e.db'}", "--bot-delay", "0.02", "--takeover-after", "3600"
+        f"sqlite:///{db}",
+        "--bot-delay",
+        "0.02",
+        "--takeover-after",
+        "3600",
+        "--timer-scale",
+        "0.2",
     )
     try:
         yield s
@@ -49,124 +58,200 @@ def server(tmp_path: Any) -> Iterator[ServerProcess]:
         s.stop()
 
 
-def body(page: Any, key: str) -> str | None:
-    value: str | None = page.evaluate(f"document.body.dataset.{key} || null")
-    return value
+def create(server: ServerProcess, seats: dict[str, str], **extra: Any) -> dict[str, Any]:
+    body_: dict[str, Any] = {"name": extra.pop("name", "e2e"), "seats": [], **extra}
+    for colour, kind in seats.items():
+        k, _, level = kind.partition(":")
+        seat: dict[str, Any] = {"colour": colour, "kind": k}
+        if level:
+            seat["level"] = level
+        body_["seats"].append(seat)
+    g: dict[str, Any] = server.api("/api/games", body_)
+    g["links"] = {
+        s["colour"]: s["link"].replace("http://testserver", server.base)
+        for s in g["seats"]
+        if "link" in s
+    }
+    return g
 
 
-def test_create_page_makes_a_game_with_invite_links(server: ServerProcess, browser: Any) -> None:
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.wait_for_selector("#seat-Y option", state="attached")
-    page.fill("#game-name", "Browser made")
-    page.select_option("#seat-R", "me")
-    page.select_option("#seat-B", "invite")
-    page.select_option("#seat-Y", "bot:easy")
-    page.check("#public")
-    page.click("#create-btn")
-    page.wait_for_selector("#created:not([hidden])")
-    links = page.locator(".invite-link")
-    assert links.count() == 1 and "#seat=B&token=" in links.first.input_value()
-    page.click("#go-to-game")
+def join(page: Any, link: str, name: str) -> None:
+    page.goto(link)
     page.wait_for_selector("#join-btn")
-    page.fill("#name-input", "Maker")
+    page.fill("#name-input", name)
     page.click("#join-btn")
     page.wait_for_function("document.body.dataset.role === 'player'")
-    assert "#" not in page.url  # the token was taken off the address bar
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -> None:
+    """The lobby, the waiting room and a game on the player's turn (a pawn chosen): no
+    sideways scrolling, tap targets of 44 px, the board as large as it should be."""
+    ctx = context(browser, viewport)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    touch = VIEWPORTS[viewport][2]
     page.goto(server.base + "/")
-    page.wait_for_selector("#lobby-list a")
-    assert "Browser made" in page.inner_text("#lobby-list")
+    page.wait_for_selector("#seat-Y option", state="attached")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    shot(page, f"lobby-{viewport}")
+    # the host makes a game: Red is me, Blue invited, Yellow a bot; the waiting room opens
+    page.fill("#host-name", "Ann")
+    page.fill("#game-name", "Screens")
+    page.select_option("#seat-B", "invite")
+    page.click("#create-btn")
+    page.wait_for_selector("#room:not([hidden]) .invite-link")
+    page.click(".show-qr")
+    page.wait_for_selector(".qr-box svg.qr")
+    check_sizes(page, viewport)
+    shot(page, f"room-{viewport}")
+    page.click(".make-bot")  # Blue is played by a bot after all
+    page.wait_for_function(
+        "!document.querySelector('.room-seat[data-colour=B] .invite-link')", timeout=10000
+    )
+    page.click("#start-btn")
+    page.wait_for_function("document.body.dataset.started === 'yes'")
+    tapper = Tapper(page, touch)
+    for _ in range(60):  # until Red can move a pawn on the board
+        page.wait_for_function(
+            "document.body.dataset.myTurn === 'yes' || document.body.dataset.status === 'over'"
+        )
+        if page.locator(".pawn.movable").count():
+            break
+        tapper.turn()
+    movable = page.locator(".pawn.movable")
+    assert movable.count()
+    tapper.tap(movable.first)
+    page.wait_for_selector(".dest")
+    check_sizes(page, viewport)
+    shot(page, f"game-{viewport}")
     assert not errors
 
 
-def test_two_browsers_two_bots_reload_and_spectator(server: ServerProcess, browser: Any) -> None:
-    g = server.api(
-        "/api/games",
-        {
-            "name": "e2e",
-            "seats": [
-                {"colour": "R", "kind": "invite"},
-                {"colour": "B", "kind": "bot", "level": "medium"},
-                {"colour": "Y", "kind": "invite"},
-                {"colour": "G", "kind": "bot", "level": "medium"},
-            ],
-        },
+def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser: Any) -> None:
+    host = context(browser).new_page()
+    errors = watch_errors(host)
+    host.goto(server.base + "/")
+    host.wait_for_selector("#seat-Y option", state="attached")
+    host.fill("#host-name", "Ann")
+    host.select_option("#seat-B", "invite")
+    host.select_option("#seat-Y", "bot:random")
+    host.select_option("#seat-G", "invite")
+    host.check("#public")
+    host.click("#create-btn")
+    host.wait_for_selector("#room:not([hidden])")
+    assert "#" not in host.url  # the tokens stay off the address bar
+    links = {c: host.get_attribute(f'.invite-link[data-colour="{c}"]', "value") or "" for c in "BG"}
+    assert all("#seat=" in link and "&token=" in link for link in links.values())
+    host.click('.show-qr[data-colour="B"]')
+    assert host.locator('.qr-box:not([hidden]) svg.qr path[d^="M"]').count() == 1
+    # the waiting room is in the lobby; nobody moves before the start, not even the bot
+    lobby = context(browser).new_page()
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#open-games .game-card")
+    assert "waiting to start" in lobby.inner_text("#open-games")
+    time.sleep(0.5)
+    assert body(host, "seq") == "0" and body(host, "started") == "no"
+    # Blue opens the link; Green becomes a bot
+    guest = context(browser).new_page()
+    errors += watch_errors(guest)
+    join(guest, links["B"], "Bo")
+    host.wait_for_function(
+        "document.querySelector('.room-seat[data-colour=B]').textContent.includes('Bo')"
     )
-    links = {s["colour"]: s["link"] for s in g["seats"] if "link" in s}
-    pages: dict[str, Any] = {}
-    errors: list[str] = []
-    for seat, name in (("R", "Ann"), ("Y", "Yan")):
-        ctx = browser.new_context()
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(links[seat].replace("http://testserver", server.base))
-        page.wait_for_selector("#join-btn")
-        page.fill("#name-input", name)
-        page.click("#join-btn")
-        page.wait_for_function("document.body.dataset.role === 'player'")
-        pages[seat] = page
-    spectator = browser.new_context().new_page()
-    spectator.on("pageerror", lambda e: errors.append(str(e)))
-    spectator.goto(f"{server.base}/g/{g['id']}")
-    spectator.wait_for_function("document.body.dataset.role === 'spectator'")
+    host.select_option('.room-seat[data-colour="G"] .bot-level', "easy")
+    host.click('.make-bot[data-colour="G"]')
+    host.wait_for_function(
+        "!document.querySelector('.room-seat[data-colour=G] .invite-link')", timeout=10000
+    )
+    assert body(guest, "started") == "no" and guest.locator("#start-btn:not([hidden])").count() == 0
+    # chat in the waiting room: text stays text, a quick phrase in the reader's language
+    guest.fill("#chat-input", '<img src=x id="evil"> hi')
+    guest.click("#chat-send")
+    host.wait_for_function("document.querySelector('#chat-log').textContent.includes('hi')")
+    assert host.locator("#chat-log img, #evil").count() == 0
+    assert '<img src=x id="evil"> hi' in host.inner_text("#chat-log")
+    host.click('.phrase[data-phrase="good_luck"]')
+    guest.wait_for_function(
+        "document.querySelector('#chat-log').textContent.includes('Good luck!')"
+    )
+    # mute: Ann no longer sees Bo's lines
+    host.click('.seat[data-colour="B"] .mute')
+    host.wait_for_function("!document.querySelector('#chat-log').textContent.includes('hi')")
+    guest.click('.phrase[data-phrase="oops"]')
+    time.sleep(0.4)
+    assert "Oops!" not in host.inner_text("#chat-log")
+    host.click('.seat[data-colour="B"] .mute')  # unmute: the lines are back
+    host.wait_for_function("document.querySelector('#chat-log').textContent.includes('Oops!')")
+    # the host switches the chat off for everyone
+    host.click("#chat-toggle")
+    guest.wait_for_selector("#chat-form", state="hidden")
+    guest.wait_for_selector("#chat-off-note:not([hidden])")
+    shot(host, "room-chat-phone")
+    # the start: the game begins for everyone, and the player to move is told in the title
+    host.click("#start-btn")
+    for p in (host, guest):
+        p.wait_for_function("document.body.dataset.started === 'yes'")
+        p.wait_for_selector("#room", state="hidden")
+    deadline = time.monotonic() + 30
+    seen_title = False
+    while time.monotonic() < deadline and not seen_title:
+        for p, colour in ((host, "R"), (guest, "B")):
+            if body(p, "toMove") == colour and body(p, "status") == "playing":
+                p.wait_for_function("document.title.includes('Your turn')")
+                other = guest if p is host else host
+                assert "Your turn" not in other.title()
+                seen_title = True
+                break
+        time.sleep(0.05)
+    assert seen_title
+    assert not errors
 
-    clicks = {"R": 0, "Y": 0}
-    reloaded = False
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if all(body(p, "status") == "over" for p in pages.values()):
-            break
-        for seat, page in pages.items():
-            if body(page, "toMove") != seat or body(page, "status") != "playing":
-                continue
-            buttons = page.locator("#moves button:not([disabled])")
-            if buttons.count() == 0:
-                continue
-            seq = body(page, "seq")
-            try:
-                buttons.first.click(timeout=2000)
-            except Exception:
-                continue  # the state moved on under us: the page re-renders
-            clicks[seat] += 1
-            page.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=10000)
-            if not reloaded and clicks["R"] == 5 and seat == "R":
-                # a reload mid-game resumes where it was, still seated, without a link
-                before = int(body(page, "seq") or 0)
-                page.reload()
-                page.wait_for_function("document.body.dataset.role === 'player'")
-                assert int(body(page, "seq") or 0) >= before
-                assert "You are Red" in page.inner_text(
-                    "#status"
-                ) or "you are Red" in page.inner_text("#status")
-                reloaded = True
-        # the spectator sees the board but never a hand or a move to make
-        assert spectator.locator("#hand .card").count() == 0
-        assert spectator.locator("#moves button").count() == 0
-        time.sleep(0.02)
-    assert reloaded and clicks["R"] > 5 and clicks["Y"] > 0
-    for page in [*pages.values(), spectator]:
-        page.wait_for_function("document.body.dataset.status === 'over'", timeout=20000)
-        assert "won" in page.inner_text("#status")
-        assert page.locator("#log li").count() > 20
-    final_seq = body(spectator, "seq")
-    assert body(pages["R"], "seq") == final_seq == body(pages["Y"], "seq")
-    # a finished game replays move by move and downloads as a record
-    page = pages["Y"]
-    page.click("#replay-btn")
-    page.wait_for_function("document.body.dataset.replayAt === '0'")
-    page.click("#replay-next")
-    page.wait_for_function("document.body.dataset.replayAt === '1'")
-    with page.expect_download() as dl:
-        page.click("#download")
-    assert dl.value.suggested_filename.endswith(".json")
-    # the next game of the match: both players land in it, seated, without a new link
-    page.click("#rematch-btn")
-    for p in pages.values():
-        p.wait_for_selector("#next-game:not([hidden])")
-        assert "Match: 1 game played" in p.inner_text("#match")
-        p.click("#next-game")
-        p.wait_for_function("document.body.dataset.role === 'player'")
-        assert p.locator("#join-btn").count() == 0 or not p.locator("#join").is_visible()
+
+def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) -> None:
+    """A 30-second timer (6 s here, --timer-scale 0.2): when it runs out a bot plays, the
+    seat is away until its player is back; the next game of the match starts when both
+    players have accepted."""
+    g = create(
+        server,
+        {"R": "invite", "Y": "invite"},
+        room={"start": "now", "timer": 30},
+    )
+    red, yellow = context(browser).new_page(), context(browser).new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    mover = red if body(red, "toMove") == "R" else yellow
+    seat = "R" if mover is red else "Y"
+    mover.wait_for_selector("#clock:not([hidden])")
+    assert "s" in mover.inner_text("#clock")
+    shot(mover, "timer-phone")
+    # nobody taps: the bot plays the move and the seat is away
+    mover.wait_for_function(
+        "[...document.querySelectorAll('#log li')]"
+        ".some(li => li.textContent.includes('time ran out'))",
+        timeout=15000,
+    )
+    mover.wait_for_selector(f'.seat[data-colour="{seat}"] >> text=away')
+    mover.wait_for_selector("#back-btn:not([hidden])")
+    mover.click("#back-btn")
+    mover.wait_for_selector("#back-btn", state="hidden")
+    # both go away: bots finish the game
+    for p in (red, yellow):
+        p.wait_for_function("document.body.dataset.status === 'over'", timeout=240000)
+    for p in (red, yellow):
+        p.wait_for_selector("#over-panel:not([hidden])")
+        assert "won" in p.inner_text("#result")
+    shot(red, "end-phone")
+    # Ann asks for the next game: she waits in its room until Yan accepts too
+    red.click("#rematch-btn")
+    red.wait_for_url("**/g/*")
+    red.wait_for_selector("#room:not([hidden])")
+    assert body(red, "started") == "no"
+    assert "not ready yet" in red.inner_text("#room-seats")
+    yellow.click("#rematch-btn")
+    for p in (red, yellow):
+        p.wait_for_function("document.body.dataset.started === 'yes'", timeout=15000)
+    assert red.url == yellow.url
     assert not errors

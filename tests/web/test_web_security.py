@@ -23,7 +23,18 @@ from sorry.web.protocol import (
 )
 
 FORBIDDEN_KEYS = {"draw_pile", "seed", "rng", "initial", "steps", "current", "token_hash"}
-SERVER_TYPES = {"welcome", "state", "seats", "accepted", "rejected", "hint", "error", "pong"}
+SERVER_TYPES = {
+    "welcome",
+    "state",
+    "seats",
+    "accepted",
+    "rejected",
+    "hint",
+    "error",
+    "pong",
+    "chat",
+    "chat_history",
+}
 
 
 def walk(obj: Any, path: str = "") -> Any:
@@ -88,6 +99,9 @@ def test_every_message_type_keeps_secrets(client: TestClient) -> None:
         take("spectator", "rejected")
         wsp.send_json({"type": "ping"})
         take("spectator", "pong")
+        wsp.send_json({"type": "chat", "text": "<b>hi</b>", "name": "Eve"})
+        said = take("spectator", "chat")["message"]
+        assert said["text"] == "<b>hi</b>" and said["colour"] is None  # plain text, as sent
         moves = 0
         while moves < 25:
             live = service.live[gid]

@@ -39,6 +39,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=_("seconds a player may be away on their turn before a bot plays for them"),
     )
     p.add_argument(
+        "--timer-scale",
+        type=float,
+        default=1.0,
+        help=_("multiply the games' turn timers by this (e.g. 0.1 for a quick demo)"),
+    )
+    p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if not 0 < args.port < 65536:
         raise CliError(_("port must be 1-65535"))
-    if args.bot_delay < 0 or args.takeover_after < 0:
+    if args.bot_delay < 0 or args.takeover_after < 0 or args.timer_scale <= 0:
         raise CliError(_("delays must not be negative"))
     if not 1 <= args.workers <= 64:
         raise CliError(_("--workers must be 1-64"))
@@ -90,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         bot_delay=args.bot_delay,
         takeover_after=args.takeover_after,
+        timer_scale=args.timer_scale,
         allowed_origins=tuple(args.allow_origin),
         workers=args.workers,
         bot_time_limit=args.bot_time_limit,

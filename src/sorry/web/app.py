@@ -13,6 +13,8 @@ Routes:
 ``GET  /api/games/{id}``           a game's public summary
 ``POST /api/games/{id}/join``      sit at a seat with a display name
 ``POST /api/games/{id}/rematch``   the next game of the match (a seated player, game over)
+``POST /api/games/{id}/ready``     a seated player accepts the next game of the match
+``POST /api/games/{id}/host``      the host: start, turn a seat into a bot, chat on/off
 ``GET  /api/games/{id}/record``    the full game record (finished games only)
 ``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
 ``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
@@ -43,6 +45,7 @@ from ..i18n import using
 from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
+from . import chat, room
 from .db import Database
 from .i18n import render_page, request_language
 from .players import bot_levels
@@ -54,7 +57,17 @@ from .protocol import (
     dumps,
     parse_client_message,
 )
-from .service import Conn, GameService, LiveGame, RateLimit, Refused, Settings, clean_name
+from .service import (
+    Conn,
+    GameService,
+    LiveGame,
+    RateLimit,
+    Refused,
+    Settings,
+    clean_name,
+    hash_token,
+    new_token,
+)
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -109,7 +122,9 @@ def parse_colour(value: object) -> int:
     return COLOUR_LETTERS.index(value)
 
 
-def parse_create(data: dict[str, Any]) -> tuple[Rules, list[dict[str, Any]], str, bool]:
+def parse_create(
+    data: dict[str, Any],
+) -> tuple[Rules, list[dict[str, Any]], str, bool, room.Room]:
     variant = data.get("variant", "standard")
     if variant not in VARIANTS:
         raise BadRequest(f"variant must be one of {', '.join(VARIANTS)}")
@@ -156,7 +171,11 @@ def parse_create(data: dict[str, Any]) -> tuple[Rules, list[dict[str, Any]], str
     public = data.get("public", False)
     if not isinstance(public, bool):
         raise BadRequest("public must be true or false")
-    return rules, seats, name.strip(), public
+    try:
+        settings = room.parse_room(data.get("room"))
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    return rules, seats, name.strip(), public, settings
 
 
 def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
@@ -174,6 +193,7 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
         "match": service.match_totals(live),
         "next_game": live.next_id,
         "commitment": live.commitment,
+        "room": live.room.public(),
     }
 
 
@@ -232,8 +252,10 @@ async def lobby(request: Request) -> Response:
 async def create(request: Request) -> Response:
     service: GameService = request.app.state.service
     try:
-        rules, seats, name, public = parse_create(await read_json(request))
-        gid, tokens = await service.create_game(rules, seats, name, public)
+        rules, seats, name, public, settings = parse_create(await read_json(request))
+        host_token = new_token()  # the host starts the game, changes seats, switches chat
+        settings.host_hash = hash_token(host_token)
+        gid, tokens = await service.create_game(rules, seats, name, public, room=settings)
     except Refused as exc:
         return error(exc.status, exc.message)
     except (BadRequest, ValueError) as exc:
@@ -247,7 +269,10 @@ async def create(request: Request) -> Response:
             item["token"] = tokens[c]
             item["link"] = f"{base}/g/{gid}#seat={COLOUR_LETTERS[c]}&token={tokens[c]}"
         out.append(item)
-    return JSONResponse({"id": gid, "url": f"{base}/g/{gid}", "seats": out}, status_code=201)
+    return JSONResponse(
+        {"id": gid, "url": f"{base}/g/{gid}", "seats": out, "host_token": host_token},
+        status_code=201,
+    )
 
 
 async def _live(request: Request) -> LiveGame | None:
@@ -282,6 +307,7 @@ async def join(request: Request) -> Response:
     ok, result = await service.join(live, colour, name, token)
     if not ok:
         return error(403, result)
+    await room.maybe_start(service, live)  # "start when every seat is taken"
     return JSONResponse({"seat": COLOUR_LETTERS[colour], "token": result, "name": name})
 
 
@@ -302,6 +328,49 @@ async def rematch(request: Request) -> Response:
     if not ok:
         return error(403 if "token" in result else 409, result)
     return JSONResponse({"id": result, "url": f"{str(request.base_url).rstrip('/')}/g/{result}"})
+
+
+async def ready(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        data = await read_json(request)
+        colour = parse_colour(data.get("seat"))
+        token = data.get("token")
+        if not isinstance(token, str) or not 1 <= len(token) <= 128:
+            raise BadRequest("token must be a string of 1-128 characters")
+    except BadRequest as exc:
+        return error(400, str(exc))
+    if not service.check_token(live, colour, token):
+        return error(403, "wrong seat or token")
+    await room.set_ready(service, live, colour)
+    return JSONResponse({"room": live.room.public()})
+
+
+async def host(request: Request) -> Response:
+    service: GameService = request.app.state.service
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    try:
+        data = await read_json(request)
+        token = data.get("host_token")
+        if not isinstance(token, str) or not 1 <= len(token) <= 128:
+            raise BadRequest("host_token must be a string of 1-128 characters")
+        action = data.get("action")
+        if action not in ("start", "bot", "chat"):
+            raise BadRequest("action must be start, bot or chat")
+        args: dict[str, Any] = {"enabled": data.get("enabled"), "level": data.get("level")}
+        if action == "bot":
+            args["colour"] = parse_colour(data.get("seat"))
+    except BadRequest as exc:
+        return error(400, str(exc))
+    refused = await room.host_action(service, live, hash_token(token), action, args)
+    if refused is not None:
+        return error(403 if "host" in refused else 409, refused)
+    return JSONResponse({"room": live.room.public()})
 
 
 async def record(request: Request) -> Response:
@@ -436,6 +505,8 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
         conn.send(service.state_message(live, conn, full=True))
     elif cm.type == "hello":
         conn.send({"type": "error", "code": "already_hello", "error": "hello was already sent"})
+    elif cm.type == "chat":  # players and spectators
+        chat.handle(service, live, conn, cm)
     elif conn.seat is None:
         conn.send(
             {
@@ -446,6 +517,10 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
                 "reason": "spectators cannot play",
             }
         )
+    elif cm.type == "back":
+        if room.acted(live, conn.seat):
+            room.turn_began(live)
+            service.broadcast_seats(live)
     elif cm.type == "move":
         assert cm.seq is not None and cm.move is not None
         reply = await service.submit(live, conn.seat, cm.seq, cm.move)
@@ -505,6 +580,8 @@ def create_app(
         Route("/api/games/{gid}", game_summary),
         Route("/api/games/{gid}/join", join, methods=["POST"]),
         Route("/api/games/{gid}/rematch", rematch, methods=["POST"]),
+        Route("/api/games/{gid}/ready", ready, methods=["POST"]),
+        Route("/api/games/{gid}/host", host, methods=["POST"]),
         Route("/api/games/{gid}/record", record),
         Route("/api/games/{gid}/replay", replay),
         WebSocketRoute("/ws/{gid}", ws_endpoint),

@@ -113,6 +113,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "ALTER TABLE sorry_games ADD COLUMN nonce VARCHAR(64)",
         ),
     ),
+    (5, ("ALTER TABLE sorry_games ADD COLUMN room TEXT",)),  # sorry.web.room: waiting room
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -134,6 +135,7 @@ games = sa.Table(
     sa.Column("match_info", sa.Text),
     sa.Column("commitment", sa.String(64)),
     sa.Column("nonce", sa.String(64)),
+    sa.Column("room", sa.Text),
 )
 seats = sa.Table(
     "sorry_seats",
@@ -185,6 +187,7 @@ class GameRow:
     match_info: dict[str, Any] | None = None
     commitment: str | None = None
     nonce: str | None = None
+    room: dict[str, Any] | None = None  # sorry.web.room's settings (None: started at once)
 
 
 @dataclass
@@ -307,6 +310,7 @@ class Database:
         match_info: dict[str, Any] | None = None,
         previous: str | None = None,
         commitment: tuple[str, str] | None = None,
+        room: dict[str, Any] | None = None,
     ) -> str:
         with self.transaction() as conn:
             return self.create_game_in(
@@ -321,6 +325,7 @@ class Database:
                 match_info,
                 previous,
                 commitment,
+                room,
             )
 
     def create_game_in(
@@ -336,6 +341,7 @@ class Database:
         match_info: dict[str, Any] | None = None,
         previous: str | None = None,
         commitment: tuple[str, str] | None = None,
+        room: dict[str, Any] | None = None,
     ) -> str:
         """Insert a game and its seats. With ``previous``, the game is the next of that game's
         match: linked in the same transaction, unless another next game was linked first,
@@ -367,6 +373,7 @@ class Database:
                 match_info=json.dumps(match_info) if match_info is not None else None,
                 commitment=commitment[0] if commitment else None,
                 nonce=commitment[1] if commitment else None,
+                room=json.dumps(room) if room is not None else None,
             )
         )
         conn.execute(
@@ -497,6 +504,7 @@ class Database:
             json.loads(r.match_info) if r.match_info else None,
             r.commitment,
             r.nonce,
+            json.loads(r.room) if r.room else None,
         )
 
     def _moves(self, conn: Connection, game_id: str, after: int) -> list[MoveRow]:

@@ -70,10 +70,38 @@ PAGE_MESSAGES = (
     N_("Next move"),
     N_("Game log"),
     N_("Language"),
+    # the waiting room, chat, replay and settings (issue 14)
+    N_("All moves"),
+    N_("Back to the game"),
+    N_("Chat"),
+    N_("I'm back"),
+    N_("I'm ready"),
+    N_("Message"),
+    N_("Mute spectators"),
+    N_("Notify me when it is my turn"),
+    N_("Open games"),
+    N_("Players"),
+    N_("Recently finished"),
+    N_("Send"),
+    N_("Settings"),
+    N_("Sound on my turn"),
+    N_("Start"),
+    N_("Start the game"),
+    N_("Switch the chat off"),
+    N_("The host switched the chat off."),
+    N_("Turn timer"),
+    N_("Waiting room"),
+    N_("Cancel"),
+    N_("Play"),
 )
 
 #: Controls whose text is a symbol get a name for screen readers (element id -> label).
-ARIA_LABELS = {"replay-prev": N_("Previous move"), "replay-next": N_("Next move")}
+ARIA_LABELS = {
+    "replay-first": N_("First move"),
+    "replay-prev": N_("Previous move"),
+    "replay-next": N_("Next move"),
+    "replay-last": N_("Last move"),
+}
 
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
@@ -176,6 +204,101 @@ SCRIPT_MESSAGES = (
     N_("medium"),
     N_("hard"),
     N_("expert"),
+    # playing on the board, the waiting room, chat, timers, notifications (issue 14)
+    N_(" (bot, time ran out)"),
+    N_(" against "),
+    N_("2 minutes"),
+    N_("Bot level"),
+    N_("Bye!"),
+    N_("Choose a card from your hand."),
+    N_("Choose the move:"),
+    N_("Copied"),
+    N_("Copy link"),
+    N_("Good luck!"),
+    N_("Hello!"),
+    N_("Invitation link for {colour}"),
+    N_("Move here: {place}"),
+    N_("Move {i} of {n}"),
+    N_("Mute"),
+    N_("Mute spectators"),
+    N_("Mute {name}"),
+    N_("Nice move!"),
+    N_("No finished games yet."),
+    N_("No move on the board: choose below."),
+    N_("No open games right now."),
+    N_("Notifications are blocked by the browser."),
+    N_("Notifications are on."),
+    N_("Now move a second pawn with the rest of the 7."),
+    N_("Oops!"),
+    N_("Pause"),
+    N_("Play"),
+    N_("Play it with a bot"),
+    N_("QR code"),
+    N_("QR code of the invitation for {colour}"),
+    N_("Replay: {text}"),
+    N_("Send each person their link. Start the game when everyone is here."),
+    N_("Sending…"),
+    N_("Show spectators' messages"),
+    N_("Switch the chat off"),
+    N_("Switch the chat on"),
+    N_("Tap a ringed pawn to move it."),
+    N_("Tap where it goes."),
+    N_("Teams: {teams}"),
+    N_("Thanks!"),
+    N_("The game has started."),
+    N_("The game starts when every seat is taken."),
+    N_("The host starts the game when everyone is here."),
+    N_("The next game of the match starts when every player is ready."),
+    N_("The start"),
+    N_("This browser cannot notify."),
+    N_("Unmute"),
+    N_("Unmute {name}"),
+    N_("Waiting for the start"),
+    N_("Waiting for {colour}…"),
+    N_("Watch"),
+    N_("Well played!"),
+    N_("a bot is playing for them"),
+    N_("at once"),
+    N_("away"),
+    N_("disconnected"),
+    N_("hand: {cards}"),
+    N_("invited"),
+    N_("invited, not here yet"),
+    N_("last played: {card}"),
+    N_("none"),
+    N_("not ready yet"),
+    N_("one chat message at a time"),
+    N_("open seat"),
+    N_("open seat: anyone in the lobby may take it"),
+    N_("partner: {colour}"),
+    N_("ready"),
+    N_("square {square}"),
+    N_("the game has not started yet"),
+    N_("the host switched chat off"),
+    N_("turn {n}"),
+    N_("waiting to start"),
+    N_("when I start it"),
+    N_("when every seat is taken"),
+    N_("{colour} HOME"),
+    N_("{colour} START"),
+    N_("{name} (watching)"),
+    N_("{name} is here"),
+    N_("{name} joined (not connected)"),
+    N_("{n} of 4 home"),
+    N_("{n} points"),
+    N_("{pawn}: tap to take it"),
+    N_("{s} s"),
+    N_("{s} seconds"),
+    N_("{s} seconds left"),
+    N_("only the host may do that"),
+    N_("only a seat nobody has taken can become a bot"),
+    N_("seats can change only before the start"),
+    N_("the game has started"),
+    N_("Join"),
+    N_("Replay"),
+    N_("Scores: {scores}"),
+    N_("you"),
+    N_("{colour} Safety Zone, square {k}"),
 )
 
 
@@ -252,7 +375,10 @@ def render_page(lang: str) -> str:
             f'id="{ident}"', f'id="{ident}" aria-label="{escape(tr.gettext(label))}"', 1
         )
     html = re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', html, count=1)
-    menu = [f'<label class="lang-menu">{escape(tr.gettext("Language"))} <select id="lang-menu">']
+    word = escape(tr.gettext("Language"))
+    menu = [
+        f'<label class="lang-menu"><span class="lang-word">{word}</span> <select id="lang-menu">'
+    ]
     for c, name in LANGUAGES.items():
         selected = " selected" if c == code else ""
         menu.append(f'<option value="{c}" lang="{c}"{selected}>{escape(name)}</option>')
@@ -260,12 +386,11 @@ def render_page(lang: str) -> str:
     html = html.replace("</header>", "".join(menu) + "</header>", 1)
     data = json.dumps({"lang": code, "messages": script_catalog(code)}, ensure_ascii=False)
     data = data.replace("</", "<\\/")
-    extra = (
-        f'<script id="i18n-data" type="application/json">{data}</script>\n'
-        '<script src="/static/i18n.js"></script>\n'
-    )
+    # a data block, not a script: nothing inline runs (the page allows no inline script)
+    extra = f'<script id="i18n-data" type="application/json">{data}</script>\n'
     html = html.replace("</head>", '<link rel="stylesheet" href="/static/a11y.css">\n</head>', 1)
-    return html.replace('<script src="/static/app.js">', extra + '<script src="/static/app.js">', 1)
+    main = '<script type="module" src="/static/main.js">'
+    return html.replace(main, extra + main, 1)
 
 
 __all__ = ["COOKIE", "render_page", "request_language", "request_language_from"]

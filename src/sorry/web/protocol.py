@@ -11,6 +11,10 @@ Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
 ``{"type": "hint", "seq": 12}``                      ask the server for a suggested move
 ``{"type": "resync"}``                               ask for the full state again
 ``{"type": "ping"}``                                 keep-alive (answered by ``pong``)
+``{"type": "chat", "text": "gl!"}``                  say something (or ``"phrase": "good_luck"``;
+                                                     a spectator may add ``"name"``)
+``{"type": "back"}``                                 a seat that timed out is played by its player
+                                                     again (:mod:`sorry.web.room`)
 """
 
 from __future__ import annotations
@@ -21,18 +25,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board import COLOUR_LETTERS, loc_name
-from ..cards import Card, card_name
+from ..cards import Card, card_label, card_name
 from ..describe import short
 from ..effects import Effect, net_moves
 from ..game import Game
-from ..moves import DISCARD, PASS, Move
+from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
 from ..view import PlayerView
+from .chat import PHRASES
 
 MAX_MESSAGE_BYTES = 2048
 MAX_TOKEN_CHARS = 128
 MAX_MOVE_CHARS = 64
 MAX_SEQ = 10**9
-CLIENT_TYPES = ("hello", "move", "hint", "resync", "ping")
+CLIENT_TYPES = ("hello", "move", "hint", "resync", "ping", "chat", "back")
 PHASES = ("chance", "decision", "over")
 
 
@@ -52,6 +57,9 @@ class ClientMessage:
     move: str | None = None
     seat: int | None = None
     token: str | None = None
+    text: str | None = None  # chat: free text
+    phrase: str | None = None  # chat: a quick phrase's id
+    name: str | None = None  # chat: a spectator's display name
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -82,6 +90,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         "hint": {"type", "seq"},
         "resync": {"type"},
         "ping": {"type"},
+        "chat": {"type", "text", "phrase", "name"},
+        "back": {"type"},
     }[kind]
     extra = sorted(str(k)[:20] for k in data if k not in allowed)
     if extra:
@@ -106,7 +116,27 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         if not isinstance(move, str) or not 1 <= len(move) <= MAX_MOVE_CHARS:
             raise ProtocolError("bad_field", "move must be a string of 1-64 characters")
         return ClientMessage("move", seq=seq, move=move)
+    if kind == "chat":
+        return _chat_message(data)
     return ClientMessage(kind)
+
+
+def _chat_message(data: dict[str, Any]) -> ClientMessage:
+    from .chat import clean_text
+    from .service import clean_name
+
+    text, phrase = data.get("text"), data.get("phrase")
+    if (text is None) == (phrase is None):
+        raise ProtocolError("bad_field", "chat needs text or a phrase (one of them)")
+    if phrase is not None and phrase not in PHRASES:
+        raise ProtocolError("bad_field", f"phrase must be one of {', '.join(PHRASES)}")
+    try:
+        if text is not None:
+            text = clean_text(text)
+        name = clean_name(data.get("name"), "") or None
+    except ValueError as exc:
+        raise ProtocolError("bad_field", str(exc)) from None
+    return ClientMessage("chat", text=text, phrase=phrase, name=name)
 
 
 # -- what the server sends ------------------------------------------------------------------
@@ -138,8 +168,27 @@ def describe_move(
     (:func:`sorry.i18n.using` picks each client's): the short form of :mod:`sorry.describe`
     (with ``effects``, its slides and bumps too), after the card it uses in the points variant.
     ``card``: the card of the turn (says whether a pass declines an 11)."""
-    prefix = f"[{card_name(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
+    # the card as players call it (one name for the Sorry! card everywhere: hand, moves, log)
+    prefix = f"[{card_label(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
     return prefix + short(move, effects, move.card if move.card is not None else card)
+
+
+def move_picks(move: Move, paths: list[list[Any]]) -> dict[str, Any]:
+    """What a player picks on the board for a move: ``movers`` (each pawn the player moves,
+    ``[colour, from, to]``, in playing order) and ``target`` (the other pawn of a Sorry! or
+    a swap, ``[colour, location]``), so the page needs no rule to offer it."""
+    if move.kind in (PASS, DISCARD):
+        return {"movers": [], "target": None}
+    parts = move.parts if move.kind == SPLIT else (move,)
+    movers = []
+    for p in parts:
+        c, src = COLOUR_LETTERS[p.colour], loc_name(p.src)
+        end = next((q[2] for q in paths if q[0] == c and q[1] == src), src)
+        movers.append([c, src, end])
+    target = None
+    if move.kind in (SORRY, SWAP):
+        target = [COLOUR_LETTERS[move.target_colour], loc_name(move.target)]
+    return {"movers": movers, "target": target}
 
 
 def _pawns_json(view: PlayerView) -> dict[str, list[str]]:
@@ -160,6 +209,7 @@ def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
         entry["card"] = card_name(m.card) if m.card is not None else None
         entry["kind"] = m.kind_name
         entry["paths"] = paths_of(effects)
+        entry.update(move_picks(m, entry["paths"]))
         legal.append(entry)
     return {
         "variant": view.rules.variant,
@@ -183,6 +233,19 @@ def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
         else None,
         "legal_moves": legal,
     }
+
+
+def teams_json(game: Game) -> list[list[str]] | None:
+    """The partnerships of the teams variant (``[["R", "Y"], ["B", "G"]]``), else None."""
+    if not game.rules.teams:
+        return None
+    teams: list[list[str]] = []
+    for c in game.colours:
+        team = sorted(game.team_of(c))
+        letters = [COLOUR_LETTERS[x] for x in team]
+        if letters not in teams:
+            teams.append(letters)
+    return teams
 
 
 def dumps(message: dict[str, Any]) -> str:

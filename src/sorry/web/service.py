@@ -40,7 +40,17 @@ from ..rng import MASK64, derive_seed
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .players import bot_levels
-from .protocol import describe_move, dumps, move_paths, public_view, view_json
+from .protocol import describe_move, dumps, move_paths, public_view, teams_json, view_json
+from .room import (
+    Room,
+    RoomState,
+    acted,
+    maybe_start,
+    next_room,
+    set_ready,
+    timed_out,
+    turn_began,
+)
 from .workers import PoolBusy, WorkerPool
 
 log = logging.getLogger("sorry.web")
@@ -122,6 +132,7 @@ class Settings:
     hint_rate: float = 0.5  # hints a seat may have computed per second on average
     hint_burst: float = 3.0  # and in a burst
     allow_bot_games: bool = False  # games with no human seat
+    timer_scale: float = 1.0  # turn timers are multiplied by this (tests, quick demos)
 
 
 class Conn:
@@ -172,6 +183,7 @@ class LiveGame:
     match_info: dict[str, Any] | None = None  # the match totals before this game
     commitment: str | None = None  # SHA-256 of seed, deck and nonce, public from the start
     nonce: str | None = None  # secret until the game is over
+    room: RoomState = field(default_factory=RoomState)  # sorry.web.room: start, timer, chat
 
     def connected(self, colour: int) -> bool:
         return any(c.seat == colour and not c.closed for c in self.conns)
@@ -289,6 +301,7 @@ class GameService:
         name: str = "",
         public: bool = False,
         seed: int | None = None,
+        room: Room | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a game. ``seats``: ``{"colour": int, "kind": "invite"|"open"|"bot",
         "level": str}``. Returns the id and the secret token of each invited seat."""
@@ -335,6 +348,7 @@ class GameService:
             None,
             None,
             (commit.sha256, commit.nonce),
+            room.to_json() if room is not None else None,
         )
         live = await self.get(gid)
         if live is not None:
@@ -372,10 +386,12 @@ class GameService:
             match_info=row.match_info,
             commitment=row.commitment,
             nonce=row.nonce,
+            room=RoomState(Room.from_json(row.room), self.settings.timer_scale),
         )
         for c, s in live.seats.items():
             if s.kind == "human":
                 live.away_since[c] = now
+        turn_began(live)
         return live
 
     async def refresh(self, live: LiveGame) -> bool:
@@ -393,12 +409,15 @@ class GameService:
             if row.next_id != live.next_id:
                 live.next_id = row.next_id
                 changed = True
+            if live.room.update(row.room):
+                changed = True
             if row.seq > live.seq:
                 live.game = restore_game(row.state, rows)
                 live.seq = row.seq
                 live.hints.clear()
                 live.log = log_entries(live.game, rows)
                 live.last_change = time.monotonic()
+                turn_began(live)
                 changed = True
             if changed:
                 for conn in list(live.conns):
@@ -453,6 +472,8 @@ class GameService:
                     "open": s.kind == "human" and s.token_hash is None,
                     "connected": s.kind == "bot" or live.connected(c),
                     "bot_playing": away,
+                    "away": c in live.room.away,  # timed out: a bot plays until they act
+                    "ready": COLOUR_LETTERS[c] in live.room.settings.ready,
                 }
             )
         return out
@@ -487,6 +508,8 @@ class GameService:
             "match": self.match_totals(live),
             "next_game": live.next_id,
             "commitment": live.commitment,
+            "room": live.room.public(),
+            "teams": teams_json(game),
         }
         if full:
             msg["log"] = live.log
@@ -541,6 +564,7 @@ class GameService:
         if conn.seat is not None:
             live.away_since.pop(conn.seat, None)
         conn.send(self.state_message(live, conn, full=True))
+        conn.send(live.room.chat.history_message())
         self.broadcast_seats(live)
 
     def detach(self, live: LiveGame, conn: Conn) -> None:
@@ -572,6 +596,8 @@ class GameService:
                 )
             if game.is_over():
                 return _reject("game_over", "the game is over", live.seq)
+            if not live.room.settings.started:
+                return _reject("not_started", "the game has not started yet", live.seq)
             if game.to_move != colour:
                 return _reject(
                     "not_your_turn", f"it is {COLOUR_NAMES[game.to_move]}'s turn", live.seq
@@ -608,7 +634,11 @@ class GameService:
                 live.hints.clear()  # hints answer one position
                 live.last_change = time.monotonic()
                 live.log.append(_entry(live.seq, colour, actor, move, card, paths))
+                was_away = actor == "player" and acted(live, colour)
+                turn_began(live)
                 self.broadcast(live)
+                if was_away:
+                    self.broadcast_seats(live)
                 if self.on_event is not None:
                     self.on_event("accepted", {"game": live.id, "seq": live.seq})
         if resync_needed:
@@ -665,15 +695,21 @@ class GameService:
     def _bot_level_for(self, live: LiveGame, colour: int) -> tuple[str, str] | None:
         """(level, actor) if a bot should move for ``colour`` now, else None."""
         seat = live.seats[colour]
+        if not live.room.settings.started:
+            return None  # nobody moves in the waiting room
         if seat.kind == "bot":
             return seat.bot_level or bot_levels()[0], "bot"
+        if colour in live.room.away:  # the turn timer ran out: a bot plays until they act
+            return self._takeover_level(), "timeout"
         if live.connected(colour):
             return None
         away = live.away_since.get(colour)
         if away is not None and time.monotonic() - away >= self.settings.takeover_after:
-            level = self.settings.takeover_level or bot_levels()[min(2, len(bot_levels()) - 1)]
-            return level, "takeover"
+            return self._takeover_level(), "takeover"
         return None
+
+    def _takeover_level(self) -> str:
+        return self.settings.takeover_level or bot_levels()[min(2, len(bot_levels()) - 1)]
 
     def _schedule_bot(self, live: LiveGame, remote: bool = False) -> None:
         game = live.game
@@ -730,6 +766,8 @@ class GameService:
                 continue
             colour = live.game.to_move
             seat = live.seats[colour]
+            if timed_out(live):
+                self.broadcast_seats(live)
             task_idle = live.bot_task is None or live.bot_task.done()
             if seat.kind == "human" and task_idle and self._bot_level_for(live, colour):
                 self.broadcast_seats(live)
@@ -795,12 +833,17 @@ class GameService:
                 info,
                 live.id,
                 (commit.sha256, commit.nonce),
+                next_room(live, colour).to_json(),
             )
             await self.refresh(live)
             nxt = await self.get(linked)
             if nxt is not None:
+                await maybe_start(self, nxt)
                 self._schedule_bot(nxt)
         assert live.next_id is not None
+        nxt = await self.get(live.next_id)
+        if nxt is not None:  # asking for the next game is accepting it
+            await set_ready(self, nxt, colour)
         return True, live.next_id
 
     # -- finished games -----------------------------------------------------------------------
@@ -828,7 +871,16 @@ class GameService:
         data = live.game.to_dict()
         start = dict(data, steps=[], current=data["initial"], winners=[], scores=None)
         game = Game.from_dict(start)
-        frames = [{"seq": 0, "entry": None, "view": view_json(public_view(game))}]
+        points = game.rules.points
+
+        def hands(g: Game) -> dict[str, list[str]] | None:  # revealed: the game is over
+            if not points:
+                return None
+            return {COLOUR_LETTERS[c]: [card_name(x) for x in g.hands[c]] for c in g.colours}
+
+        frames = [
+            {"seq": 0, "entry": None, "view": view_json(public_view(game)), "hands": hands(game)}
+        ]
         entries = iter(live.log)
         for step in data["steps"]:
             if step.startswith("draw:"):
@@ -845,6 +897,7 @@ class GameService:
                     "seq": entry["seq"] if entry else len(frames),
                     "entry": entry,
                     "view": view_json(public_view(game)),
+                    "hands": hands(game),
                 }
             )
         return frames

@@ -1,0 +1,356 @@
+// @ts-check
+// The board: the server's SVG picture (sorry.svg) with pawns, the marks of the last move,
+// the squares a chosen pawn can go to, the hint, and the card of the turn in the middle.
+// Taps are reported to the caller; nothing here knows a rule.
+
+import { t, colourName } from "./i18n.js";
+import { placeKey } from "./picks.js";
+
+/** @typedef {import("./types.js").Path} Path */
+/** @typedef {import("./types.js").LogEntry} LogEntry */
+
+const SVGNS = "http://www.w3.org/2000/svg";
+/** @type {Record<string, string>} */
+const FILL = { R: "#d64541", B: "#3b7dd8", Y: "#e8c12e", G: "#3aa655" };
+/** @type {Record<string, string>} */
+const DARK = { R: "#7a1f1c", B: "#1b3f73", Y: "#7a6200", G: "#1a5a2a" };
+const PAWN_R = 14;
+const MIN_TAP_CSS_PX = 46; // tap targets are at least this wide on screen (44 required)
+const STEP_MS = 110; // a pawn's walk, per square
+
+/**
+ * @typedef {{x: number, y: number}} Point
+ * @typedef {{el: SVGGElement, loc: string}} Pawn
+ * @typedef {object} BoardView
+ * @property {Record<string, string[]>} pawns
+ * @property {Map<string, string[]>} movable  pawn tokens that can be tapped (P|c|loc), each
+ *   with the moves it leads to
+ * @property {Map<string, string[]>} places   places that can be tapped (D|place), the same
+ * @property {string[]} picked            the taps so far
+ * @property {Path[]} last                the last move's pawns
+ * @property {Path[] | null} hint         the hinted move's pawns
+ * @property {string | null} card         the card in the middle
+ * @property {string} toMove
+ */
+
+/** @param {string} tag @param {Record<string, string | number>} [attrs] */
+function svg(tag, attrs) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** @param {string} c @param {string} loc */
+export function pawnLabel(c, loc) {
+  const colour = colourName(c);
+  if (loc === "S") return t("{colour} pawn in START", { colour });
+  if (loc === "H") return t("{colour} pawn at HOME", { colour });
+  if (loc[0] === "s") return t("{colour} pawn on Safety Zone square {k}", { colour, k: loc.slice(1) });
+  return t("{colour} pawn on square {square}", { colour, square: loc });
+}
+
+/** @param {string} loc */
+export function placeName(loc) {
+  if (loc === "S") return t("START");
+  if (loc === "H") return t("HOME");
+  if (loc[0] === "s") return t("Safety {n}", { n: loc.slice(1) });
+  return loc;
+}
+
+/** @param {string} c */
+export function cardName(c) {
+  return c === "S" ? t("Sorry!") : c;
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} host
+   * @param {string} svgText the board picture
+   * @param {any} geo /api/board
+   * @param {{pawn: (c: string, loc: string) => void, place: (place: string) => void}} onTap
+   */
+  constructor(host, svgText, geo, onTap) {
+    this.host = host;
+    this.geo = geo;
+    this.onTap = onTap;
+    host.innerHTML = svgText; // the server's own picture, not user text
+    const root = host.querySelector("svg");
+    if (!root) throw new Error("no board");
+    this.svg = root;
+    root.removeAttribute("width");
+    root.removeAttribute("height");
+    root.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    /** @type {Record<string, SVGGElement>} */
+    this.layers = {};
+    for (const id of ["marks", "card-layer", "pawn-layer", "targets"]) {
+      const g = /** @type {SVGGElement} */ (svg("g", { id }));
+      root.append(g);
+      this.layers[id] = g;
+    }
+    /** @type {Record<string, Pawn[]>} */
+    this.pawns = {};
+    this.hitR = 30;
+    this.reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    /** @type {string | null} */
+    this.shownCard = null;
+    this.resize();
+    new ResizeObserver(() => this.resize()).observe(root);
+  }
+
+  /** Tap targets stay at least MIN_TAP_CSS_PX wide whatever the board's size. */
+  resize() {
+    const w = this.svg.getBoundingClientRect().width || this.geo.size;
+    const scale = w / this.geo.size;
+    const r = Math.max(PAWN_R + 4, MIN_TAP_CSS_PX / 2 / scale);
+    if (Math.abs(r - this.hitR) < 0.5) return;
+    this.hitR = r;
+    for (const c of this.svg.querySelectorAll("circle.hit")) c.setAttribute("r", r.toFixed(1));
+  }
+
+  /** @param {string} c @param {string} loc @param {number} slot @returns {Point} */
+  xy(c, loc, slot) {
+    const g = this.geo;
+    let p;
+    if (loc === "S") p = g.start[c][slot % 4];
+    else if (loc === "H") p = g.home[c][slot % 4];
+    else if (loc[0] === "s") p = g.safety[c][Number(loc.slice(1)) - 1];
+    else p = g.track[Number(loc)];
+    return { x: p[0], y: p[1] };
+  }
+
+  /** @param {string} place a placeKey */
+  placeXY(place) {
+    if (/^\d+$/.test(place)) return this.xy("R", place, 0);
+    const c = place[0];
+    const loc = place.slice(1);
+    if (loc === "S") return { x: this.geo.start_circle[c][0], y: this.geo.start_circle[c][1] };
+    if (loc === "H") return { x: this.geo.home_circle[c][0], y: this.geo.home_circle[c][1] };
+    return this.xy(c, loc, 0);
+  }
+
+  /** @param {string} c */
+  makePawn(c) {
+    const g = /** @type {SVGGElement} */ (svg("g", { class: `pawn pawn-${c}`, role: "img" }));
+    g.dataset.colour = c;
+    const hit = svg("circle", { class: "hit", r: this.hitR.toFixed(1) });
+    const body = svg("circle", { class: "body", r: PAWN_R, fill: FILL[c], stroke: DARK[c], "stroke-width": 2 });
+    const letter = svg("text", {
+      "text-anchor": "middle",
+      "dominant-baseline": "central",
+      "font-size": 15,
+      "font-weight": "bold",
+      fill: "#fff",
+      "font-family": "sans-serif",
+      "aria-hidden": "true",
+    });
+    letter.textContent = c;
+    g.append(hit, body, letter);
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        this.tapPawnEl(g);
+      }
+    });
+    g.addEventListener("click", () => this.tapPawnEl(g));
+    this.layers["pawn-layer"].append(g);
+    return g;
+  }
+
+  /** @param {SVGGElement} g */
+  tapPawnEl(g) {
+    const c = g.dataset.colour || "";
+    const p = (this.pawns[c] || []).find((q) => q.el === g);
+    if (p) this.onTap.pawn(c, p.loc);
+  }
+
+  /**
+   * Pawn elements follow the new locations: first along the moved paths (so the right pawn
+   * walks), then those that did not move, then the rest. Returns each moved element's
+   * journey.
+   * @param {Record<string, string[]>} pawns
+   * @param {Path[]} paths
+   * @returns {{el: SVGGElement, c: string, from: string, to: string}[]}
+   */
+  place(pawns, paths) {
+    /** @type {{el: SVGGElement, c: string, from: string, to: string}[]} */
+    const moved = [];
+    for (const [c, locs] of Object.entries(pawns)) {
+      if (!this.pawns[c]) this.pawns[c] = locs.map((loc) => ({ el: this.makePawn(c), loc }));
+      const els = this.pawns[c];
+      const remaining = [...locs];
+      /** @type {Map<Pawn, string>} */
+      const assigned = new Map();
+      /** @param {string} loc */
+      const take = (loc) => {
+        const i = remaining.indexOf(loc);
+        if (i < 0) return false;
+        remaining.splice(i, 1);
+        return true;
+      };
+      for (const [pc, from, to] of paths || []) {
+        if (pc !== c) continue;
+        const p = els.find((q) => !assigned.has(q) && q.loc === from);
+        if (p && take(to)) assigned.set(p, to);
+      }
+      for (const p of els) if (!assigned.has(p) && take(p.loc)) assigned.set(p, p.loc);
+      for (const p of els) if (!assigned.has(p)) assigned.set(p, remaining.shift() || p.loc);
+      /** @type {Record<string, number>} */
+      const slots = {};
+      for (const p of els) {
+        const loc = assigned.get(p) || p.loc;
+        if (loc !== p.loc) moved.push({ el: p.el, c, from: p.loc, to: loc });
+        p.loc = loc;
+        const slot = slots[loc] || 0;
+        slots[loc] = slot + 1;
+        const { x, y } = this.xy(c, loc, slot);
+        p.el.style.transform = `translate(${x}px, ${y}px)`;
+        p.el.dataset.loc = loc;
+        p.el.dataset.x = String(x);
+        p.el.dataset.y = String(y);
+      }
+    }
+    return moved;
+  }
+
+  /**
+   * Walk the moved pawns: along the squares each passes (the move's effects, when the server
+   * sends them), else straight to where they end. Bumped pawns go back after the mover.
+   * @param {{el: SVGGElement, c: string, from: string, to: string}[]} moved
+   * @param {Record<string, string[]>} [routes] per "colour|from", the squares passed
+   */
+  animate(moved, routes) {
+    if (this.reduced || !moved.length || typeof Element.prototype.animate !== "function") return;
+    let delay = 0;
+    const movers = moved.filter((m) => m.to !== "S");
+    const bumped = moved.filter((m) => m.to === "S");
+    for (const m of [...movers, ...bumped]) {
+      const route = (routes && routes[`${m.c}|${m.from}`]) || [m.from, m.to];
+      const points = route.map((loc) => this.xy(m.c, loc, 0));
+      const end = { x: Number(m.el.dataset.x), y: Number(m.el.dataset.y) };
+      points[points.length - 1] = end;
+      const frames = points.map((p) => ({ transform: `translate(${p.x}px, ${p.y}px)` }));
+      const duration = Math.min(1600, Math.max(300, STEP_MS * (frames.length - 1)));
+      m.el.animate(frames, { duration, delay, easing: "linear", fill: "backwards" });
+      delay += m.to === "S" ? 0 : duration * 0.6;
+    }
+  }
+
+  /** @param {BoardView} v */
+  render(v) {
+    this.resize();
+    const pickedPawn = v.picked.filter((tok) => tok.startsWith("P|"));
+    // pawns sharing START (or HOME) are one choice: only the topmost takes the taps
+    const seen = new Set();
+    for (const [c, list] of Object.entries(this.pawns)) {
+      for (const p of [...list].reverse()) {
+        const tok = `P|${c}|${p.loc}`;
+        const twin = seen.has(tok);
+        seen.add(tok);
+        const target = !twin && v.places.has("D|" + placeKey(c, p.loc));
+        const canMove = !twin && v.movable.has(tok);
+        p.el.classList.toggle("twin", twin && v.movable.has(tok));
+        p.el.classList.toggle("movable", canMove);
+        p.el.classList.toggle("takeable", target);
+        p.el.classList.toggle("selected", !twin && pickedPawn.includes(tok));
+        p.el.classList.toggle("hinted", !!v.hint && v.hint.some(([hc, from]) => hc === c && from === p.loc));
+        const active = canMove || target;
+        // the moves a tap here leads to (for tests and tools; the notation, not words)
+        const leads = twin ? [] : [...(v.movable.get(tok) || []), ...(v.places.get("D|" + placeKey(c, p.loc)) || [])];
+        if (leads.length) p.el.dataset.moves = leads.join(" ");
+        else delete p.el.dataset.moves;
+        p.el.setAttribute("role", active ? "button" : "img");
+        if (active) p.el.setAttribute("tabindex", "0");
+        else p.el.removeAttribute("tabindex");
+        p.el.setAttribute(
+          "aria-label",
+          target
+            ? t("{pawn}: tap to take it", { pawn: pawnLabel(c, p.loc) })
+            : canMove
+              ? t("{colour} pawn on {place}, can move", { colour: colourName(c), place: placeName(p.loc) })
+              : pawnLabel(c, p.loc),
+        );
+      }
+    }
+    this.renderTargets(v);
+    this.renderMarks(v.last, v.hint);
+    this.renderCard(v.card, v.toMove);
+  }
+
+  /** @param {BoardView} v */
+  renderTargets(v) {
+    const layer = this.layers.targets;
+    layer.replaceChildren();
+    const occupied = new Set();
+    for (const [c, list] of Object.entries(this.pawns)) for (const p of list) occupied.add(placeKey(c, p.loc));
+    for (const [tok, leads] of v.places) {
+      const place = tok.slice(2);
+      const { x, y } = this.placeXY(place);
+      const taken = occupied.has(place);
+      const g = /** @type {SVGGElement} */ (svg("g", { class: "dest" + (taken ? " on-pawn" : ""), transform: `translate(${x} ${y})` }));
+      g.dataset.place = place;
+      g.dataset.moves = leads.join(" ");
+      g.append(svg("circle", { class: "ring", r: PAWN_R + 6 }));
+      if (!taken) g.append(svg("circle", { class: "dot", r: 6 }));
+      if (!taken) {
+        // a free square is tapped through its own marker; a pawn to take through the pawn
+        g.append(svg("circle", { class: "hit", r: this.hitR.toFixed(1) }));
+        g.setAttribute("role", "button");
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("aria-label", t("Move here: {place}", { place: placeLabel(place) }));
+        g.addEventListener("click", () => this.onTap.place(place));
+        g.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") {
+            ev.preventDefault();
+            this.onTap.place(place);
+          }
+        });
+      }
+      layer.append(g);
+    }
+  }
+
+  /** @param {Path[]} last @param {Path[] | null} hint */
+  renderMarks(last, hint) {
+    const layer = this.layers.marks;
+    layer.replaceChildren();
+    for (const [c, from, to] of last || []) {
+      const a = this.xy(c, from, 0);
+      const b = this.xy(c, to, 0);
+      layer.append(svg("circle", { class: "last-from", cx: a.x, cy: a.y, r: PAWN_R + 3, stroke: FILL[c] }));
+      layer.append(svg("circle", { class: "last-to", cx: b.x, cy: b.y, r: PAWN_R + 6, stroke: DARK[c] }));
+    }
+    for (const [c, , to] of hint || []) {
+      const b = this.xy(c, to, 0);
+      layer.append(svg("circle", { class: "hint-to", cx: b.x, cy: b.y, r: PAWN_R + 8 }));
+    }
+  }
+
+  /** The drawn card, face up in the middle of the board; it turns over when it changes.
+   * @param {string | null} card @param {string} toMove */
+  renderCard(card, toMove) {
+    const layer = this.layers["card-layer"];
+    if (card === this.shownCard && layer.childElementCount) return;
+    const fresh = card !== this.shownCard;
+    this.shownCard = card;
+    layer.replaceChildren();
+    if (!card) return;
+    const mid = this.geo.size / 2;
+    const g = /** @type {SVGGElement} */ (svg("g", { class: "centre-card" + (fresh && !this.reduced ? " flip" : ""), "aria-hidden": "true" }));
+    g.style.transformOrigin = `${mid}px ${mid}px`;
+    g.append(svg("rect", { x: mid - 48, y: mid - 68, width: 96, height: 136, rx: 10, class: "card-face", stroke: DARK[toMove] || "#333" }));
+    const big = svg("text", { x: mid, y: mid + 4, "text-anchor": "middle", "dominant-baseline": "middle", class: "card-number", "font-size": card === "S" ? 26 : 60 });
+    big.textContent = card === "S" ? t("Sorry!") : card;
+    g.append(big);
+    layer.append(g);
+  }
+}
+
+/** @param {string} place */
+function placeLabel(place) {
+  if (/^\d+$/.test(place)) return t("square {square}", { square: place });
+  const c = place[0];
+  const loc = place.slice(1);
+  if (loc === "H") return t("{colour} HOME", { colour: colourName(c) });
+  if (loc === "S") return t("{colour} START", { colour: colourName(c) });
+  return t("{colour} Safety Zone, square {k}", { colour: colourName(c), k: loc.slice(1) });
+}

@@ -1,0 +1,671 @@
+// @ts-check
+// Sorry! in the browser: the page's entry. One render() draws everything from the last
+// state the server sent (or the replay's frame) plus a little UI state (the taps so far, the
+// card chosen, the hint, the replay's position). No framework, nothing from the internet.
+
+import { t, tn, colourName, announce, initLanguage } from "./i18n.js";
+import { api, creds, saveCreds, forgetSeat, Connection, GameStore } from "./net.js";
+import { Board, cardName } from "./board.js";
+import * as picks from "./picks.js";
+import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, logLine, PHRASES } from "./panels.js";
+import { renderRoom } from "./waiting.js";
+import { lobbyPage } from "./lobby.js";
+import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
+
+/** @typedef {import("./types.js").LegalMove} LegalMove */
+/** @typedef {import("./types.js").LogEntry} LogEntry */
+/** @typedef {import("./types.js").Frame} Frame */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./panels.js").Shown} Shown */
+
+/** The page's own state, besides what the server sent. */
+const ui = {
+  /** @type {string[]} the taps so far */
+  picks: [],
+  /** @type {string | null} the card chosen from the hand (points) */
+  card: null,
+  /** @type {string | null} the hinted move */
+  hint: null,
+  /** @type {string | null} */
+  hintText: null,
+  /** @type {LegalMove | null} the move the list's pointer or focus is on */
+  preview: null,
+  notice: "",
+  sending: false,
+  /** @type {{frames: Frame[], at: number, timer: number | null} | null} */
+  replay: null,
+  /** @type {number | null} performance.now() when the turn runs out */
+  deadline: null,
+  /** @type {Set<string>} */
+  muted: new Set(),
+  showAll: false,
+};
+
+const store = new GameStore();
+/** @type {Connection} */
+let conn;
+/** @type {Board} */
+let board;
+let gameId = "";
+/** @type {string[]} */
+let levels = [];
+let gameName = "";
+
+/** @param {string} id @returns {HTMLInputElement} */
+const input = (id) => /** @type {HTMLInputElement} */ ($(id));
+
+// ------------------------------------------------------------------------------- showing
+/** @returns {Shown | null} */
+function shown() {
+  const st = store.state;
+  if (!st) return null;
+  const base = { seats: st.seats, room: st.room, teams: st.teams || null };
+  if (ui.replay) {
+    const { frames, at } = ui.replay;
+    const f = frames[at];
+    const lastFrame = at === frames.length - 1;
+    return {
+      ...base,
+      view: f.view,
+      status: lastFrame ? "over" : "playing",
+      log: store.log.slice(0, at),
+      last: f.entry,
+      hands: f.hands || null,
+      replay: true,
+      room: { ...st.room, started: true, deadline_in: null },
+    };
+  }
+  return { ...base, view: st.view, status: st.status, log: store.log, last: st.last, hands: null, replay: false };
+}
+
+function myTurn() {
+  const st = store.state;
+  return !!(st && !ui.replay && conn.seat && st.status === "playing" && st.room.started && st.view.to_move === conn.seat);
+}
+
+/** The legal moves the board offers now (in points, those of the card chosen). */
+function offered() {
+  const st = store.state;
+  if (!st || !myTurn() || ui.sending) return [];
+  const moves = st.view.legal_moves;
+  if (st.view.variant !== "points") return moves;
+  if (!ui.card) return [];
+  return moves.filter((m) => m.card === ui.card || (m.kind === "discard" && m.move === "discard:" + ui.card));
+}
+
+function secondsLeft() {
+  return ui.deadline === null ? null : Math.max(0, (ui.deadline - performance.now()) / 1000);
+}
+
+function render() {
+  const s = shown();
+  const st = store.state;
+  if (!s || !st) return;
+  const seat = conn.seat;
+  const mine = myTurn();
+  const moves = offered();
+  const cand = picks.candidates(moves, ui.picks);
+  const movable = new Map([...cand.next].filter(([x]) => x.startsWith("P|")));
+  const places = new Map([...cand.next].filter(([x]) => x.startsWith("D|")));
+  const all = mine ? st.view.legal_moves : [];
+  const hinted = ui.preview || all.find((m) => m.move === ui.hint) || null;
+  const pile = s.view.discard_pile;
+  board.render({
+    pawns: s.view.pawns,
+    movable,
+    places,
+    picked: ui.picks,
+    last: s.last ? s.last.paths : [],
+    hint: hinted ? hinted.movers : null,
+    card: s.view.card || (s.view.variant === "points" && pile.length ? pile[pile.length - 1] : null),
+    toMove: s.view.to_move,
+  });
+  renderBanner(s, seat, s.replay ? null : secondsLeft());
+  renderSeats(s, seat, ui.muted, toggleMute);
+  renderLog(s.log, s.view.variant);
+  renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels }, roomActions);
+  renderActions(s, mine, moves, cand);
+  renderMoves(all, play, (m) => {
+    ui.preview = m;
+    render();
+  }, ui.hint);
+  renderOver(s);
+  renderReplayPanel();
+  renderChatPanel();
+  const d = document.body.dataset;
+  d.seq = String(st.seq);
+  d.status = st.status;
+  d.toMove = st.view.to_move;
+  d.started = st.room.started ? "yes" : "no";
+  d.picks = ui.picks.join(" ");
+  d.sending = ui.sending ? "yes" : "no";
+  turnSignal(mine, gameName);
+}
+
+/**
+ * @param {Shown} s
+ * @param {boolean} mine
+ * @param {LegalMove[]} moves
+ * @param {{next: Map<string, string[]>, complete: LegalMove[]}} cand
+ */
+function renderActions(s, mine, moves, cand) {
+  const st = store.state;
+  const panel = $("actions");
+  const seated = !!conn.seat && !s.replay && s.status === "playing" && s.room.started;
+  panel.hidden = !seated;
+  if (!seated || !st) return;
+  const v = st.view;
+  const points = v.variant === "points";
+  let prompt;
+  if (!mine) prompt = t("Waiting for {colour}…", { colour: colourName(v.to_move) });
+  else if (ui.sending) prompt = t("Sending…");
+  else if (points && !ui.card) prompt = t("Choose a card from your hand.");
+  else if (!ui.picks.length) prompt = cand.next.size ? t("Tap a ringed pawn to move it.") : t("No move on the board: choose below.");
+  else if (ui.picks[ui.picks.length - 1].startsWith("P|")) prompt = t("Tap where it goes.");
+  else if (cand.next.size) prompt = t("Now move a second pawn with the rest of the 7.");
+  else prompt = t("Choose the move:");
+  $("prompt").textContent = prompt;
+  // the hand (points): the card first
+  // rebuilt only when it changes: a tap must not land on a button that was just replaced
+  const hand = $("hand");
+  const handKey = [v.hand.join(","), ui.card, mine, st.seq].join("|");
+  if (hand.dataset.key !== handKey) renderHand(hand, v, mine);
+  hand.dataset.key = handKey;
+  hand.hidden = !v.hand.length;
+  // moves the board cannot show (pass, discard) and moves the taps left open
+  const choices = $("choices");
+  const shownChoices = mine && !ui.sending ? [...(ui.picks.length ? cand.complete : []), ...(ui.picks.length ? [] : moves.filter((m) => !m.movers.length))] : [];
+  const choiceKey = shownChoices.map((m) => m.move).join(" ");
+  if (choices.dataset.key !== choiceKey) {
+    choices.dataset.key = choiceKey;
+    choices.replaceChildren(
+      ...shownChoices.map((m) => el("button", { type: "button", class: "choice primary", "data-move": m.move, text: m.text, onclick: () => play(m) })),
+    );
+  }
+  $("cancel-btn").hidden = !ui.picks.length;
+  const hintBtn = /** @type {HTMLButtonElement} */ ($("hint-btn"));
+  hintBtn.disabled = !mine;
+  $("hint").textContent = mine && ui.hintText ? t("Hint: {text}", { text: ui.hintText }) : "";
+  $("notice").textContent = ui.notice;
+  const me = st.seats.find((x) => x.colour === conn.seat);
+  $("back-btn").hidden = !(me && me.away);
+}
+
+/**
+ * @param {HTMLElement} hand
+ * @param {import("./types.js").View} v
+ * @param {boolean} mine
+ */
+function renderHand(hand, v, mine) {
+  hand.replaceChildren();
+  for (const c of v.hand) {
+    const playable = mine && v.legal_moves.some((m) => m.card === c || m.move === "discard:" + c);
+    hand.append(
+      el("button", {
+        type: "button",
+        class: "card" + (ui.card === c ? " selected" : "") + (playable ? "" : " idle"),
+        "data-card": c,
+        "aria-pressed": ui.card === c ? "true" : "false",
+        disabled: !mine,
+        text: cardName(c),
+        onclick: () => {
+          ui.card = ui.card === c ? null : c;
+          ui.picks = [];
+          render();
+        },
+      }),
+    );
+  }
+}
+
+/** @param {Shown} s */
+function renderOver(s) {
+  const st = store.state;
+  const panel = $("over-panel");
+  panel.hidden = !st || st.status !== "over" || s.replay;
+  if (!st || panel.hidden) return;
+  const v = st.view;
+  $("result").textContent = v.winners.length ? t("{names} won!", { names: v.winners.map(colourName).join(" + ") }) : t("Game over");
+  const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => `${colourName(c)} ${p}`).join(", ") : "";
+  $("scores").textContent = scores ? t("Scores: {scores}", { scores }) : "";
+  $("scores").hidden = !scores;
+  const m = st.match;
+  const wins = Object.entries(m.wins).map(([c, n]) => `${colourName(c)} ${n}`).join(", ");
+  const pts = Object.entries(m.points).map(([c, n]) => `${colourName(c)} ${n}`).join(", ");
+  $("match").textContent =
+    tn("Match: {n} game played", "Match: {n} games played", m.games) +
+    (wins ? t(" — wins: {wins}", { wins }) : "") +
+    (pts ? t(" — points: {points}", { points: pts }) : "");
+  $("rematch-btn").hidden = !conn.seat;
+  const next = /** @type {HTMLAnchorElement} */ ($("next-game"));
+  next.hidden = !st.next_game || !!conn.seat;
+  if (st.next_game) next.href = "/g/" + st.next_game;
+  /** @type {HTMLAnchorElement} */ ($("download")).href = `/api/games/${gameId}/record`;
+}
+
+function renderReplayPanel() {
+  const r = ui.replay;
+  $("replay-panel").hidden = !r;
+  if (!r) return;
+  const last = r.frames.length - 1;
+  const f = r.frames[r.at];
+  $("replay-pos").textContent = t("Move {i} of {n}", { i: r.at, n: last });
+  const range = input("replay-range");
+  range.max = String(last);
+  range.value = String(r.at);
+  $("replay-move").textContent = f.entry ? logLine(f.entry, f.view.variant) : t("The start");
+  $("replay-play").textContent = r.timer ? t("Pause") : t("Play");
+  document.body.dataset.replayAt = String(r.at);
+}
+
+function renderChatPanel() {
+  const st = store.state;
+  if (!st) return;
+  const on = st.room.chat;
+  $("chat-off-note").hidden = on;
+  $("chat-form").hidden = !on;
+  $("phrases").hidden = !on;
+  const host = !!creds(gameId).host;
+  const toggle = $("chat-toggle");
+  toggle.hidden = !host || !st.room.hosted;
+  toggle.textContent = on ? t("Switch the chat off") : t("Switch the chat on");
+  const spect = $("mute-spectators");
+  spect.textContent = ui.muted.has("spectators") ? t("Show spectators' messages") : t("Mute spectators");
+  spect.setAttribute("aria-pressed", ui.muted.has("spectators") ? "true" : "false");
+  renderChat(store.chat, ui.muted);
+}
+
+// ------------------------------------------------------------------------------- acting
+/** @param {LegalMove} m */
+function play(m) {
+  const st = store.state;
+  if (!st || ui.sending) return;
+  ui.sending = true;
+  ui.picks = [];
+  ui.preview = null;
+  conn.send({ type: "move", seq: st.seq, move: m.move });
+  render();
+}
+
+/** @param {string[]} next */
+function afterTap(next) {
+  ui.picks = next;
+  ui.notice = "";
+  const m = picks.chosen(offered(), next);
+  if (m) play(m);
+  else render();
+}
+
+const tapHandlers = {
+  /** @param {string} c @param {string} loc */
+  pawn(c, loc) {
+    if (!myTurn() || ui.sending) return;
+    afterTap(picks.tapPawn(offered(), ui.picks, c, loc));
+  },
+  /** @param {string} place */
+  place(place) {
+    if (!myTurn() || ui.sending) return;
+    afterTap(picks.tapPlace(offered(), ui.picks, place));
+  },
+};
+
+const roomActions = {
+  start: () => hostAction({ action: "start" }),
+  ready: () => {
+    const c = creds(gameId);
+    api(`/api/games/${gameId}/ready`, { seat: c.seat, token: c.token }).catch(showNotice);
+  },
+  /** @param {string} colour @param {string} level */
+  bot: (colour, level) => hostAction({ action: "bot", seat: colour, level }),
+};
+
+/** @param {Record<string, unknown>} body */
+function hostAction(body) {
+  const host = creds(gameId).host;
+  if (!host) return;
+  api(`/api/games/${gameId}/host`, { ...body, host_token: host }).catch(showNotice);
+}
+
+/** @param {Error} e */
+function showNotice(e) {
+  ui.notice = e.message;
+  const box = document.getElementById("room-note");
+  if (box && store.state && !store.state.room.started) box.textContent = e.message;
+  render();
+}
+
+/** @param {string} key a seat's colour, or "spectators" */
+function toggleMute(key) {
+  if (ui.muted.has(key)) ui.muted.delete(key);
+  else ui.muted.add(key);
+  try {
+    localStorage.setItem("sorry:muted:" + gameId, JSON.stringify([...ui.muted]));
+  } catch {
+    /* private mode */
+  }
+  render();
+}
+
+// ------------------------------------------------------------------------------- replay
+async function startReplay() {
+  const data = await api(`/api/games/${gameId}/replay`);
+  ui.replay = { frames: data.frames, at: 0, timer: null };
+  const f = data.frames[0];
+  board.place(f.view.pawns, []);
+  render();
+  $("replay-panel").scrollIntoView({ block: "nearest" });
+}
+
+/** @param {number} i */
+function showFrame(i) {
+  const r = ui.replay;
+  if (!r) return;
+  i = Math.max(0, Math.min(r.frames.length - 1, i));
+  const forward = i === r.at + 1;
+  r.at = i;
+  const f = r.frames[i];
+  const moved = board.place(f.view.pawns, forward && f.entry ? f.entry.paths : []);
+  if (forward && f.entry) board.animate(moved, routes(f.entry));
+  if (i === r.frames.length - 1) stopReplayTimer();
+  render();
+}
+
+function stopReplayTimer() {
+  if (ui.replay && ui.replay.timer) {
+    clearInterval(ui.replay.timer);
+    ui.replay.timer = null;
+  }
+}
+
+function toggleReplayPlay() {
+  const r = ui.replay;
+  if (!r) return;
+  if (r.timer) stopReplayTimer();
+  else {
+    if (r.at >= r.frames.length - 1) showFrame(0);
+    r.timer = window.setInterval(() => showFrame((ui.replay ? ui.replay.at : 0) + 1), 900);
+  }
+  render();
+}
+
+function closeReplay() {
+  stopReplayTimer();
+  ui.replay = null;
+  if (store.state) board.place(store.state.view.pawns, []);
+  delete document.body.dataset.replayAt;
+  render();
+}
+
+/**
+ * The squares each moved pawn passes, from the move's effects when the server sends them
+ * (otherwise the board moves it straight to where it ends).
+ * @param {LogEntry} entry
+ * @returns {Record<string, string[]> | undefined}
+ */
+function routes(entry) {
+  if (!entry.effects) return undefined;
+  /** @type {Record<string, string[]>} */
+  const out = {};
+  for (const e of entry.effects) {
+    if (e.colour && e.path && e.path.length) {
+      const key = `${e.colour}|${e.path[0]}`;
+      out[key] = [...(out[key] || []), ...e.path.slice(out[key] ? 1 : 0)];
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------- messages
+/** @param {ServerMessage} m */
+function onMessage(m) {
+  const added = store.apply(m);
+  switch (m.type) {
+    case "welcome":
+      document.body.dataset.role = m.role;
+      break;
+    case "state": {
+      const prev = store.previous;
+      if (!prev || prev.seq !== m.seq) {
+        ui.picks = [];
+        ui.card = null;
+        ui.hint = null;
+        ui.hintText = null;
+        ui.preview = null;
+      }
+      ui.sending = false;
+      ui.deadline = m.room.deadline_in === null ? null : performance.now() + m.room.deadline_in * 1000;
+      if (!ui.replay) {
+        const moved = board.place(m.view.pawns, added ? added.paths : []);
+        if (added) board.animate(moved, routes(added));
+      }
+      if (added) announce(logLine(added, m.view.variant));
+      if (prev && !prev.room.started && m.room.started) announce(t("The game has started."));
+      break;
+    }
+    case "accepted":
+      ui.notice = "";
+      break;
+    case "rejected":
+      ui.sending = false;
+      ui.notice = t("Not accepted: {reason}", { reason: reasonText(m.code, m.reason) });
+      if (m.resync) conn.send({ type: "resync" });
+      break;
+    case "hint":
+      ui.hint = m.move;
+      ui.hintText = m.text;
+      break;
+    case "error":
+      ui.notice = reasonText(m.code, m.error);
+      if (m.code === "bad_token") {
+        forgetSeat(gameId);
+        conn.seat = null;
+        conn.token = null;
+      }
+      break;
+  }
+  render();
+}
+
+/**
+ * The server's reasons, by code, in the page's language (its English text otherwise).
+ * @param {string} code @param {string} english
+ */
+function reasonText(code, english) {
+  /** @type {Record<string, string>} */
+  const words = {
+    stale: "the game had moved on: look again",
+    game_over: "the game is over",
+    not_your_turn: "it is not your turn",
+    illegal: "that move is not one of the legal moves",
+    server_error: "the move could not be saved: try again",
+    rate_limited: "too many messages: slow down",
+    bad_token: "wrong seat or token",
+    no_game: "no such game",
+    not_started: "the game has not started yet",
+    chat_off: "the host switched chat off",
+    chat_rate: "one chat message at a time",
+  };
+  return words[code] ? t(words[code]) : english;
+}
+
+// ------------------------------------------------------------------------------- the game page
+/** @param {string} id */
+async function gamePage(id) {
+  gameId = id;
+  $("game-page").hidden = false;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const fseat = frag.get("seat");
+  const ftoken = frag.get("token");
+  if (fseat && ftoken) {
+    saveCreds(id, { seat: fseat, token: ftoken, joined: false });
+    history.replaceState(null, "", location.pathname); // keep the secret off the screen
+  }
+  try {
+    ui.muted = new Set(JSON.parse(localStorage.getItem("sorry:muted:" + id) || "[]"));
+  } catch {
+    ui.muted = new Set();
+  }
+  const [svgText, geo, summary, meta] = await Promise.all([
+    fetch("/api/board.svg").then((r) => r.text()),
+    api("/api/board"),
+    api("/api/games/" + id),
+    api("/api/meta"),
+  ]);
+  levels = meta.bot_levels;
+  gameName = summary.name;
+  board = new Board($("board"), svgText, geo, tapHandlers);
+  $("subtitle").textContent = `${summary.name} — ${t(summary.variant)}` + (summary.options ? ` (${summary.options})` : "");
+  wire();
+  conn = new Connection(id, onMessage, (up) => {
+    if (!up) $("status").textContent = t("Disconnected — reconnecting…");
+  });
+  const c = creds(id);
+  input("name-input").value = localStorage.getItem("sorry:name") || "";
+  if (c.joined && c.seat && c.token) {
+    conn.identify(c.seat, c.token);
+    return;
+  }
+  showJoin(summary, c);
+  conn.identify(null, null); // watch while deciding
+}
+
+function wire() {
+  $("cancel-btn").addEventListener("click", () => {
+    ui.picks = [];
+    render();
+  });
+  $("hint-btn").addEventListener("click", () => {
+    if (store.state) conn.send({ type: "hint", seq: store.state.seq });
+  });
+  $("back-btn").addEventListener("click", () => conn.send({ type: "back" }));
+  $("replay-btn").addEventListener("click", () => startReplay().catch(showNotice));
+  $("replay-first").addEventListener("click", () => showFrame(0));
+  $("replay-prev").addEventListener("click", () => showFrame((ui.replay?.at ?? 0) - 1));
+  $("replay-next").addEventListener("click", () => showFrame((ui.replay?.at ?? 0) + 1));
+  $("replay-last").addEventListener("click", () => showFrame(ui.replay ? ui.replay.frames.length - 1 : 0));
+  $("replay-play").addEventListener("click", toggleReplayPlay);
+  $("replay-close").addEventListener("click", closeReplay);
+  input("replay-range").addEventListener("input", () => showFrame(Number(input("replay-range").value)));
+  $("rematch-btn").addEventListener("click", rematch);
+  $("next-game").addEventListener("click", goNext);
+  $("chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input("chat-input").value.trim();
+    if (!text) return;
+    conn.send(conn.seat ? { type: "chat", text } : { type: "chat", text, name: spectatorName() });
+    input("chat-input").value = "";
+  });
+  const phrases = $("phrases");
+  for (const [key, words] of Object.entries(PHRASES)) {
+    phrases.append(
+      el("button", {
+        type: "button",
+        class: "phrase",
+        "data-phrase": key,
+        text: t(words),
+        onclick: () => conn.send(conn.seat ? { type: "chat", phrase: key } : { type: "chat", phrase: key, name: spectatorName() }),
+      }),
+    );
+  }
+  $("chat-toggle").addEventListener("click", () => {
+    if (store.state) hostAction({ action: "chat", enabled: !store.state.room.chat });
+  });
+  $("mute-spectators").addEventListener("click", () => toggleMute("spectators"));
+  const sound = input("sound-on");
+  sound.checked = soundOn();
+  sound.addEventListener("change", () => setSound(sound.checked));
+  const notifyText = () => {
+    const state = notificationsState();
+    $("notify-state").textContent =
+      state === "granted" ? t("Notifications are on.") : state === "denied" ? t("Notifications are blocked by the browser.") : state === "unsupported" ? t("This browser cannot notify.") : "";
+  };
+  notifyText();
+  $("notify-btn").addEventListener("click", async () => {
+    await askNotifications();
+    notifyText();
+  });
+  window.setInterval(() => {
+    const s = shown();
+    if (s && ui.deadline !== null && !s.replay) renderBanner(s, conn.seat, secondsLeft());
+  }, 500);
+}
+
+function spectatorName() {
+  return (localStorage.getItem("sorry:name") || "").slice(0, 24) || undefined;
+}
+
+/**
+ * @param {any} summary
+ * @param {import("./net.js").Creds} c
+ */
+function showJoin(summary, c) {
+  const box = $("join-buttons");
+  box.replaceChildren();
+  $("join").hidden = false;
+  /** @param {string} seat @param {string | undefined} token */
+  const join = async (seat, token) => {
+    const name = input("name-input").value.trim() || t("Player");
+    localStorage.setItem("sorry:name", name);
+    try {
+      const res = await api(`/api/games/${gameId}/join`, { seat, name, token });
+      saveCreds(gameId, { seat, token: res.token, joined: true });
+      $("join").hidden = true;
+      conn.identify(seat, res.token);
+    } catch (e) {
+      $("join-error").textContent = /** @type {Error} */ (e).message;
+    }
+  };
+  if (c.seat && c.token) {
+    const seat = c.seat;
+    const token = c.token;
+    $("join-title").textContent = t("You are invited to play {colour}", { colour: colourName(seat) });
+    box.append(el("button", { id: "join-btn", type: "button", class: "primary", text: t("Join as {colour}", { colour: colourName(seat) }), onclick: () => join(seat, token) }));
+    return;
+  }
+  $("join-title").textContent = t("Watching. Take an open seat?");
+  for (const s of summary.seats) {
+    if (s.open && !s.claimed) {
+      box.append(
+        el("button", { type: "button", class: "take-seat primary", "data-colour": s.colour, text: t("Play {colour}", { colour: colourName(s.colour) }), onclick: () => join(s.colour, undefined) }),
+      );
+    }
+  }
+  if (!box.children.length) $("join").hidden = true;
+}
+
+/** Asking for the next game of the match is accepting it. */
+async function rematch() {
+  const c = creds(gameId);
+  try {
+    const res = await api(`/api/games/${gameId}/rematch`, { seat: c.seat, token: c.token });
+    follow(res.id);
+  } catch (e) {
+    showNotice(/** @type {Error} */ (e));
+  }
+}
+
+/** @param {Event} ev */
+function goNext(ev) {
+  ev.preventDefault();
+  if (store.state && store.state.next_game) follow(store.state.next_game);
+}
+
+/** The seat's token is the same in every game of the match. @param {string} id */
+function follow(id) {
+  const c = creds(gameId);
+  if (c.seat && c.token) {
+    try {
+      localStorage.setItem("sorry:" + id, JSON.stringify({ seat: c.seat, token: c.token, joined: true, host: c.host }));
+    } catch {
+      /* private mode */
+    }
+  }
+  location.href = "/g/" + id;
+}
+
+// ------------------------------------------------------------------------------- start
+if (initLanguage()) {
+  const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,32})$/);
+  if (match) gamePage(match[1]);
+  else lobbyPage();
+}

@@ -1,0 +1,165 @@
+// @ts-check
+// The connection to the server and the last state it sent. The server is authoritative: the
+// page only shows what it is sent and sends back one of the legal moves it was given, with
+// the sequence number it saw.
+
+import { t } from "./i18n.js";
+
+/** @typedef {import("./types.js").StateMessage} StateMessage */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./types.js").ClientMessage} ClientMessage */
+/** @typedef {import("./types.js").LogEntry} LogEntry */
+/** @typedef {import("./types.js").ChatLine} ChatLine */
+
+/**
+ * @param {string} path
+ * @param {unknown} [body] POSTed as JSON when given
+ * @returns {Promise<any>}
+ */
+export async function api(path, body) {
+  /** @type {RequestInit} */
+  const opts =
+    body === undefined
+      ? {}
+      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  const data = await r.json().catch(() => ({ error: r.statusText }));
+  // the server's errors are English; the ones a player can meet are in the page's catalog
+  if (!r.ok) throw new Error(t(data.error || r.statusText));
+  return data;
+}
+
+/**
+ * What this browser keeps per game: the seat and its token, and for the game's host the
+ * host token and the invitation links.
+ * @typedef {{seat?: string, token?: string, joined?: boolean, host?: string,
+ *   links?: Record<string, string>}} Creds
+ */
+
+/** @param {string} id @returns {Creds} */
+export function creds(id) {
+  try {
+    return JSON.parse(localStorage.getItem("sorry:" + id) || "null") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {string} id @param {Creds} c */
+export function saveCreds(id, c) {
+  try {
+    localStorage.setItem("sorry:" + id, JSON.stringify({ ...creds(id), ...c }));
+  } catch {
+    /* private mode: the seat lasts as long as the page */
+  }
+}
+
+/** @param {string} id */
+export function forgetSeat(id) {
+  const c = creds(id);
+  delete c.seat;
+  delete c.token;
+  delete c.joined;
+  try {
+    localStorage.setItem("sorry:" + id, JSON.stringify(c));
+  } catch {
+    /* private mode */
+  }
+}
+
+export class Connection {
+  /**
+   * @param {string} id the game
+   * @param {(m: ServerMessage) => void} onMessage
+   * @param {(up: boolean) => void} onStatus
+   */
+  constructor(id, onMessage, onStatus) {
+    this.id = id;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    /** @type {string | null} */
+    this.seat = null;
+    /** @type {string | null} */
+    this.token = null;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.retry = 0;
+  }
+
+  /** Sit at a seat (or watch with null), reconnecting with the new identity. */
+  identify(/** @type {string | null} */ seat, /** @type {string | null} */ token) {
+    this.seat = seat;
+    this.token = token;
+    if (this.ws) this.ws.close();
+    else this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${this.id}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus(true);
+      /** @type {ClientMessage} */
+      const hello = this.seat && this.token ? { type: "hello", seat: this.seat, token: this.token } : { type: "hello" };
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.onStatus(false);
+      setTimeout(() => this.open(), Math.min(5000, 300 * 2 ** this.retry++));
+    };
+  }
+
+  /** @param {ClientMessage} msg */
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+}
+
+/**
+ * The game as the server last told it: the state message, the whole log and the chat.
+ */
+export class GameStore {
+  constructor() {
+    /** @type {StateMessage | null} */
+    this.state = null;
+    /** @type {LogEntry[]} */
+    this.log = [];
+    /** @type {ChatLine[]} */
+    this.chat = [];
+    /** @type {string | null} */
+    this.role = null;
+    /** the state before the last one (for what changed) */
+    /** @type {StateMessage | null} */
+    this.previous = null;
+  }
+
+  /**
+   * Take in a message; returns the log entry it added, if any.
+   * @param {ServerMessage} m
+   * @returns {LogEntry | null}
+   */
+  apply(m) {
+    if (m.type === "welcome") this.role = m.role;
+    else if (m.type === "state") {
+      let added = null;
+      if (m.log) this.log = m.log;
+      else if (m.last && (!this.log.length || this.log[this.log.length - 1].seq < m.last.seq)) {
+        this.log.push(m.last);
+        added = m.last;
+      }
+      this.previous = this.state;
+      this.state = m;
+      return added;
+    } else if (m.type === "seats" && this.state) this.state = { ...this.state, seats: m.seats };
+    else if (m.type === "chat") {
+      if (!this.chat.some((c) => c.n === m.message.n)) this.chat.push(m.message);
+      if (this.chat.length > 200) this.chat.shift();
+    } else if (m.type === "chat_history") this.chat = m.messages;
+    return null;
+  }
+}

@@ -1,0 +1,236 @@
+// @ts-check
+// The panels around the board, each drawn from what is shown (the live game or a replay
+// frame) and a little UI state: the turn banner, the waiting room, the actions, the seats,
+// the move list, the log, the end of the game, the chat. Text from people is only ever
+// put in the page with textContent.
+
+import { t, tn, colourName } from "./i18n.js";
+import { cardName } from "./board.js";
+
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").SeatInfo} SeatInfo */
+/** @typedef {import("./types.js").LogEntry} LogEntry */
+/** @typedef {import("./types.js").LegalMove} LegalMove */
+/** @typedef {import("./types.js").ChatLine} ChatLine */
+/** @typedef {import("./types.js").RoomInfo} RoomInfo */
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function $(id) {
+  const e = document.getElementById(id);
+  if (!e) throw new Error("missing #" + id);
+  return e;
+}
+
+/**
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs] "text" sets textContent; "on..." adds a listener
+ * @param {...(Node | string)} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") e.textContent = String(v);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  e.append(...children);
+  return e;
+}
+
+/**
+ * What the page shows: the live game, or a frame of the replay, in one shape.
+ * @typedef {object} Shown
+ * @property {View} view
+ * @property {SeatInfo[]} seats
+ * @property {string} status
+ * @property {LogEntry[]} log
+ * @property {LogEntry | null} last
+ * @property {Record<string, string[]> | null} hands
+ * @property {boolean} replay
+ * @property {RoomInfo} room
+ * @property {string[][] | null} teams
+ */
+
+/** @param {string[]} colours */
+const names = (colours) => colours.map((c) => colourName(c)).join(" + ");
+
+/**
+ * @param {Shown} s
+ * @param {string | null} seat
+ * @param {number | null} secondsLeft
+ */
+export function renderBanner(s, seat, secondsLeft) {
+  const v = s.view;
+  const banner = $("banner");
+  let text;
+  let mine = false;
+  if (!s.room.started) text = t("Waiting for the start");
+  else if (s.status === "over") text = v.winners.length ? t("{names} won!", { names: names(v.winners) }) : t("Game over");
+  else if (seat && v.to_move === seat) {
+    text = t("Your turn");
+    mine = true;
+  } else text = t("{colour} to move", { colour: colourName(v.to_move) });
+  if (s.replay) text = t("Replay: {text}", { text });
+  $("status").textContent = text + (seat ? t(" — you are {colour}", { colour: colourName(seat) }) : s.replay ? "" : t(" — watching"));
+  banner.className = "turn-" + (s.status === "over" && v.winners.length ? v.winners[0] : v.to_move) + (mine ? " mine" : "");
+  const clock = $("clock");
+  clock.hidden = secondsLeft === null || s.replay;
+  if (secondsLeft !== null) {
+    clock.textContent = t("{s} s", { s: Math.ceil(secondsLeft) });
+    clock.classList.toggle("low", secondsLeft <= 10);
+    clock.setAttribute("aria-label", t("{s} seconds left", { s: Math.ceil(secondsLeft) }));
+  }
+}
+
+/**
+ * @param {Shown} s
+ * @param {string | null} seat
+ * @param {Set<string>} muted
+ * @param {(key: string) => void} toggleMute
+ */
+export function renderSeats(s, seat, muted, toggleMute) {
+  const ul = $("seats");
+  ul.replaceChildren();
+  const v = s.view;
+  /** @type {Record<string, string>} */
+  const partner = {};
+  for (const team of s.teams || []) for (const c of team) partner[c] = team.find((x) => x !== c) || c;
+  for (const info of s.seats) {
+    const c = info.colour;
+    const who = info.kind === "bot" ? t("bot: {level}", { level: t(info.level || "") }) : info.name;
+    const tags = [];
+    if (c === seat) tags.push(t("you"));
+    if (info.kind !== "bot" && !info.claimed) tags.push(info.open ? t("open seat") : t("invited"));
+    else if (info.away) tags.push(t("away"));
+    else if (info.kind !== "bot" && !info.connected) tags.push(t("disconnected"));
+    if (info.bot_playing || info.away) tags.push(t("a bot is playing for them"));
+    if (partner[c]) tags.push(t("partner: {colour}", { colour: colourName(partner[c]) }));
+    if (v.variant === "points") tags.push(tn("{n} card", "{n} cards", v.hand_sizes[c] || 0));
+    if (v.scores && c in v.scores) tags.push(t("{n} points", { n: v.scores[c] }));
+    const home = (v.pawns[c] || []).filter((l) => l === "H").length;
+    tags.push(t("{n} of 4 home", { n: home }));
+    const li = el(
+      "li",
+      { class: "seat" + (v.to_move === c && s.status === "playing" && s.room.started ? " to-move" : ""), "data-colour": c },
+      el("span", { class: "dot bg-" + c, "aria-hidden": "true" }),
+      el("span", { class: "seat-colour c-" + c, text: colourName(c) }),
+      el("span", { class: "seat-name", text: who }),
+      el("span", { class: "tags", text: tags.join(" · ") }),
+    );
+    if (info.kind === "human" && c !== seat && info.claimed) {
+      const on = muted.has(c);
+      li.append(
+        el("button", {
+          type: "button",
+          class: "mute",
+          "aria-pressed": on ? "true" : "false",
+          "aria-label": on ? t("Unmute {name}", { name: info.name }) : t("Mute {name}", { name: info.name }),
+          text: on ? t("Unmute") : t("Mute"),
+          onclick: () => toggleMute(c),
+        }),
+      );
+    }
+    if (s.hands && s.hands[c] && s.hands[c].length) {
+      li.append(el("span", { class: "revealed", text: t("hand: {cards}", { cards: s.hands[c].map(cardName).join(" ") }) }));
+    }
+    ul.append(li);
+  }
+  if (s.teams) ul.append(el("li", { class: "teams", text: t("Teams: {teams}", { teams: s.teams.map(names).join(t(" against ")) }) }));
+  const pile = [];
+  pile.push(tn("{n} card to draw", "{n} cards to draw", v.draw_count));
+  if (v.discard_pile.length) pile.push(t("last played: {card}", { card: cardName(v.discard_pile[v.discard_pile.length - 1]) }));
+  $("pile").textContent = pile.join(" · ");
+}
+
+/**
+ * @param {LogEntry} e
+ * @param {string} variant
+ */
+export function logLine(e, variant) {
+  const who =
+    e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : e.actor === "timeout" ? t(" (bot, time ran out)") : "";
+  const card = e.card && variant !== "points" ? `[${cardName(e.card)}] ` : "";
+  return `${colourName(e.colour)}${who}: ${card}${e.text}`;
+}
+
+/**
+ * The log, numbered by the server's sequence numbers (at any width).
+ * @param {LogEntry[]} log
+ * @param {string} variant
+ */
+export function renderLog(log, variant) {
+  const ol = $("log");
+  const key = `${log.length}:${log.length ? log[log.length - 1].seq : 0}:${variant}`;
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  ol.replaceChildren(
+    ...log.map((e) =>
+      el("li", { class: "c-" + e.colour, "data-seq": e.seq }, el("span", { class: "n", text: String(e.seq) }), el("span", { text: logLine(e, variant) })),
+    ),
+  );
+  ol.scrollTop = ol.scrollHeight;
+}
+
+/**
+ * The list of every legal move (the keyboard's and screen reader's way to play).
+ * @param {LegalMove[]} moves
+ * @param {(m: LegalMove) => void} play
+ * @param {(m: LegalMove | null) => void} preview
+ * @param {string | null} hinted
+ */
+export function renderMoves(moves, play, preview, hinted) {
+  const box = $("moves");
+  const key = moves.map((m) => m.move).join(" ") + "|" + hinted;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const m of moves) {
+    const b = el("button", { type: "button", class: "move" + (m.move === hinted ? " hinted" : ""), "data-move": m.move, text: m.text });
+    b.addEventListener("click", () => play(m));
+    b.addEventListener("mouseenter", () => preview(m));
+    b.addEventListener("focus", () => preview(m));
+    b.addEventListener("mouseleave", () => preview(null));
+    b.addEventListener("blur", () => preview(null));
+    box.append(b);
+  }
+  $("moves-panel").hidden = !moves.length;
+}
+
+/** @type {Record<string, string>} */
+export const PHRASES = {
+  hello: "Hello!",
+  good_luck: "Good luck!",
+  nice_move: "Nice move!",
+  oops: "Oops!",
+  sorry: "Sorry!",
+  well_played: "Well played!",
+  thanks: "Thanks!",
+  bye: "Bye!",
+};
+
+/**
+ * The chat; lines of muted people are left out ("spectators" mutes every spectator).
+ * @param {ChatLine[]} lines
+ * @param {Set<string>} muted
+ */
+export function renderChat(lines, muted) {
+  const ol = $("chat-log");
+  const shown = lines.filter((l) => !muted.has(l.colour || "spectators"));
+  const key = shown.map((l) => l.n).join(",");
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  ol.replaceChildren();
+  for (const line of shown) {
+    const said = line.phrase ? t(PHRASES[line.phrase] || line.phrase) : line.text || "";
+    const who = line.colour ? `${line.name} (${colourName(line.colour)})` : t("{name} (watching)", { name: line.name });
+    const li = el("li", { class: "chat-line" + (line.colour ? " c-" + line.colour : "") });
+    li.append(el("strong", { text: who + ": " }), el("span", { class: "said", text: said }));
+    ol.append(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+}

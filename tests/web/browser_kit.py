@@ -1,0 +1,214 @@
+"""Helpers for the browser tests: Debian's chromium through Playwright, the viewports the
+game is made for, size checks, and a player who plays by tapping on the board."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+#: name -> (width, height, touch)
+VIEWPORTS = {
+    "phone": (390, 844, True),
+    "phone-landscape": (844, 390, True),
+    "tablet": (768, 1024, True),
+    "desktop": (1280, 800, False),
+}
+
+
+def context(browser: Any, viewport: str = "phone", **kw: Any) -> Any:
+    w, h, touch = VIEWPORTS[viewport]
+    return browser.new_context(
+        viewport={"width": w, "height": h}, has_touch=touch, is_mobile=touch, **kw
+    )
+
+
+def watch_errors(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot into $SORRY_SCREENSHOTS (to look at), when it is set."""
+    folder = os.environ.get("SORRY_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def body(page: Any, key: str) -> str | None:
+    value: str | None = page.evaluate(f"document.body.dataset.{key} || null")
+    return value
+
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !e.closest('[hidden]')
+      && !(e.closest('details:not([open])') && !e.matches('summary')); };
+  for (const e of document.querySelectorAll(
+      'button, select, a.button, summary, input:not([type=checkbox]):not([type=hidden])')) {
+    if (!visible(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44)
+      out.push(`${e.tagName}#${e.id}.${e.className} ${r.width}x${r.height}`);
+  }
+  for (const e of document.querySelectorAll('label.check')) {
+    if (visible(e) && e.getBoundingClientRect().height < 44) out.push('label ' + e.textContent);
+  }
+  const board = '.pawn.movable .hit, .pawn.takeable .hit, .dest .hit';
+  for (const e of document.querySelectorAll(board)) {
+    const r = e.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) out.push(`board target ${r.width}x${r.height}`);
+  }
+  return out;
+}"""
+
+
+def check_sizes(page: Any, viewport: str) -> None:
+    """Nothing scrolls sideways, every tap target is at least 44 CSS px, and the board takes
+    the room it should."""
+    w, h, _touch = VIEWPORTS[viewport]
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{viewport}: {overflow} px of horizontal overflow"
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"{viewport}: tap targets under 44 px: {small}"
+    board = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().toJSON()")
+    if viewport == "phone":
+        assert board["width"] >= 0.95 * w, board
+    elif viewport == "phone-landscape":
+        assert board["height"] >= 0.75 * h and board["right"] <= w, board
+    else:
+        assert board["width"] >= 0.55 * min(w, h), board
+    header = page.evaluate("document.querySelector('header').getBoundingClientRect().height")
+    assert header <= 60, f"{viewport}: the header wraps ({header} px)"
+
+
+KINDS = {
+    "split": re.compile(r"/"),
+    "swap": re.compile(r"<>"),
+    "sorry": re.compile(r"S>[RBYG]"),
+    "discard": re.compile(r"^discard:"),
+}
+
+
+def kind_of(move: str) -> str:
+    for kind, pattern in KINDS.items():
+        if pattern.search(move):
+            return kind
+    return "other"
+
+
+class Tapper:
+    """Plays one seat by tapping on the board (the card first in the points variant), and
+    remembers which kinds of move it played."""
+
+    def __init__(self, page: Any, touch: bool = True) -> None:
+        self.page = page
+        self.touch = touch
+        self.played: list[str] = []
+        self.kinds: set[str] = set()
+
+    def legal(self) -> list[str]:
+        moves: list[str] = self.page.evaluate(
+            "[...document.querySelectorAll('#moves .move')].map(b => b.dataset.move)"
+        )
+        return moves
+
+    def choose(self, moves: list[str]) -> str:
+        for kind in ("split", "swap", "sorry", "discard"):
+            if kind in self.kinds:
+                continue
+            for m in moves:
+                if kind_of(m) == kind:
+                    return m
+        return moves[0]
+
+    def tap(self, locator: Any) -> None:
+        if self.touch:
+            locator.tap(timeout=3000)
+        else:
+            locator.click(timeout=3000)
+
+    def play(self, move: str) -> None:
+        """Tap until ``move`` is sent."""
+        page = self.page
+        seq = body(page, "seq")
+        card = move.split(":")[1] if move.startswith("discard:") else None
+        if ":" in move and not move.startswith("discard:"):
+            card = move.split(":")[0]
+        if card is not None:
+            self.tap(page.locator(f'#hand button[data-card="{card}"]').first)
+        for _ in range(6):
+            if body(page, "seq") != seq:
+                break
+            target = page.locator(
+                f'.pawn[data-moves~="{move}"], .dest:not(.on-pawn)[data-moves~="{move}"]'
+            )
+            if target.count():
+                picks = body(page, "picks") or ""
+                self.tap(target.first)
+                # the tap chose a pawn or a square, or sent the move
+                page.wait_for_function(
+                    f"document.body.dataset.seq !== '{seq}' || "
+                    f"((document.body.dataset.picks || '') !== {json.dumps(picks)}"
+                    " && document.body.dataset.sending !== 'yes')",
+                    timeout=10000,
+                )
+                continue
+            button = page.locator(f'#choices button[data-move="{move}"]')
+            if button.count():
+                self.tap(button.first)
+                break
+            tappable = page.eval_on_selector_all(
+                ".pawn[data-moves], .dest[data-moves]",
+                "els => els.map(e => e.getAttribute('class') + ' ' + e.dataset.loc + ' '"
+                " + e.dataset.place + ' ' + e.dataset.moves)",
+            )
+            raise AssertionError(
+                f"nothing to tap for {move} (picks {body(page, 'picks')}): {tappable} "
+                + page.inner_html("#actions")
+            )
+        page.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=15000)
+        self.played.append(move)
+        self.kinds.add(kind_of(move))
+
+    def turn(self, timeout: float = 60) -> bool:
+        """Wait for this seat's turn (or the end) and play one move; False when it is over."""
+        page = self.page
+        page.wait_for_function(
+            "document.body.dataset.myTurn === 'yes' || document.body.dataset.status === 'over'",
+            timeout=timeout * 1000,
+        )
+        if body(page, "status") == "over":
+            return False
+        deadline = time.monotonic() + 5
+        moves = self.legal()
+        while not moves and time.monotonic() < deadline:
+            time.sleep(0.02)
+            moves = self.legal()
+        if not moves:
+            return body(page, "status") != "over"
+        self.play(self.choose(moves))
+        return True
+
+    def whole_game(self, limit: float = 240) -> None:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            if not self.turn():
+                return
+        raise AssertionError("the game did not finish in time")

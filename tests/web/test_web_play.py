@@ -1,0 +1,164 @@
+"""Whole games played by tapping on the board in headless Chromium (Debian's chromium through
+Playwright), one seat a person, the others bots: standard (then the replay, in step with the
+board, the log and the status), teams (partners shown) and points (the card first). Among
+the taps: a 7 split, an 11 swap, a Sorry! and a discard. A spectator never gets a move."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_kit import CHROMIUM, FLAGS, Tapper, body, context, shot, watch_errors
+
+from conftest import ServerProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("play") / "play.db"
+    s = ServerProcess(f"sqlite:///{db}", "--bot-delay", "0.01", "--takeover-after", "3600")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def seated(server: ServerProcess, browser: Any, variant: str, seats: dict[str, str]) -> Any:
+    """A game with Red invited (the person) and bots elsewhere; Red's page, seated."""
+    spec = []
+    for colour, kind in seats.items():
+        k, _, level = kind.partition(":")
+        spec.append({"colour": colour, "kind": k, **({"level": level} if level else {})})
+    g = server.api("/api/games", {"name": variant, "variant": variant, "seats": spec})
+    link = next(s["link"] for s in g["seats"] if s["colour"] == "R")
+    page = context(browser, reduced_motion="reduce").new_page()  # no walks: quicker
+    page.goto(link.replace("http://testserver", server.base))
+    page.wait_for_selector("#join-btn")
+    page.fill("#name-input", "Ann")
+    page.tap("#join-btn")
+    page.wait_for_function("document.body.dataset.role === 'player'")
+    return page, g["id"]
+
+
+def pawn_places(page: Any) -> dict[str, list[str]]:
+    places: dict[str, list[str]] = page.evaluate(
+        """() => { const out = {};
+        for (const p of document.querySelectorAll('.pawn')) {
+          (out[p.dataset.colour] = out[p.dataset.colour] || []).push(p.dataset.loc); }
+        for (const k in out) out[k].sort(); return out; }"""
+    )
+    return places
+
+
+def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: Any) -> None:
+    page, gid = seated(server, browser, "standard", {"R": "invite", "Y": "bot:medium"})
+    errors = watch_errors(page)
+    spectator = context(browser).new_page()
+    spectator.goto(f"{server.base}/g/{gid}")
+    spectator.wait_for_function("document.body.dataset.role === 'spectator'")
+    tapper = Tapper(page)
+    turns = 0
+    while tapper.turn():
+        turns += 1
+        if turns == 8:
+            shot(page, "game-standard-phone")
+        assert spectator.locator("#moves .move, .pawn.movable, .dest").count() == 0
+    assert {"split", "sorry"} <= tapper.kinds or len(tapper.played) < 10, tapper.kinds
+    page.wait_for_selector("#over-panel:not([hidden])")
+    assert "won" in page.inner_text("#result")
+    assert page.locator("#moves-panel").is_hidden() or page.locator("#moves .move").count() == 0
+    log_count = page.locator("#log li").count()
+    assert log_count > 20
+    # the log is numbered by sequence number at every width (the 100th move keeps its digits)
+    numbers = page.eval_on_selector_all("#log li .n", "els => els.map(e => e.textContent)")
+    assert numbers[-1] == str(log_count)
+    # the replay: board, log, status and move in step, step by step and by jumps
+    with urllib.request.urlopen(f"{server.base}/api/games/{gid}/replay", timeout=10) as r:
+        frames = json.loads(r.read())["frames"]
+    page.tap("#replay-btn")
+    page.wait_for_function("document.body.dataset.replayAt === '0'")
+    assert page.locator("#log li").count() == 0
+    assert pawn_places(page) == {c: sorted(v) for c, v in frames[0]["view"]["pawns"].items()}
+    for i in (1, 2, 3):
+        page.tap("#replay-next")
+        page.wait_for_function(f"document.body.dataset.replayAt === '{i}'")
+        assert page.locator("#log li").count() == i
+        want = {c: sorted(v) for c, v in frames[i]["view"]["pawns"].items()}
+        assert pawn_places(page) == want
+        assert frames[i]["entry"]["text"] in page.inner_text("#replay-move")
+        assert "Replay" in page.inner_text("#status")
+    shot(page, "replay-phone")
+    page.tap("#replay-last")
+    last = len(frames) - 1
+    page.wait_for_function(f"document.body.dataset.replayAt === '{last}'")
+    assert "won" in page.inner_text("#status")
+    page.tap("#replay-play")  # play from the start, then pause
+    page.wait_for_function("Number(document.body.dataset.replayAt) >= 2", timeout=5000)
+    page.tap("#replay-play")
+    at = body(page, "replayAt")
+    page.wait_for_timeout(1200)
+    assert body(page, "replayAt") == at  # paused
+    page.tap("#replay-close")
+    page.wait_for_selector("#replay-panel", state="hidden")
+    assert not errors
+
+
+def test_teams_game_by_tapping(server: ServerProcess, browser: Any) -> None:
+    page, _gid = seated(
+        server,
+        browser,
+        "teams",
+        {"R": "invite", "B": "bot:medium", "Y": "bot:medium", "G": "bot:medium"},
+    )
+    errors = watch_errors(page)
+    page.wait_for_selector(".seat")
+    seats = page.inner_text("#seats")
+    assert "partner: Yellow" in seats and "partner: Green" in seats
+    assert "Teams: Red + Yellow against Blue + Green" in seats
+    shot(page, "game-teams-phone")
+    tapper = Tapper(page)
+    tapper.whole_game()
+    assert "won" in page.inner_text("#result")
+    assert tapper.played
+    assert not errors
+
+
+def test_points_game_by_tapping_card_first(server: ServerProcess, browser: Any) -> None:
+    kinds: set[str] = set()
+    for _game in range(3):  # a dead hand (a discard) comes in most games; three at most
+        page, _gid = seated(server, browser, "points", {"R": "invite", "B": "bot:medium"})
+        errors = watch_errors(page)
+        tapper = Tapper(page)
+        turns = 0
+        while tapper.turn():
+            turns += 1
+            if turns == 3:
+                assert page.locator("#hand .card").count() >= 1
+                shot(page, "game-points-phone")
+            # the Sorry! card has one name in the hand, the moves and the log
+            assert "[S]" not in page.inner_text("#log") and "[S]" not in page.inner_text("#moves")
+        kinds |= tapper.kinds
+        assert "points" in page.inner_text("#seats") or page.locator("#scores").is_visible()
+        assert not errors
+        page.context.close()
+        if "discard" in kinds:
+            break
+    assert "discard" in kinds, kinds
+    assert "swap" in kinds or "split" in kinds, kinds

@@ -1,0 +1,188 @@
+"""The waiting room, chat, turn timers and the next game of a match, through the HTTP API and
+the WebSocket protocol (sorry.web.room, sorry.web.chat)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from conftest import fast_settings, hello, new_game, recv
+from sorry.web import create_app
+
+
+@pytest.fixture
+def timed_client(sqlite_url: str) -> Iterator[TestClient]:
+    """Turn timers 100 times shorter (a 30 s timer runs out in 0.3 s)."""
+    app = create_app(sqlite_url, fast_settings(timer_scale=0.01))
+    with TestClient(app) as c:
+        yield c
+
+
+def host(client: TestClient, g: dict[str, Any], action: str, **kw: Any) -> Any:
+    return client.post(
+        f"/api/games/{g['id']}/host", json={"host_token": g["host_token"], "action": action, **kw}
+    )
+
+
+def test_nobody_moves_before_the_host_starts(client: TestClient) -> None:
+    g = new_game(
+        client, {"R": "bot:random", "B": "invite", "Y": "bot:random"}, room={"start": "host"}
+    )
+    summary = client.get(f"/api/games/{g['id']}").json()
+    assert summary["room"]["started"] is False and summary["room"]["start"] == "host"
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        state = hello(ws, "B", g["tokens"]["B"])
+        assert state["room"]["started"] is False
+        time.sleep(0.3)  # a bot would have moved by now
+        assert client.get(f"/api/games/{g['id']}").json()["seq"] == 0
+        ws.send_json({"type": "move", "seq": 0, "move": "pass"})
+        assert recv(ws, "rejected")["code"] in ("not_started", "not_your_turn")
+        if state["view"]["to_move"] == "B":  # Blue starts: nobody may move yet, Blue either
+            assert recv(ws, "rejected")["code"] == "not_started"
+        # only the host may start
+        wrong = client.post(
+            f"/api/games/{g['id']}/host", json={"host_token": "x" * 32, "action": "start"}
+        )
+        assert wrong.status_code == 403
+        assert host(client, g, "start").status_code == 200
+        started = recv(ws, "state")
+        assert started["room"]["started"] is True
+        assert host(client, g, "start").status_code == 409  # once
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/games/{g['id']}").json()["seq"] == 0:  # the bot plays now
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_the_host_turns_a_seat_into_a_bot_and_full_starts_by_itself(client: TestClient) -> None:
+    g = new_game(client, {"R": "invite", "B": "invite", "Y": "open"}, room={"start": "full"})
+    gid = g["id"]
+    assert host(client, g, "bot", seat="B", level="nope").status_code == 409
+    assert host(client, g, "bot", seat="B", level="random").status_code == 200
+    seats = {s["colour"]: s for s in client.get(f"/api/games/{gid}").json()["seats"]}
+    assert seats["B"]["kind"] == "bot" and seats["B"]["level"] == "random"
+    r = client.post(f"/api/games/{gid}/join", json={"seat": "R", "token": g["tokens"]["R"]})
+    assert r.status_code == 200
+    assert client.get(f"/api/games/{gid}").json()["room"]["started"] is False
+    # a taken seat cannot become a bot
+    assert host(client, g, "bot", seat="R", level="random").status_code == 409
+    r = client.post(f"/api/games/{gid}/join", json={"seat": "Y", "name": "Yan"})
+    assert r.status_code == 200  # the last seat taken: the game starts
+    assert client.get(f"/api/games/{gid}").json()["room"]["started"] is True
+    assert host(client, g, "bot", seat="Y", level="random").status_code == 409
+
+
+def test_room_settings_are_checked(client: TestClient) -> None:
+    for room in ({"timer": 45}, {"start": "later"}, {"chat": "yes"}, {"colour": 1}, []):
+        r = client.post(
+            "/api/games",
+            json={
+                "seats": [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}],
+                "room": room,
+            },
+        )
+        assert r.status_code == 400 and "room" in r.json()["error"], room
+
+
+def test_chat_plain_text_limits_and_switch_off(client: TestClient) -> None:
+    g = new_game(client, {"R": "invite", "Y": "invite"}, room={"start": "host"})
+    with (
+        client.websocket_connect(f"/ws/{g['id']}") as wr,
+        client.websocket_connect(f"/ws/{g['id']}") as ws,
+    ):
+        hello(wr, "R", g["tokens"]["R"])
+        assert recv(wr, "chat_history")["messages"] == []
+        hello(ws)  # a spectator may chat too, with a name
+        ws.send_json({"type": "chat", "text": "  <script>x</script>\t hi  ", "name": "Eve"})
+        line = recv(wr, "chat")["message"]
+        assert line["text"] == "<script>x</script> hi" and line["colour"] is None
+        assert line["name"] == "Eve"
+        assert recv(ws, "chat")["message"]["name"] == "Eve"  # everyone hears it, Eve too
+        wr.send_json({"type": "chat", "phrase": "good_luck"})
+        line = recv(ws, "chat")["message"]
+        assert line["phrase"] == "good_luck" and line["colour"] == "R" and line["text"] is None
+        for bad in (
+            {"type": "chat", "text": "x" * 201},
+            {"type": "chat", "text": "   "},
+            {"type": "chat", "phrase": "insult"},
+            {"type": "chat", "text": "a", "phrase": "hello"},
+            {"type": "chat", "text": "bell\x07"},
+        ):
+            wr.send_json(bad)
+            assert recv(wr, "error")["code"] == "bad_field", bad
+        # a burst is cut short
+        codes = []
+        for i in range(8):
+            ws.send_json({"type": "chat", "text": f"spam {i}"})
+        for _ in range(8):
+            m = ws.receive_json()
+            while m["type"] not in ("chat", "error"):
+                m = ws.receive_json()
+            codes.append(m.get("code", "ok"))
+        assert "chat_rate" in codes
+        # the host switches the chat off: nobody can write
+        assert host(client, g, "chat", enabled=False).status_code == 200
+        assert recv(wr, "state")["room"]["chat"] is False
+        time.sleep(2.1)
+        wr.send_json({"type": "chat", "text": "anyone?"})
+        assert recv(wr, "error")["code"] == "chat_off"
+    # a newcomer gets the recent lines
+    with client.websocket_connect(f"/ws/{g['id']}") as w2:
+        hello(w2)
+        said = [m["text"] or m["phrase"] for m in recv(w2, "chat_history")["messages"]]
+        assert said[:2] == ["<script>x</script> hi", "good_luck"]
+
+
+def test_a_timer_running_out_makes_the_seat_away(timed_client: TestClient) -> None:
+    client = timed_client
+    g = new_game(client, {"R": "invite", "Y": "bot:random"}, room={"timer": 30})
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        state = hello(ws, "R", g["tokens"]["R"])
+        while state["view"]["to_move"] != "R":
+            state = recv(ws, "state")
+        assert state["room"]["timer"] == 30 and state["room"]["deadline_in"] is not None
+        # Red does nothing: a bot plays for Red, and Red is away
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "state" and msg["last"] and msg["last"]["colour"] == "R":
+                break
+        assert msg["last"]["actor"] == "timeout"
+        red = next(s for s in msg["seats"] if s["colour"] == "R")
+        assert red["away"] is True
+        ws.send_json({"type": "back"})  # Red is back
+        seats = recv(ws, "seats")["seats"]
+        assert next(s for s in seats if s["colour"] == "R")["away"] is False
+
+
+def test_the_next_game_starts_when_every_player_accepts(client: TestClient) -> None:
+    g = new_game(client, {"R": "invite", "Y": "invite"})
+    service = client.app.state.service  # type: ignore[attr-defined]
+    live = service.live[g["id"]]
+    with client.websocket_connect(f"/ws/{g['id']}") as wr:
+        state = hello(wr, "R", g["tokens"]["R"])
+        with client.websocket_connect(f"/ws/{g['id']}") as wy:
+            hello(wy, "Y", g["tokens"]["Y"])
+            # both resign their turns until the game is over (passes are legal only when
+            # nothing else is; play the first legal move instead)
+            socks = {"R": wr, "Y": wy}
+            while not live.game.is_over():
+                mover = "RBYG"[live.game.to_move]
+                seq = live.seq
+                socks[mover].send_json(
+                    {"type": "move", "seq": seq, "move": str(live.game.legal_moves[0])}
+                )
+                recv(socks[mover], "accepted")
+    del state
+    gid = g["id"]
+    r = client.post(f"/api/games/{gid}/rematch", json={"seat": "R", "token": g["tokens"]["R"]})
+    nxt = r.json()["id"]
+    room = client.get(f"/api/games/{nxt}").json()["room"]
+    assert room["started"] is False and room["start"] == "ready" and room["ready"] == ["R"]
+    r = client.post(f"/api/games/{nxt}/ready", json={"seat": "Y", "token": "nope"})
+    assert r.status_code == 403
+    r = client.post(f"/api/games/{nxt}/ready", json={"seat": "Y", "token": g["tokens"]["Y"]})
+    assert r.json()["room"]["started"] is True
