@@ -148,9 +148,7 @@ def new_game(server: Server) -> tuple[str, dict[str, str]]:
     return g["id"], links
 
 
-def open_page(
-    browser: Any, url: str, lang: str, scheme: str = "light"
-) -> tuple[Any, list[str]]:
+def open_page(browser: Any, url: str, lang: str, scheme: str = "light") -> tuple[Any, list[str]]:
     ctx = browser.new_context(
         locale=lang, extra_http_headers={"Accept-Language": lang}, color_scheme=scheme
     )
