@@ -255,3 +255,25 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
         p.wait_for_function("document.body.dataset.started === 'yes'", timeout=15000)
     assert red.url == yellow.url
     assert not errors
+
+
+def test_pawns_walk_along_the_track(server: ServerProcess, browser: Any) -> None:
+    """A move is animated from the server's move effects: a pawn's walk has a keyframe for
+    every square it passes, not one straight line."""
+    g = create(server, {"R": "invite", "Y": "bot:medium"}, room={"start": "now"})
+    page = context(browser).new_page()
+    errors = watch_errors(page)
+    join(page, g["links"]["R"], "Ann")
+    tapper = Tapper(page)
+    deadline = time.monotonic() + 90
+    walked = False
+    while time.monotonic() < deadline and not walked:
+        walked = page.evaluate(
+            "document.getAnimations().some(a => a.effect && a.effect.target"
+            " && a.effect.target.classList.contains('pawn') && a.effect.getKeyframes().length >= 4)"
+        )
+        if not walked and body(page, "myTurn") == "yes":
+            tapper.turn()
+        time.sleep(0.02)
+    assert walked, "no pawn walked square by square"
+    assert not errors

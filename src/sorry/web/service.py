@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
+from ..effects import effects_json
 from ..game import Game
 from ..i18n import using
 from ..moves import Move
@@ -608,6 +609,7 @@ class GameService:
                 return _reject("illegal", f"{move_text!r} is not one of the legal moves", live.seq)
             card = move.card if game.rules.points else game.card
             paths = move_paths(game, move)
+            effects = effects_json(game.effects(move))  # the page walks the pawns along them
             new = game.copy()
             new.push(move)
             draws: list[str] = []
@@ -633,7 +635,9 @@ class GameService:
                 live.seq += 1
                 live.hints.clear()  # hints answer one position
                 live.last_change = time.monotonic()
-                live.log.append(_entry(live.seq, colour, actor, move, card, paths))
+                live.log.append(
+                    dict(_entry(live.seq, colour, actor, move, card, paths), effects=effects)
+                )
                 was_away = actor == "player" and acted(live, colour)
                 turn_began(live)
                 self.broadcast(live)
@@ -888,10 +892,11 @@ class GameService:
                 continue
             move = Move.parse(step)
             paths = move_paths(game, move)
+            effects = effects_json(game.effects(move))
             game.push(move)
             entry = next(entries, None)
             if entry is not None:
-                entry = dict(entry, paths=paths)
+                entry = dict(entry, paths=paths, effects=effects)
             frames.append(
                 {
                     "seq": entry["seq"] if entry else len(frames),

@@ -213,25 +213,41 @@ export class Board {
   }
 
   /**
-   * Walk the moved pawns: along the squares each passes (the move's effects, when the server
-   * sends them), else straight to where they end. Bumped pawns go back after the mover.
+   * Walk the pawns along the move's effects, in order: each pawn square by square along its
+   * path, a slide after the landing, a bumped pawn back to START once the mover is there,
+   * the two pawns of a swap crossing at once. Without effects, moved pawns go straight.
    * @param {{el: SVGGElement, c: string, from: string, to: string}[]} moved
-   * @param {Record<string, string[]>} [routes] per "colour|from", the squares passed
+   * @param {import("./types.js").Effect[] | undefined} effects
    */
-  animate(moved, routes) {
+  animate(moved, effects) {
     if (this.reduced || !moved.length || typeof Element.prototype.animate !== "function") return;
-    let delay = 0;
-    const movers = moved.filter((m) => m.to !== "S");
-    const bumped = moved.filter((m) => m.to === "S");
-    for (const m of [...movers, ...bumped]) {
-      const route = (routes && routes[`${m.c}|${m.from}`]) || [m.from, m.to];
-      const points = route.map((loc) => this.xy(m.c, loc, 0));
-      const end = { x: Number(m.el.dataset.x), y: Number(m.el.dataset.y) };
-      points[points.length - 1] = end;
-      const frames = points.map((p) => ({ transform: `translate(${p.x}px, ${p.y}px)` }));
-      const duration = Math.min(1600, Math.max(300, STEP_MS * (frames.length - 1)));
-      m.el.animate(frames, { duration, delay, easing: "linear", fill: "backwards" });
-      delay += m.to === "S" ? 0 : duration * 0.6;
+    /** @type {Map<SVGGElement, {loc: string, frames: {t: number, p: Point}[]}>} */
+    const tracks = new Map();
+    for (const m of moved) tracks.set(m.el, { loc: m.from, frames: [{ t: 0, p: this.xy(m.c, m.from, 0) }] });
+    let t = 0;
+    let swapStart = 0;
+    const steps = effects && effects.length ? effects : moved.map((m) => ({ kind: "forward", colour: m.c, from: m.from, to: m.to, path: [m.to], part: 0 }));
+    for (const e of steps) {
+      const entry = [...tracks.entries()].find(([el, tr]) => el.dataset.colour === e.colour && tr.loc === e.from);
+      if (!entry) continue;
+      const [, track] = entry;
+      const path = e.path && e.path.length ? e.path : [e.to];
+      const begin = e.kind === "swap" && swapStart !== t ? swapStart : t;
+      if (e.kind === "swap") swapStart = begin;
+      const per = e.kind === "slide" ? STEP_MS * 0.6 : e.kind === "bump" ? 350 : STEP_MS;
+      const last = track.frames[track.frames.length - 1];
+      if (last.t < begin) track.frames.push({ t: begin, p: last.p }); // wait for its turn
+      path.forEach((loc, i) => track.frames.push({ t: begin + per * (i + 1), p: this.xy(e.colour, loc, 0) }));
+      track.loc = e.to;
+      t = Math.max(t, begin + per * path.length);
+    }
+    const total = Math.min(4000, Math.max(t, 300));
+    for (const [el, track] of tracks) {
+      const end = { x: Number(el.dataset.x), y: Number(el.dataset.y) };
+      const frames = track.frames.map((f) => ({ offset: Math.min(1, f.t / Math.max(t, 1)), transform: `translate(${f.p.x}px, ${f.p.y}px)` }));
+      frames[frames.length - 1] = { offset: frames[frames.length - 1].offset, transform: `translate(${end.x}px, ${end.y}px)` };
+      if (frames[frames.length - 1].offset < 1) frames.push({ offset: 1, transform: `translate(${end.x}px, ${end.y}px)` });
+      el.animate(frames, { duration: total, easing: "linear" });
     }
   }
 

@@ -365,7 +365,7 @@ function showFrame(i) {
   r.at = i;
   const f = r.frames[i];
   const moved = board.place(f.view.pawns, forward && f.entry ? f.entry.paths : []);
-  if (forward && f.entry) board.animate(moved, routes(f.entry));
+  if (forward && f.entry) board.animate(moved, f.entry.effects);
   if (i === r.frames.length - 1) stopReplayTimer();
   render();
 }
@@ -396,25 +396,6 @@ function closeReplay() {
   render();
 }
 
-/**
- * The squares each moved pawn passes, from the move's effects when the server sends them
- * (otherwise the board moves it straight to where it ends).
- * @param {LogEntry} entry
- * @returns {Record<string, string[]> | undefined}
- */
-function routes(entry) {
-  if (!entry.effects) return undefined;
-  /** @type {Record<string, string[]>} */
-  const out = {};
-  for (const e of entry.effects) {
-    if (e.colour && e.path && e.path.length) {
-      const key = `${e.colour}|${e.path[0]}`;
-      out[key] = [...(out[key] || []), ...e.path.slice(out[key] ? 1 : 0)];
-    }
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------------------- messages
 /** @param {ServerMessage} m */
 function onMessage(m) {
@@ -436,7 +417,7 @@ function onMessage(m) {
       ui.deadline = m.room.deadline_in === null ? null : performance.now() + m.room.deadline_in * 1000;
       if (!ui.replay) {
         const moved = board.place(m.view.pawns, added ? added.paths : []);
-        if (added) board.animate(moved, routes(added));
+        if (added) board.animate(moved, added.effects);
       }
       if (added) announce(logLine(added, m.view.variant));
       if (prev && !prev.room.started && m.room.started) announce(t("The game has started."));

@@ -70,14 +70,16 @@
  */
 
 /**
- * One event of a move, in order (the core's move effects): a pawn walks square by square,
- * slides, is bumped back to START, or two pawns swap.
+ * One event of a move, in order (sorry.effects, the core's account of what a move does): a
+ * pawn walks square by square (forward, backward, out of START), takes a square (Sorry!),
+ * swaps, slides, or is bumped back to START.
  * @typedef {object} Effect
- * @property {string} type
- * @property {string} [colour]
- * @property {string[]} [path]
- * @property {string} [from]
- * @property {string} [to]
+ * @property {string} kind    forward, backward, start, sorry, swap, slide, bump
+ * @property {string} colour
+ * @property {string} from
+ * @property {string} to
+ * @property {string[]} path  every location entered, in order (the last is `to`)
+ * @property {number} part    which half of a split 7 (0 otherwise)
  */
 
 /**
