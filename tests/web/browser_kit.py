@@ -122,6 +122,7 @@ class Tapper:
         self.touch = touch
         self.played: list[str] = []
         self.kinds: set[str] = set()
+        self.offered: set[str] = set()  # kinds of move it was offered
 
     def legal(self) -> list[str]:
         moves: list[str] = self.page.evaluate(
@@ -130,6 +131,7 @@ class Tapper:
         return moves
 
     def choose(self, moves: list[str]) -> str:
+        self.offered |= {kind_of(m) for m in moves}
         for kind in ("split", "swap", "sorry", "discard"):
             if kind in self.kinds:
                 continue

@@ -142,6 +142,7 @@ def test_teams_game_by_tapping(server: ServerProcess, browser: Any) -> None:
 
 def test_points_game_by_tapping_card_first(server: ServerProcess, browser: Any) -> None:
     kinds: set[str] = set()
+    offered: set[str] = set()
     for _game in range(3):  # a dead hand (a discard) comes in most games; three at most
         page, _gid = seated(server, browser, "points", {"R": "invite", "B": "bot:medium"})
         errors = watch_errors(page)
@@ -155,10 +156,12 @@ def test_points_game_by_tapping_card_first(server: ServerProcess, browser: Any) 
             # the Sorry! card has one name in the hand, the moves and the log
             assert "[S]" not in page.inner_text("#log") and "[S]" not in page.inner_text("#moves")
         kinds |= tapper.kinds
+        offered |= tapper.offered
         assert "points" in page.inner_text("#seats") or page.locator("#scores").is_visible()
         assert not errors
         page.context.close()
         if "discard" in kinds:
             break
-    assert "discard" in kinds, kinds
+    # a dead hand is chance: whenever one came, its discard was tapped (card, then Discard)
+    assert "discard" in kinds or "discard" not in offered, (kinds, offered)
     assert "swap" in kinds or "split" in kinds, kinds
