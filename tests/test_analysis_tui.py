@@ -51,7 +51,7 @@ def test_game_over_shows_the_graph_and_the_swings(monkeypatch: pytest.MonkeyPatc
             await pilot.pause()
             shown = str(panel.render())
             assert "The moves that mattered" in shown
-            assert sum(1 for s in data_swings(panel) if s["text"] in shown) == 3
+            assert sum(1 for s in data_swings(panel) if s["short"] in shown) == 3
             a = panel.analysis
             assert a is not None
             for p in a.players:

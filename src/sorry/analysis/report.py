@@ -58,9 +58,10 @@ def game_at(record: GameRecord, step: int) -> Game:
     return record.replay(step)
 
 
-def move_text(record: GameRecord, step: int, move: Move) -> str:
-    """The move played at record step ``step`` (1-based) in words."""
-    return describe(game_at(record, step - 1), move)
+def move_text(record: GameRecord, step: int, move: Move, short_form: bool = False) -> str:
+    """The move played at record step ``step`` (1-based) in words (``move`` may be another
+    legal move there, such as the best one)."""
+    return describe(game_at(record, step - 1), move, short_form=short_form)
 
 
 def draw_text(analysis: Analysis, draw: Draw) -> str:
@@ -76,15 +77,21 @@ def label_text(label: str | None) -> str:
     return _(LABELS[label]) if label else ""
 
 
-def swing_text(analysis: Analysis, swing: Swing) -> str:
+def swing_text(analysis: Analysis, swing: Swing, short_form: bool = False) -> str:
+    """``turn 57: Red draws Sorry! (Red plays Sorry!: ...): +21.0 for Red`` (a draw with the
+    move it was played for), or the move with its label."""
     ev = swing.event
     change = _("{points} for {side}").format(
         points=points(swing.delta), side=side_name(analysis, swing.colour)
     )
     if isinstance(ev, Draw):
         what = draw_text(analysis, ev)
+        then = next((d for d in analysis.decisions if d.step > ev.step), None)
+        if then is not None and ev.colour is not None and not analysis.rules.points:
+            played = move_text(analysis.record, then.step, then.move, short_form)
+            what = _("{draw} ({move})").format(draw=what, move=played)
     else:
-        what = move_text(analysis.record, ev.step, ev.move)
+        what = move_text(analysis.record, ev.step, ev.move, short_form)
         if ev.label:
             what = _("{move} ({label})").format(move=what, label=label_text(ev.label))
     return _("turn {turn}: {what}: {change}").format(turn=ev.turn + 1, what=what, change=change)
@@ -309,6 +316,7 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> dict[str, Any]:
                 "side": letters[s.colour],
                 "delta": round(float(s.delta), 4),
                 "text": swing_text(analysis, s) if describe_moves else None,
+                "short": swing_text(analysis, s, short_form=True) if describe_moves else None,
             }
         )
     return {

@@ -202,7 +202,7 @@ class AnalysisPanel(Static):
         for n, s in enumerate(data["swings"][:3], 1):
             text.append("\n")
             text.append(f" {n} ", Style(bold=True, reverse=True))
-            text.append(f" {s['text']}")
+            text.append(f" {s['short'] or s['text']}")
         return text
 
     def action_swing(self, k: int) -> None:
