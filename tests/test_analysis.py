@@ -225,3 +225,31 @@ def test_an_unfinished_game_is_refused() -> None:
 def test_not_a_record_is_refused() -> None:
     with pytest.raises(RecordError):
         GameRecord.from_json('{"format": "sorry-game"}')
+
+
+def test_the_json_form_is_the_same_in_every_language() -> None:
+    """The numbers are computed once; the words are added per language from the record."""
+    from sorry.analysis import report
+    from sorry.i18n import using
+
+    a = quick("standard", 2)
+    bare = report.to_dict(a, describe_moves=False)
+    assert all(d["text"] is None for d in bare["decisions"])
+    english = report.localise(bare, a.record)
+    with using("el"):
+        greek = report.localise(bare, a.record)
+    assert english["decisions"][5]["text"] != greek["decisions"][5]["text"]
+    strip = ("text", "short", "best_text", "label")
+
+    def numbers(data: dict[str, object]) -> object:
+        def clean(x: object) -> object:
+            if isinstance(x, dict):
+                return {k: clean(v) for k, v in x.items() if k not in strip}
+            if isinstance(x, list):
+                return [clean(v) for v in x]
+            return x
+
+        return clean({k: v for k, v in data.items() if k not in ("summary", "method")})
+
+    assert numbers(english) == numbers(greek) == numbers(bare)
+    assert report.to_dict(a) == english

@@ -62,7 +62,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help=_("seed of the rollouts (default 0)"))
     p.add_argument(
-        "--top", type=int, default=5, metavar="N", help=_("turning points to list (default 5)")
+        "--top",
+        type=int,
+        default=5,
+        metavar="N",
+        help=_("turning points to list (default 5, at most 10)"),
     )
     p.add_argument("--no-progress", action="store_true", help=_("no progress line"))
     p.set_defaults(func=run)
@@ -156,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     else:
-        print(report.text(analysis, turning_points=max(0, args.top)))
+        print(report.text(data, turning_points=max(0, args.top)))
         if args.plot:
             print(_("graph written to {path}").format(path=args.plot))
     return 0
