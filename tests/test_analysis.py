@@ -19,6 +19,7 @@ from sorry.analysis import (
     analyse,
     label_of,
 )
+from sorry.analysis.account import REFINE_FROM
 from sorry.analysis.calibration import ProgressEstimator, naive_values
 from sorry.analysis.estimator import result_values
 from sorry.cards import card_name
@@ -82,9 +83,15 @@ def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
     for x in a.decisions:
         best = max(o.value[x.colour] for o in x.options)
         assert x.judged(x.best) == best
-        assert x.equity_lost == pytest.approx(best - x.judged(x.move))
+        gap = best - x.judged(x.move)
+        assert (x.measured is not None) == (gap >= REFINE_FROM)
+        if x.measured is None:  # the first measure is the judgement
+            assert x.equity_lost == pytest.approx(gap)
+        else:  # measured again (other worlds, more rollouts): that is the judgement
+            assert x.equity_lost == pytest.approx(max(0.0, x.measured[1] - x.measured[0]))
         assert x.equity_lost >= 0
         assert (x.label is None) == (not x.real or x.equity_lost < THRESHOLDS[-1][1])
+    assert any(x.measured is not None for x in a.decisions)
 
 
 @pytest.mark.parametrize(("variant", "players"), VARIANTS)

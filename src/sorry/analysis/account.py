@@ -61,6 +61,11 @@ LABELS: Final = {
     "blunder": N_("blunder"),
 }
 
+#: A decision whose first measure puts the best move this far (or more) above the one played
+#: is measured again with REFINE_FACTOR times the rollouts before it is labelled.
+REFINE_FROM: Final = 0.02
+REFINE_FACTOR: Final = 4
+
 #: Rollouts per card that could come, for each value before a draw (so up to 11 times this
 #: per value), by engine.
 DEFAULT_ROLLOUTS: Final = {"compiled": 64, "python": 4}
@@ -145,6 +150,9 @@ class Decision:
     options: tuple[Option, ...]
     side: tuple[int, ...]  # the mover's side (both partners in teams)
     from_view: bool  # judged from the decider's view (points), else from V
+    #: The move played and the best one measured again, with more rollouts in other worlds,
+    #: when the first measure put them :data:`REFINE_FROM` or more apart (the mover's side).
+    measured: tuple[float, float] | None = None
 
     @property
     def term(self) -> Values:
@@ -164,6 +172,11 @@ class Decision:
 
     @property
     def equity_lost(self) -> float:
+        """The best move's win probability minus the one played's, for the mover's side:
+        from the second measure when there is one (the first picks the best move, so its
+        own estimate of the gap is biased upwards)."""
+        if self.measured is not None:
+            return max(0.0, self.measured[1] - self.measured[0])
         return max(0.0, self.judged(self.best) - self.judged(self.move))
 
     @property
@@ -392,6 +405,24 @@ class _Run:
     def view_values(self, game: Game, moves: Sequence[Move], seed: int) -> list[Values]:
         return self.est.view_values(game, moves, self.n, self.worlds, seed)
 
+    def measure(
+        self, game: Game, chosen: Move, best: Move, mover: int, seed: int
+    ) -> tuple[float, float]:
+        """The move played and the best move valued again for the mover's side, with
+        :data:`REFINE_FACTOR` times the rollouts, in worlds of their own."""
+        seed = derive_seed(seed, 0x2EF)
+        k = REFINE_FACTOR
+        if self.record.rules.points:
+            vals = self.est.view_values(game, [chosen, best], self.n, self.worlds * k, seed)
+        else:
+            nodes = []
+            for m in (chosen, best):
+                after = game.copy(stack=False)
+                after.push(m)
+                nodes.append(after)
+            vals = [v for v, _o in chance_values(self.est, nodes, self.n * k, seed)]
+        return float(vals[0][mover]), float(vals[1][mover])
+
     # -- the walk -------------------------------------------------------------------------
     def go(self) -> tuple[list[Point], list[Draw], list[Decision]]:
         rec = self.record
@@ -469,6 +500,10 @@ class _Run:
                 best = chosen
             else:
                 best = next(o.move for o in options if o.value[mover] == best_value)
+            measured = None
+            gap = best_value - options[moves.index(chosen)].value[mover]
+            if len(moves) > 1 and gap >= REFINE_FROM:
+                measured = self.measure(game, chosen, best, mover, turn_seed)
             played = chosen.card if rec.rules.points else game.card
             turn = game.turn
             game.push(chosen)
@@ -487,6 +522,7 @@ class _Run:
                     options=options,
                     side=side,
                     from_view=bool(rec.rules.points),
+                    measured=measured,
                 )
             )
             current = after_chosen
