@@ -87,3 +87,14 @@ def test_bad_arguments() -> None:
     env = SorryEnv(players=2, opponents=make_bot("medium"))
     env.reset(seed=0)
     assert env.bots[2].name
+
+
+def test_registered_with_gymnasium() -> None:
+    import gymnasium as gym
+
+    from sorry.rl.gym_env import ENV_ID
+
+    env = gym.make(ENV_ID, players=3, opponents="easy")
+    assert isinstance(env.unwrapped, SorryEnv) and env.unwrapped.colours == (0, 1, 2)
+    obs, _info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)

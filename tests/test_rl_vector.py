@@ -282,3 +282,13 @@ def test_errors() -> None:
     env.reset(seed=0)
     with pytest.raises(RulesError, match="give 2 actions"):
         env.step(np.zeros(3, np.int64))
+
+
+def test_gymnasium_make_vec_gives_the_batched_environment() -> None:
+    import gymnasium as gym
+
+    from sorry.rl.gym_env import ENV_ID
+
+    env = gym.make_vec(ENV_ID, num_envs=5, players=4, opponents="easy")
+    assert isinstance(env, SorryVectorEnv) and env.num_envs == 5
+    assert env.policies == {1: OPPONENTS["easy"], 2: OPPONENTS["easy"], 3: OPPONENTS["easy"]}

@@ -166,4 +166,15 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
         }
 
 
-__all__ = ["SorryEnv"]
+#: Gymnasium's id: ``gym.make(ENV_ID, players=2, opponents="easy")`` is a SorryEnv, and
+#: ``gym.make_vec(ENV_ID, num_envs=1024, players=2)`` the compiled batched environment
+#: (sorry.rl.vector.SorryVectorEnv, its vector entry point).
+ENV_ID = "sorry/Sorry-v0"
+if ENV_ID not in gym.registry:
+    gym.register(
+        id=ENV_ID,
+        entry_point="sorry.rl.gym_env:SorryEnv",
+        vector_entry_point="sorry.rl.vector:SorryVectorEnv",
+    )
+
+__all__ = ["ENV_ID", "SorryEnv"]
