@@ -336,7 +336,11 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port), "--database", url]
         cmd += ["--bot-delay", str(args.bot_delay), "--takeover-after", "3600"]
-        cmd += ["--workers", str(args.workers), *args.server_arg]
+        cmd += ["--workers", str(args.workers)]
+        # every client runs here, on 127.0.0.1: lift the per-address limits (a flood of hints
+        # from one seat is what the flood mode measures; --server-arg puts limits back)
+        cmd += ["--max-connections-per-address", "100000", "--games-per-minute", "1000000"]
+        cmd += ["--max-games", "100000", *args.server_arg]
         if args.mode == "bots":
             cmd.append("--allow-bot-games")
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)

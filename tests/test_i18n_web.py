@@ -36,7 +36,14 @@ ACCEPT = {
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
-    settings = Settings(bot_delay=0.0, takeover_after=3600.0, tick=0.05, rate=1000.0, burst=1000.0)
+    settings = Settings(
+        bot_delay=0.0,
+        takeover_after=3600.0,
+        tick=0.05,
+        rate=1000.0,
+        burst=1000.0,
+        allowed_hosts=("testserver",),
+    )
     app = create_app(f"sqlite:///{tmp_path / 'i18n.db'}", settings)
     with TestClient(app) as c:
         yield c

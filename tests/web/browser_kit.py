@@ -39,6 +39,8 @@ def context(browser: Any, viewport: str = "phone", **kw: Any) -> Any:
 def watch_errors(page: Any) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the page must run under its Content-Security-Policy: a violation is an error too
+    page.on("console", lambda m: errors.append(m.text) if "Security Policy" in m.text else None)
     return errors
 
 
@@ -166,7 +168,7 @@ class Tapper:
                 self.tap(target.first)
                 # the tap chose a pawn or a square, or sent the move
                 page.wait_for_function(
-                    f"document.body.dataset.seq !== '{seq}' || "
+                    f"() => document.body.dataset.seq !== '{seq}' || "
                     f"((document.body.dataset.picks || '') !== {json.dumps(picks)}"
                     " && document.body.dataset.sending !== 'yes')",
                     timeout=10000,
@@ -185,7 +187,7 @@ class Tapper:
                 f"nothing to tap for {move} (picks {body(page, 'picks')}): {tappable} "
                 + page.inner_html("#actions")
             )
-        page.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=15000)
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=15000)
         self.played.append(move)
         self.kinds.add(kind_of(move))
 
@@ -193,7 +195,8 @@ class Tapper:
         """Wait for this seat's turn (or the end) and play one move; False when it is over."""
         page = self.page
         page.wait_for_function(
-            "document.body.dataset.myTurn === 'yes' || document.body.dataset.status === 'over'",
+            "() => document.body.dataset.myTurn === 'yes'"
+            " || document.body.dataset.status === 'over'",
             timeout=timeout * 1000,
         )
         if body(page, "status") == "over":

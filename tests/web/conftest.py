@@ -15,6 +15,16 @@ pytest.importorskip("starlette")  # the web extra; CI installs every extra
 from starlette.testclient import TestClient
 
 from sorry.web import Settings, create_app
+from sorry.web.limits import LimitSettings
+
+
+def generous_limits(**kw: float) -> LimitSettings:
+    """Per-address limits no functional test reaches (the tests share one address)."""
+    for what in ("connect", "create", "hint", "replay"):
+        kw.setdefault(f"{what}_rate", 1000.0)
+        kw.setdefault(f"{what}_burst", 1000.0)
+    kw.setdefault("connections", 1000)
+    return LimitSettings(**kw)  # type: ignore[arg-type]
 
 
 def fast_settings(**kw: Any) -> Settings:
@@ -24,6 +34,10 @@ def fast_settings(**kw: Any) -> Settings:
     kw.setdefault("rate", 1000.0)
     kw.setdefault("burst", 1000.0)
     kw.setdefault("allow_bot_games", True)
+    kw.setdefault("allowed_hosts", ("testserver",))  # the TestClient's Host
+    kw.setdefault("hint_rate", 1000.0)
+    kw.setdefault("hint_burst", 1000.0)
+    kw.setdefault("limits", generous_limits())
     return Settings(**kw)
 
 

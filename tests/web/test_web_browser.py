@@ -80,7 +80,7 @@ def join(page: Any, link: str, name: str) -> None:
     page.wait_for_selector("#join-btn")
     page.fill("#name-input", name)
     page.click("#join-btn")
-    page.wait_for_function("document.body.dataset.role === 'player'")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -108,14 +108,15 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     shot(page, f"room-{viewport}")
     page.click(".make-bot")  # Blue is played by a bot after all
     page.wait_for_function(
-        "!document.querySelector('.room-seat[data-colour=B] .invite-link')", timeout=10000
+        "() => !document.querySelector('.room-seat[data-colour=B] .invite-link')", timeout=10000
     )
     page.click("#start-btn")
-    page.wait_for_function("document.body.dataset.started === 'yes'")
+    page.wait_for_function("() => document.body.dataset.started === 'yes'")
     tapper = Tapper(page, touch)
     for _ in range(60):  # until Red can move a pawn on the board
         page.wait_for_function(
-            "document.body.dataset.myTurn === 'yes' || document.body.dataset.status === 'over'"
+            "() => document.body.dataset.myTurn === 'yes'"
+            " || document.body.dataset.status === 'over'"
         )
         if page.locator(".pawn.movable").count():
             break
@@ -158,32 +159,34 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     errors += watch_errors(guest)
     join(guest, links["B"], "Bo")
     host.wait_for_function(
-        "document.querySelector('.room-seat[data-colour=B]').textContent.includes('Bo')"
+        "() => document.querySelector('.room-seat[data-colour=B]').textContent.includes('Bo')"
     )
     host.select_option('.room-seat[data-colour="G"] .bot-level', "easy")
     host.click('.make-bot[data-colour="G"]')
     host.wait_for_function(
-        "!document.querySelector('.room-seat[data-colour=G] .invite-link')", timeout=10000
+        "() => !document.querySelector('.room-seat[data-colour=G] .invite-link')", timeout=10000
     )
     assert body(guest, "started") == "no" and guest.locator("#start-btn:not([hidden])").count() == 0
     # chat in the waiting room: text stays text, a quick phrase in the reader's language
     guest.fill("#chat-input", '<img src=x id="evil"> hi')
     guest.click("#chat-send")
-    host.wait_for_function("document.querySelector('#chat-log').textContent.includes('hi')")
+    host.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('hi')")
     assert host.locator("#chat-log img, #evil").count() == 0
     assert '<img src=x id="evil"> hi' in host.inner_text("#chat-log")
     host.click('.phrase[data-phrase="good_luck"]')
     guest.wait_for_function(
-        "document.querySelector('#chat-log').textContent.includes('Good luck!')"
+        "() => document.querySelector('#chat-log').textContent.includes('Good luck!')"
     )
     # mute: Ann no longer sees Bo's lines
     host.click('.seat[data-colour="B"] .mute')
-    host.wait_for_function("!document.querySelector('#chat-log').textContent.includes('hi')")
+    host.wait_for_function("() => !document.querySelector('#chat-log').textContent.includes('hi')")
     guest.click('.phrase[data-phrase="oops"]')
     time.sleep(0.4)
     assert "Oops!" not in host.inner_text("#chat-log")
     host.click('.seat[data-colour="B"] .mute')  # unmute: the lines are back
-    host.wait_for_function("document.querySelector('#chat-log').textContent.includes('Oops!')")
+    host.wait_for_function(
+        "() => document.querySelector('#chat-log').textContent.includes('Oops!')"
+    )
     # the host switches the chat off for everyone
     host.click("#chat-toggle")
     guest.wait_for_selector("#chat-form", state="hidden")
@@ -192,14 +195,14 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     # the start: the game begins for everyone, and the player to move is told in the title
     host.click("#start-btn")
     for p in (host, guest):
-        p.wait_for_function("document.body.dataset.started === 'yes'")
+        p.wait_for_function("() => document.body.dataset.started === 'yes'")
         p.wait_for_selector("#room", state="hidden")
     deadline = time.monotonic() + 30
     seen_title = False
     while time.monotonic() < deadline and not seen_title:
         for p, colour in ((host, "R"), (guest, "B")):
             if body(p, "toMove") == colour and body(p, "status") == "playing":
-                p.wait_for_function("document.title.includes('Your turn')")
+                p.wait_for_function("() => document.title.includes('Your turn')")
                 other = guest if p is host else host
                 assert "Your turn" not in other.title()
                 seen_title = True
@@ -229,7 +232,7 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     shot(mover, "timer-phone")
     # nobody taps: the bot plays the move and the seat is away
     mover.wait_for_function(
-        "[...document.querySelectorAll('#log li')]"
+        "() => [...document.querySelectorAll('#log li')]"
         ".some(li => li.textContent.includes('time ran out'))",
         timeout=15000,
     )
@@ -239,7 +242,7 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     mover.wait_for_selector("#back-btn", state="hidden")
     # both go away: bots finish the game
     for p in (red, yellow):
-        p.wait_for_function("document.body.dataset.status === 'over'", timeout=240000)
+        p.wait_for_function("() => document.body.dataset.status === 'over'", timeout=240000)
     for p in (red, yellow):
         p.wait_for_selector("#over-panel:not([hidden])")
         assert "won" in p.inner_text("#result")
@@ -252,7 +255,7 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     assert "not ready yet" in red.inner_text("#room-seats")
     yellow.click("#rematch-btn")
     for p in (red, yellow):
-        p.wait_for_function("document.body.dataset.started === 'yes'", timeout=15000)
+        p.wait_for_function("() => document.body.dataset.started === 'yes'", timeout=15000)
     assert red.url == yellow.url
     assert not errors
 

@@ -14,6 +14,17 @@ def test_serve_rejects_bad_arguments(capsys: Any) -> None:
     assert main(["serve", "--bot-delay", "-1"]) == 2
     assert main(["serve", "--database", "mysql://x/y"]) == 2
     assert "unsupported database" in capsys.readouterr().err
+    for bad, said in (
+        (["--workers", "0"], "--workers"),
+        (["--bot-time-limit", "0"], "--bot-time-limit"),
+        (["--max-games", "0"], "--max-games"),
+        (["--max-connections-per-address", "0"], "--max-connections-per-address"),
+        (["--games-per-minute", "0"], "--games-per-minute"),
+        (["--evict-after", "-1"], "--evict-after"),
+    ):
+        assert main(["serve", *bad]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err  # one clear line
 
 
 def test_database_urls(tmp_path: Any, monkeypatch: Any) -> None:

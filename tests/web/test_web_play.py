@@ -53,7 +53,7 @@ def seated(server: ServerProcess, browser: Any, variant: str, seats: dict[str, s
     page.wait_for_selector("#join-btn")
     page.fill("#name-input", "Ann")
     page.tap("#join-btn")
-    page.wait_for_function("document.body.dataset.role === 'player'")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
     return page, g["id"]
 
 
@@ -72,7 +72,7 @@ def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: An
     errors = watch_errors(page)
     spectator = context(browser).new_page()
     spectator.goto(f"{server.base}/g/{gid}")
-    spectator.wait_for_function("document.body.dataset.role === 'spectator'")
+    spectator.wait_for_function("() => document.body.dataset.role === 'spectator'")
     tapper = Tapper(page)
     turns = 0
     while tapper.turn():
@@ -93,12 +93,12 @@ def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: An
     with urllib.request.urlopen(f"{server.base}/api/games/{gid}/replay", timeout=10) as r:
         frames = json.loads(r.read())["frames"]
     page.tap("#replay-btn")
-    page.wait_for_function("document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
     assert page.locator("#log li").count() == 0
     assert pawn_places(page) == {c: sorted(v) for c, v in frames[0]["view"]["pawns"].items()}
     for i in (1, 2, 3):
         page.tap("#replay-next")
-        page.wait_for_function(f"document.body.dataset.replayAt === '{i}'")
+        page.wait_for_function(f"() => document.body.dataset.replayAt === '{i}'")
         assert page.locator("#log li").count() == i
         want = {c: sorted(v) for c, v in frames[i]["view"]["pawns"].items()}
         assert pawn_places(page) == want
@@ -107,10 +107,10 @@ def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: An
     shot(page, "replay-phone")
     page.tap("#replay-last")
     last = len(frames) - 1
-    page.wait_for_function(f"document.body.dataset.replayAt === '{last}'")
+    page.wait_for_function(f"() => document.body.dataset.replayAt === '{last}'")
     assert "won" in page.inner_text("#status")
     page.tap("#replay-play")  # play from the start, then pause
-    page.wait_for_function("Number(document.body.dataset.replayAt) >= 2", timeout=5000)
+    page.wait_for_function("() => Number(document.body.dataset.replayAt) >= 2", timeout=5000)
     page.tap("#replay-play")
     at = body(page, "replayAt")
     page.wait_for_timeout(1200)

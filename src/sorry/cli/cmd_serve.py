@@ -70,6 +70,44 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help=_("allow games with no human seat (off by default: they only cost CPU)"),
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=_(
+            "a Host name this server answers to besides localhost and the --host address "
+            "(repeatable; the name a reverse proxy forwards; * for any)"
+        ),
+    )
+    p.add_argument(
+        "--max-games",
+        type=int,
+        default=1000,
+        metavar="N",
+        help=_("unfinished games kept in memory at most; beyond, new games are refused (1000)"),
+    )
+    p.add_argument(
+        "--evict-after",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help=_("seconds a game nobody has open stays in memory (600)"),
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help=_("open WebSocket connections from one client address at most (64)"),
+    )
+    p.add_argument(
+        "--games-per-minute",
+        type=float,
+        default=10.0,
+        metavar="N",
+        help=_("games one client address may create per minute (10)"),
+    )
     p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
@@ -79,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web import Settings, create_app
+        from ..web.limits import LimitSettings
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise CliError(
             _(
@@ -93,6 +132,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--workers must be 1-64"))
     if not args.bot_time_limit > 0:
         raise CliError(_("--bot-time-limit must be positive"))
+    if args.max_games < 1 or args.max_connections_per_address < 1:
+        raise CliError(_("--max-games and --max-connections-per-address must be at least 1"))
+    if not args.games_per_minute > 0 or args.evict_after < 0:
+        raise CliError(_("--games-per-minute must be positive, --evict-after not negative"))
+    limits = LimitSettings(
+        connections=args.max_connections_per_address,
+        create_rate=args.games_per_minute / 60,
+        create_burst=max(1.0, args.games_per_minute),
+    )
     settings = Settings(
         bot_delay=args.bot_delay,
         takeover_after=args.takeover_after,
@@ -101,6 +149,11 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         bot_time_limit=args.bot_time_limit,
         allow_bot_games=args.allow_bot_games,
+        allowed_hosts=tuple(args.allowed_host),
+        bind_host=args.host,
+        max_games=args.max_games,
+        evict_after=args.evict_after,
+        limits=limits,
     )
     try:
         app = create_app(args.database, settings)

@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -48,6 +49,7 @@ from ..svg import board_geometry, board_svg
 from . import chat, room
 from .db import Database
 from .i18n import render_page, request_language
+from .limits import AddressLimits, Guard, HostPolicy, RateLimit
 from .players import bot_levels
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -61,7 +63,6 @@ from .service import (
     Conn,
     GameService,
     LiveGame,
-    RateLimit,
     Refused,
     Settings,
     clean_name,
@@ -93,6 +94,22 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def too_many(message: str, retry_after: int = 10) -> JSONResponse:
+    return JSONResponse(
+        {"error": message}, status_code=429, headers={"Retry-After": str(retry_after)}
+    )
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address: the peer's, or the one a trusted proxy forwarded (uvicorn)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def limits_of(conn: Request | WebSocket) -> AddressLimits:
+    limits: AddressLimits = conn.app.state.limits
+    return limits
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -251,6 +268,8 @@ async def lobby(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     service: GameService = request.app.state.service
+    if not limits_of(request).allow(client_address(request), "create"):
+        return too_many("too many games created from this address: wait a minute", 60)
     try:
         rules, seats, name, public, settings = parse_create(await read_json(request))
         host_token = new_token()  # the host starts the game, changes seats, switches chat
@@ -374,31 +393,29 @@ async def host(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    service: GameService = request.app.state.service
-    live = await _live(request)
-    if live is None:
-        return error(404, "no such game")
-    try:
-        rec = service.record(live)
-    except PermissionError as exc:
-        return error(409, str(exc))
-    return Response(
-        rec.to_json(),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="sorry-{live.id}.json"'},
-    )
+    return await _finished(request, "record")
 
 
 async def replay(request: Request) -> Response:
+    return await _finished(request, "replay")
+
+
+async def _finished(request: Request, what: str) -> Response:
+    """A finished game's record or replay: cached, and limited per address."""
     service: GameService = request.app.state.service
     live = await _live(request)
     if live is None:
         return error(404, "no such game")
+    if not limits_of(request).allow(client_address(request), "replay"):
+        return too_many(f"too many {what} requests from this address: wait a moment")
     try:
-        frames = await asyncio.to_thread(service.replay, live)
+        data = await service.finished_json(live, what)
     except PermissionError as exc:
         return error(409, str(exc))
-    return JSONResponse({"id": live.id, "frames": frames})
+    headers = {"Cache-Control": "public, max-age=3600"}
+    if what == "record":
+        headers["Content-Disposition"] = f'attachment; filename="sorry-{live.id}.json"'
+    return Response(data, media_type="application/json", headers=headers)
 
 
 # -- WebSocket -----------------------------------------------------------------------------
@@ -410,13 +427,29 @@ async def ws_endpoint(ws: WebSocket) -> None:
         await ws.close(code=1008, reason="Origin not allowed")
         return
     gid = ws.path_params["gid"]
+    address = client_address(ws)
+    limits = limits_of(ws)
+    refused = limits.open_connection(address)
     await ws.accept()
+    if refused is not None:
+        await ws.send_text(dumps({"type": "error", "code": "rate_limited", "error": refused}))
+        await ws.close(code=1013, reason=refused[:120])  # 1013: try again later
+        return
+    try:
+        await _session(ws, service, gid, address)
+    finally:
+        limits.close_connection(address)
+
+
+async def _session(ws: WebSocket, service: GameService, gid: str, address: str) -> None:
     live = await service.get(gid) if GAME_ID.match(gid) else None
     if live is None:
         await ws.send_text(dumps({"type": "error", "code": "no_game", "error": "no such game"}))
         await ws.close(code=4404)
         return
+    live.opening += 1  # not evicted from memory before its hello
     conn = Conn()
+    conn.address = address
     conn.lang = request_language(ws)  # the page's language (cookie, else Accept-Language)
     writer = asyncio.create_task(_writer(ws, conn))
     limit = RateLimit(service.settings.rate, service.settings.burst)
@@ -473,6 +506,11 @@ async def ws_endpoint(ws: WebSocket) -> None:
                         )
                         continue
                     conn.seat = cm.seat
+                fresh = await service.get(gid)  # the game object in memory now
+                if fresh is not None and fresh is not live:
+                    live.opening = max(0, live.opening - 1)
+                    live = fresh
+                    live.opening += 1
                 conn.send(
                     {
                         "type": "welcome",
@@ -491,6 +529,8 @@ async def ws_endpoint(ws: WebSocket) -> None:
     finally:
         if attached:
             service.detach(live, conn)
+        else:
+            live.opening = max(0, live.opening - 1)
         conn.close()
         with contextlib.suppress(Exception):
             await writer
@@ -529,7 +569,8 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
             conn.send(service.state_message(live, conn, full=True))
     elif cm.type == "hint":
         assert cm.seq is not None
-        reply = await service.hint_for(live, conn.seat, cm.seq)
+        limit = service.limits.bucket(conn.address, "hint")
+        reply = await service.hint_for(live, conn.seat, cm.seq, limit)
         if reply["type"] == "hint":
             with using(conn.lang):  # the hint's words in the client's language
                 reply["text"] = describe_move(Move.parse(reply["move"]))
@@ -559,6 +600,7 @@ def create_app(
     :class:`Database`, or None for SQLite in the per-user data folder."""
     db = database if isinstance(database, Database) else Database(database)
     service = GameService(db, settings)
+    hosts = HostPolicy(service.settings.bind_host, service.settings.allowed_hosts)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -587,7 +629,8 @@ def create_app(
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, hosts=hosts)])
     app.state.service = service
     app.state.db = db
+    app.state.limits = service.limits
     return app

@@ -544,6 +544,20 @@ class Database:
                 query = query.limit(limit)
             return [r[0] for r in conn.execute(query).all()]
 
+    def bot_game_ids(self, limit: int) -> list[str]:
+        """Unfinished games with no human seat, most recently active first."""
+        human = sa.select(seats.c.game_id).where(
+            seats.c.game_id == games.c.id, seats.c.kind == "human"
+        )
+        with self.reader.connect() as conn:
+            query = (
+                sa.select(games.c.id)
+                .where(games.c.status == "playing", ~human.exists())
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            )
+            return [r[0] for r in conn.execute(query).all()]
+
     def lobby(self, limit: int = 50) -> list[GameRow]:
         """Public games, those still playing first, most recently active first."""
         with self.reader.connect() as conn:

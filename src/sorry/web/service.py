@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -40,6 +41,7 @@ from ..record import Commitment, GameRecord, Seat, initial_deck
 from ..rng import MASK64, derive_seed
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
+from .limits import AddressLimits, LimitSettings, RateLimit
 from .players import bot_levels
 from .protocol import describe_move, dumps, move_paths, public_view, teams_json, view_json
 from .room import (
@@ -93,30 +95,6 @@ class Refused(Exception):
         self.message = message
 
 
-class RateLimit:
-    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def allow(self, cost: float = 1.0) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= cost:
-            self.tokens -= cost
-            return True
-        return False
-
-    @property
-    def full(self) -> bool:
-        """Back to a whole burst (nothing to remember any more)."""
-        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
-
-
 @dataclass
 class Settings:
     bot_delay: float = 0.6  # seconds a bot waits before moving (so people can follow)
@@ -125,7 +103,8 @@ class Settings:
     tick: float = 0.5
     allowed_origins: tuple[str, ...] = ()
     listen: bool = True  # PostgreSQL: LISTEN for moves committed by other processes
-    evict_after: float = 600.0  # seconds a finished, unwatched game stays in memory
+    evict_after: float = 600.0  # seconds an unwatched game with nothing to do stays in memory
+    max_games: int = 1000  # unfinished games in memory at most (new games refused beyond)
     rate: float = 10.0  # messages per second a WebSocket client may send on average
     burst: float = 30.0  # and in a burst
     workers: int = 1  # worker processes that play the bots and compute hints
@@ -134,6 +113,9 @@ class Settings:
     hint_burst: float = 3.0  # and in a burst
     allow_bot_games: bool = False  # games with no human seat
     timer_scale: float = 1.0  # turn timers are multiplied by this (tests, quick demos)
+    allowed_hosts: tuple[str, ...] = ()  # Host names served besides localhost and bind_host
+    bind_host: str = "127.0.0.1"  # the address the server listens on
+    limits: LimitSettings = field(default_factory=LimitSettings)  # per client address
 
 
 class Conn:
@@ -177,7 +159,8 @@ class LiveGame:
     conns: set[Conn] = field(default_factory=set)
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
-    last_change: float = field(default_factory=time.monotonic)
+    last_change: float = field(default_factory=time.monotonic)  # a move, or the last one left
+    opening: int = 0  # connections open but not yet attached (no hello yet)
     hints: dict[tuple[int, int], asyncio.Future[str]] = field(default_factory=dict)
     hint_limits: dict[int, RateLimit] = field(default_factory=dict)
     next_id: str | None = None  # the next game of the match, once somebody asked for it
@@ -192,6 +175,16 @@ class LiveGame:
     @property
     def status(self) -> str:
         return "over" if self.game.is_over() else "playing"
+
+    @property
+    def plays_itself(self) -> bool:
+        """Every seat is a bot (and the game is not over): it goes on with nobody there."""
+        return not self.game.is_over() and all(s.kind == "bot" for s in self.seats.values())
+
+    @property
+    def anyone_seated(self) -> bool:
+        """Some human seat has a connection open."""
+        return any(c.seat is not None and not c.closed for c in self.conns)
 
 
 def log_entries(game: Game, rows: list[MoveRow]) -> list[dict[str, Any]]:
@@ -242,22 +235,27 @@ class GameService:
         self.db = db
         self.settings = settings or Settings()
         self.live: dict[str, LiveGame] = {}
-        self._load_lock = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self.pool = WorkerPool(self.settings.workers)
+        self.limits = AddressLimits(self.settings.limits)  # per client address (app.py)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._listener: Any = None
+        self._finished: collections.OrderedDict[tuple[str, str], bytes] = (
+            collections.OrderedDict()
+        )  # finished games' replays and records, most recently used last
         self.loop: asyncio.AbstractEventLoop | None = None
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None  # for tests
 
     # -- lifecycle ----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished game from the database and start the background work."""
+        """Resume the games that play by themselves (all bots, if allowed) and start the
+        background work; every other game is loaded when somebody opens it."""
         self.loop = asyncio.get_running_loop()
-        for gid in await asyncio.to_thread(self.db.game_ids, "playing"):
-            live = await self.get(gid)
-            if live is not None:
-                self._schedule_bot(live)
+        if self.settings.allow_bot_games:
+            ids = await asyncio.to_thread(self.db.bot_game_ids, self.settings.max_games)
+            for gid in ids:
+                await self.get(gid)
         self._ticker = asyncio.create_task(self._tick_loop())
         if self.settings.listen and not self.db.is_sqlite:
             from .notify import Listener
@@ -310,6 +308,12 @@ class GameService:
             raise Refused(
                 403, "games without a human seat are off on this server (--allow-bot-games)"
             )
+        if self.playing_count() >= self.settings.max_games:
+            self.evict(pressure=True)
+            if self.playing_count() >= self.settings.max_games:
+                raise Refused(
+                    503, f"the server is full ({self.settings.max_games} games): try again later"
+                )
         colours = sorted(s["colour"] for s in seats)
         game = Game(rules, players=colours, seed=seed)
         commit = Commitment.for_game(game)
@@ -357,22 +361,38 @@ class GameService:
         return gid, tokens
 
     async def get(self, game_id: str) -> LiveGame | None:
+        """The game, loaded from the database if it is not in memory (once, however many
+        ask at the same time); None if there is no such game."""
         live = self.live.get(game_id)
         if live is not None:
             return live
-        async with self._load_lock:
-            live = self.live.get(game_id)
-            if live is not None:
-                return live
-            found = await asyncio.to_thread(self.db.load_full, game_id)
-            if found is None:
-                return None
-            live = self._build(*found)
-            self.live[game_id] = live
-            return live
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            loading.add_done_callback(lambda _job: self._loading.pop(game_id, None))
+            loading.add_done_callback(_retrieve)
+        return await asyncio.shield(loading)
 
-    def _build(self, row: GameRow, rows: list[MoveRow]) -> LiveGame:
-        game = restore_game(row.state, rows)
+    async def _load(self, game_id: str) -> LiveGame | None:
+        found = await asyncio.to_thread(self._read, game_id)  # replaying takes CPU: a thread
+        if found is None:
+            return None
+        live = self.live.get(game_id)
+        if live is None:
+            live = self.live[game_id] = self._build(*found)
+        if self.playing_count() > self.settings.max_games:
+            self.evict(pressure=True)
+        self._schedule_bot(live)
+        return live
+
+    def _read(self, game_id: str) -> tuple[GameRow, list[MoveRow], Game] | None:
+        found = self.db.load_full(game_id)
+        if found is None:
+            return None
+        row, rows = found
+        return row, rows, restore_game(row.state, rows)
+
+    def _build(self, row: GameRow, rows: list[MoveRow], game: Game) -> LiveGame:
         now = time.monotonic()
         live = LiveGame(
             id=row.id,
@@ -397,10 +417,10 @@ class GameService:
 
     async def refresh(self, live: LiveGame) -> bool:
         """Reload a game from the database if another writer moved it on; tells everyone."""
-        found = await asyncio.to_thread(self.db.load_full, live.id)
+        found = await asyncio.to_thread(self._read, live.id)
         if found is None:
             return False
-        row, rows = found
+        row, rows, game = found
         changed = False
         async with live.lock:
             seats = {s.colour: s for s in row.seats}
@@ -413,7 +433,7 @@ class GameService:
             if live.room.update(row.room):
                 changed = True
             if row.seq > live.seq:
-                live.game = restore_game(row.state, rows)
+                live.game = game
                 live.seq = row.seq
                 live.hints.clear()
                 live.log = log_entries(live.game, rows)
@@ -561,6 +581,7 @@ class GameService:
         return True, fresh
 
     def attach(self, live: LiveGame, conn: Conn) -> None:
+        live.opening = max(0, live.opening - 1)
         live.conns.add(conn)
         if conn.seat is not None:
             live.away_since.pop(conn.seat, None)
@@ -570,6 +591,7 @@ class GameService:
 
     def detach(self, live: LiveGame, conn: Conn) -> None:
         live.conns.discard(conn)
+        live.last_change = max(live.last_change, time.monotonic())
         if conn.seat is not None and not live.connected(conn.seat):
             live.away_since[conn.seat] = time.monotonic()
             self.broadcast_seats(live)
@@ -705,8 +727,8 @@ class GameService:
             return seat.bot_level or bot_levels()[0], "bot"
         if colour in live.room.away:  # the turn timer ran out: a bot plays until they act
             return self._takeover_level(), "timeout"
-        if live.connected(colour):
-            return None
+        if live.connected(colour) or not live.anyone_seated:
+            return None  # the player is here, or nobody is: the game waits
         away = live.away_since.get(colour)
         if away is not None and time.monotonic() - away >= self.settings.takeover_after:
             return self._takeover_level(), "takeover"
@@ -760,13 +782,11 @@ class GameService:
                 log.exception("tick failed")
 
     def tick(self) -> None:
-        """Bots take over absent players; a stalled bot seat is restarted."""
-        now = time.monotonic()
+        """Bots take over absent players; a stalled bot seat is restarted; games nobody
+        watches and that have nothing to do leave memory (they are loaded again on demand)."""
+        self.evict()
         for live in list(self.live.values()):
             if live.game.is_over():
-                # finished games nobody watches leave memory (they reload on demand)
-                if not live.conns and now - live.last_change > self.settings.evict_after:
-                    self.live.pop(live.id, None)
                 continue
             colour = live.game.to_move
             seat = live.seats[colour]
@@ -780,6 +800,35 @@ class GameService:
                 idle = time.monotonic() - live.last_change
                 if idle > self.settings.bot_delay * 3 + 2.0:
                     self._schedule_bot(live)
+
+    def playing_count(self) -> int:
+        return sum(1 for g in self.live.values() if not g.game.is_over())
+
+    def _evictable(self, live: LiveGame) -> bool:
+        return (
+            live.opening == 0
+            and not any(not c.closed for c in live.conns)
+            and (live.bot_task is None or live.bot_task.done())
+            and not live.lock.locked()
+            and not live.plays_itself
+        )
+
+    def evict(self, pressure: bool = False) -> int:
+        """Drop from memory the games nobody has open and that wait for nobody: those idle
+        for ``evict_after`` seconds, or under ``pressure`` (the cap on games is reached) the
+        longest idle first until there is room. Returns how many left."""
+        now = time.monotonic()
+        idle = sorted(
+            (g for g in self.live.values() if self._evictable(g)), key=lambda g: g.last_change
+        )
+        gone = 0
+        for g in idle:
+            recent = now - g.last_change < self.settings.evict_after
+            if recent and (not pressure or self.playing_count() < self.settings.max_games):
+                break
+            self.live.pop(g.id, None)
+            gone += 1
+        return gone
 
     # -- matches ------------------------------------------------------------------------------
     def match_totals(self, live: LiveGame) -> dict[str, Any]:
@@ -851,6 +900,28 @@ class GameService:
         return True, live.next_id
 
     # -- finished games -----------------------------------------------------------------------
+    FINISHED_CACHE = 64  # replays and records kept (a finished game never changes)
+
+    async def finished_json(self, live: LiveGame, what: str) -> bytes:
+        """The replay (``"replay"``) or the record (``"record"``) of a finished game as JSON,
+        computed once (in a thread) and cached; PermissionError while it is being played."""
+        key = (live.id, what)
+        cached = self._finished.get(key)
+        if cached is not None:
+            self._finished.move_to_end(key)
+            return cached
+        if not live.game.is_over():
+            raise PermissionError(f"the {what} is available when the game is over")
+        if what == "replay":
+            frames = await asyncio.to_thread(self.replay, live)
+            data = dumps({"id": live.id, "frames": frames}).encode()
+        else:
+            data = (await asyncio.to_thread(self.record, live)).to_json().encode()
+        self._finished[key] = data
+        while len(self._finished) > self.FINISHED_CACHE:
+            self._finished.popitem(last=False)
+        return data
+
     def record(self, live: LiveGame) -> GameRecord:
         """The game record (``sorry.record``: seats, every draw and move, the result, and the
         revealed seed, deck and nonce of the commitment published at the start): only once

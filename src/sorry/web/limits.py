@@ -1,0 +1,254 @@
+"""Limits per client address, the Host allow-list and the security headers.
+
+* :class:`AddressLimits`: per client address, token buckets for new connections, game
+  creation, hints and the finished games' replays and records, and a cap on open WebSocket
+  connections. Addresses nobody has used for a while are forgotten (the table stays small).
+* :class:`Guard`: ASGI middleware in front of the whole application. It refuses a request
+  whose ``Host`` is not allowed (DNS rebinding: a page of ``evil.example`` whose name was made
+  to resolve to this server sends ``Host: evil.example``), and adds the security headers to
+  every HTTP response.
+
+The client address is the peer's, or the one a trusted proxy forwarded (uvicorn's
+``--forwarded-allow-ips``, 127.0.0.1 by default: a proxy on this machine must set
+``X-Forwarded-For``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The page's scripts and styles are files of /static (no inline script, no inline style
+#: element); the board is SVG drawn by the script; nothing comes from another origin.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+class RateLimit:
+    """A token bucket: ``rate`` per second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        """Back to a whole burst (nothing to remember any more)."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+@dataclass
+class LimitSettings:
+    """Per-address limits (``sorry serve`` options); rates are per second, with bursts."""
+
+    connections: int = 64  # open WebSocket connections at once
+    connect_rate: float = 2.0  # new WebSocket connections
+    connect_burst: float = 40.0
+    create_rate: float = 10 / 60  # games created (10 a minute)
+    create_burst: float = 10.0
+    hint_rate: float = 2.0  # hints computed
+    hint_burst: float = 10.0
+    replay_rate: float = 1.0  # finished games' replays and records
+    replay_burst: float = 10.0
+
+
+@dataclass
+class _Address:
+    buckets: dict[str, RateLimit] = field(default_factory=dict)
+    connections: int = 0
+    seen: float = field(default_factory=time.monotonic)
+
+
+class AddressLimits:
+    FORGET_AFTER = 600.0  # seconds an address with nothing open is remembered
+
+    def __init__(self, settings: LimitSettings | None = None) -> None:
+        self.settings = settings or LimitSettings()
+        self._table: dict[str, _Address] = {}
+        self._pruned = time.monotonic()
+
+    def _get(self, address: str) -> _Address:
+        now = time.monotonic()
+        if now - self._pruned > 60.0:
+            self._prune(now)
+        entry = self._table.get(address)
+        if entry is None:
+            entry = self._table[address] = _Address()
+        entry.seen = now
+        return entry
+
+    def _prune(self, now: float) -> None:
+        self._pruned = now
+        stale = [
+            a
+            for a, e in self._table.items()
+            if e.connections == 0 and now - e.seen > self.FORGET_AFTER
+        ]
+        for a in stale:
+            del self._table[a]
+
+    def bucket(self, address: str, what: str) -> RateLimit:
+        """The token bucket of ``what`` (connect, create, hint, replay) for ``address``."""
+        entry = self._get(address)
+        limit = entry.buckets.get(what)
+        if limit is None:
+            s = self.settings
+            rate, burst = {
+                "connect": (s.connect_rate, s.connect_burst),
+                "create": (s.create_rate, s.create_burst),
+                "hint": (s.hint_rate, s.hint_burst),
+                "replay": (s.replay_rate, s.replay_burst),
+            }[what]
+            limit = entry.buckets[what] = RateLimit(rate, burst)
+        return limit
+
+    def allow(self, address: str, what: str) -> bool:
+        return self.bucket(address, what).allow()
+
+    def open_connection(self, address: str) -> str | None:
+        """Count a new WebSocket connection; the reason it is refused, or None."""
+        entry = self._get(address)
+        if entry.connections >= self.settings.connections:
+            return f"too many connections from this address (at most {self.settings.connections})"
+        if not self.bucket(address, "connect").allow():
+            return "too many new connections from this address: wait a moment"
+        entry.connections += 1
+        return None
+
+    def close_connection(self, address: str) -> None:
+        entry = self._table.get(address)
+        if entry is not None and entry.connections > 0:
+            entry.connections -= 1
+            entry.seen = time.monotonic()
+
+
+# -- Host allow-list ------------------------------------------------------------------------
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+HOST_VALUE = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def split_host(value: str) -> str:
+    """The host name of a ``Host`` header (``name``, ``name:port``, ``[v6]:port``), lower case."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    if value.count(":") == 1:
+        return value.split(":", 1)[0]
+    return value
+
+
+def is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostPolicy:
+    """Which ``Host`` values are served: ``localhost`` and the loopback addresses, the address
+    the server is bound to, and the names given with ``--allowed-host`` (``*``: any). Bound to
+    every address (``0.0.0.0``), any IP address is served too: a rebinding attack needs a
+    name, and a page whose origin is an IP address of this server is this server's own."""
+
+    def __init__(self, bound: str = "127.0.0.1", allowed: tuple[str, ...] = ()) -> None:
+        self.any = "*" in allowed
+        self.names = {split_host(n) for n in (*LOCAL_NAMES, bound, *allowed) if n and n != "*"}
+        self.any_ip = split_host(bound) in WILDCARDS
+
+    def allows(self, host: str | None) -> bool:
+        if self.any:
+            return True
+        if not host or not HOST_VALUE.match(host):
+            return False
+        name = split_host(host)
+        return name in self.names or (self.any_ip and is_ip(name))
+
+
+class Guard:
+    """ASGI middleware: the Host check and the security headers."""
+
+    def __init__(self, app: ASGIApp, hosts: HostPolicy) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = None
+        for k, v in scope.get("headers", ()):
+            if k == b"host":
+                host = v.decode("latin-1")
+                break
+        if not self.hosts.allows(host):
+            reason = "Host not allowed (DNS rebinding?): start the server with --allowed-host"
+            if kind == "websocket":
+                # accepted only to close it with the reason (a refused handshake has none)
+                await receive()  # websocket.connect
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+                return
+            await _json_response(send, 403, {"error": reason})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        ws_origin = f"ws://{host} wss://{host}" if host else ""
+        security = [
+            (b"content-security-policy", CSP.format(ws=ws_origin).encode("latin-1")),
+            (b"x-content-type-options", b"nosniff"),
+            (b"x-frame-options", b"DENY"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"cross-origin-opener-policy", b"same-origin"),
+        ]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *security]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _json_response(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"x-content-type-options", b"nosniff"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})

@@ -1,0 +1,319 @@
+"""Limits and hardening: each limit answers with a clear error (HTTP 429/403/503 or a WebSocket
+close with its reason), a rebinding Host is refused, the security headers are present, hints
+are shared and limited, bots and hints run in the worker pool by priority, idle games leave
+memory and come back on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from conftest import fast_settings, generous_limits, hello, new_game, play, recv
+from sorry.web import create_app
+from sorry.web.limits import HostPolicy, split_host
+from sorry.web.workers import BOT, LOW, PoolBusy, WorkerPool
+
+
+def app_client(sqlite_url: str, **kw: Any) -> TestClient:
+    return TestClient(create_app(sqlite_url, fast_settings(**kw)))
+
+
+# -- Host allow-list (DNS rebinding) ---------------------------------------------------------
+def test_host_policy() -> None:
+    local = HostPolicy("127.0.0.1")
+    for ok in ("localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "LOCALHOST"):
+        assert local.allows(ok), ok
+    for bad in ("evil.example", "evil.example:8000", "10.0.0.7:8000", "", None, "a b", "x;y"):
+        assert not local.allows(bad), bad
+    named = HostPolicy("127.0.0.1", ("games.example.org",))
+    assert named.allows("games.example.org") and named.allows("games.example.org:443")
+    assert not named.allows("evil.example")
+    everywhere = HostPolicy("0.0.0.0")
+    assert everywhere.allows("192.168.1.20:8000") and everywhere.allows("[fe80::1]:8000")
+    assert not everywhere.allows("evil.example:8000")  # a name: maybe rebound
+    assert HostPolicy("127.0.0.1", ("*",)).allows("anything.example")
+    assert split_host("[::1]:80") == "::1" and split_host("Name:1") == "name"
+
+
+def test_a_rebinding_host_is_refused(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as c:
+        g = new_game(c)
+        evil = {"Host": "evil.example:8000"}
+        for path in ("/", f"/g/{g['id']}", "/api/meta", f"/api/games/{g['id']}"):
+            r = c.get(path, headers=evil)
+            assert r.status_code == 403, path
+            assert "Host not allowed" in r.json()["error"]
+        r = c.post("/api/games", json={"seats": []}, headers=evil)
+        assert r.status_code == 403
+        r = c.post(f"/api/games/{g['id']}/join", json={"seat": "R"}, headers=evil)
+        assert r.status_code == 403
+        with c.websocket_connect(f"/ws/{g['id']}", headers=evil) as ws:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008 and "Host not allowed" in closed.value.reason
+        assert c.get("/api/meta", headers={"Host": "localhost:8000"}).status_code == 200
+
+
+def test_security_headers_on_every_response(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as c:
+        g = new_game(c)
+        for path in ("/", f"/g/{g['id']}", "/api/meta", "/static/app.js", "/nothing"):
+            r = c.get(path)
+            csp = r.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp, path
+            assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+            assert "connect-src 'self' ws://testserver wss://testserver" in csp
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["referrer-policy"] == "no-referrer"
+            assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_the_page_has_no_inline_script() -> None:
+    """The CSP allows scripts from files only: the page may hold a JSON data block, no code."""
+    import re
+
+    from sorry.web.i18n import render_page
+
+    html = render_page("en")
+    for attrs in re.findall(r"<script([^>]*)>", html):
+        assert "src=" in attrs or 'type="application/json"' in attrs, attrs
+    assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+
+
+# -- per-address limits ----------------------------------------------------------------------
+def test_game_creation_is_rate_limited_per_address(sqlite_url: str) -> None:
+    limits = generous_limits(create_rate=0.001, create_burst=2)
+    with app_client(sqlite_url, limits=limits) as c:
+        new_game(c)
+        new_game(c)
+        two = {"seats": [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "invite"}]}
+        r = c.post("/api/games", json=two)
+        assert r.status_code == 429
+        assert "too many games created" in r.json()["error"]
+        assert int(r.headers["retry-after"]) > 0
+
+
+def test_connections_per_address_are_capped(sqlite_url: str) -> None:
+    with app_client(sqlite_url, limits=generous_limits(connections=2)) as c:
+        g = new_game(c)
+        with c.websocket_connect(f"/ws/{g['id']}") as a, c.websocket_connect(f"/ws/{g['id']}") as b:
+            hello(a)
+            hello(b)
+            with c.websocket_connect(f"/ws/{g['id']}") as third:
+                m = third.receive_json()
+                assert m["code"] == "rate_limited" and "too many connections" in m["error"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 1013 and "too many connections" in closed.value.reason
+        # closed connections no longer count
+        with c.websocket_connect(f"/ws/{g['id']}") as again:
+            hello(again)
+
+
+def test_new_connections_are_rate_limited_per_address(sqlite_url: str) -> None:
+    limits = generous_limits(connect_rate=0.001, connect_burst=3)
+    with app_client(sqlite_url, limits=limits) as c:
+        g = new_game(c)
+        for _ in range(3):
+            with c.websocket_connect(f"/ws/{g['id']}") as ws:
+                hello(ws)
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            m = ws.receive_json()
+            assert m["code"] == "rate_limited" and "new connections" in m["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+
+
+def test_games_without_a_human_only_when_allowed(sqlite_url: str) -> None:
+    with app_client(sqlite_url, allow_bot_games=False) as c:
+        r = c.post(
+            "/api/games",
+            json={"seats": [{"colour": "R", "kind": "bot"}, {"colour": "Y", "kind": "bot"}]},
+        )
+        assert r.status_code == 403 and "--allow-bot-games" in r.json()["error"]
+        new_game(c, {"R": "invite", "Y": "bot"})  # one human is enough
+
+
+# -- hints -----------------------------------------------------------------------------------
+def to_move_socket(
+    socks: dict[str, Any], states: dict[str, dict[str, Any]]
+) -> tuple[str, Any, dict[str, Any]]:
+    mover = states["R"]["view"]["to_move"]
+    return mover, socks[mover], states[mover]
+
+
+def test_hints_are_shared_and_limited_per_seat(sqlite_url: str) -> None:
+    with app_client(sqlite_url, hint_rate=0.001, hint_burst=1) as c:
+        g = new_game(c)
+        service = c.app.state.service  # type: ignore[attr-defined]
+        gid, tokens = g["id"], g["tokens"]
+        with (
+            c.websocket_connect(f"/ws/{gid}") as wr,
+            c.websocket_connect(f"/ws/{gid}") as wr2,
+            c.websocket_connect(f"/ws/{gid}") as wy,
+        ):
+            states = {"R": hello(wr, "R", tokens["R"]), "Y": hello(wy, "Y", tokens["Y"])}
+            hello(wr2, "R", tokens["R"])
+            socks = {"R": wr, "Y": wy}
+            mover, ws, st = to_move_socket(socks, states)
+            other = "Y" if mover == "R" else "R"
+            # the seat's hint: computed once, the same answer on every connection of the seat
+            done = service.pool.done
+            ws.send_json({"type": "hint", "seq": st["seq"]})
+            first = recv(ws, "hint")
+            if mover == "R":
+                wr2.send_json({"type": "hint", "seq": st["seq"]})
+                assert recv(wr2, "hint")["move"] == first["move"]
+            ws.send_json({"type": "hint", "seq": st["seq"]})
+            assert recv(ws, "hint")["move"] == first["move"]
+            assert service.pool.done - done == 1
+            assert first["move"] in [m["move"] for m in st["view"]["legal_moves"]]
+            # the seat's next position: over its limit
+            states[mover] = play(ws, st, first["move"])
+            states[other] = recv(socks[other], "state")
+            while states[other]["view"]["to_move"] != mover:
+                o = states[other]
+                states[other] = play(socks[other], o, o["view"]["legal_moves"][0]["move"])
+                states[mover] = recv(ws, "state")
+            while states[mover]["seq"] < states[other]["seq"]:
+                states[mover] = recv(ws, "state")
+            ws.send_json({"type": "hint", "seq": states[mover]["seq"]})
+            m = recv(ws, "error")
+            assert m["code"] == "hint_rate_limited" and "this seat" in m["error"]
+
+
+def test_hints_are_limited_per_address(sqlite_url: str) -> None:
+    limits = generous_limits(hint_rate=0.001, hint_burst=1)
+    with app_client(sqlite_url, limits=limits) as c:
+        a, b = new_game(c), new_game(c)
+        answers = []
+        for g in (a, b):
+            with c.websocket_connect(f"/ws/{g['id']}") as ws:
+                mover = hello(ws)["view"]["to_move"]  # watch first, to learn who is to move
+            with c.websocket_connect(f"/ws/{g['id']}") as ws:
+                state = hello(ws, mover, g["tokens"][mover])
+                ws.send_json({"type": "hint", "seq": state["seq"]})
+                while True:
+                    m = ws.receive_json()
+                    if m["type"] in ("hint", "error"):
+                        answers.append(m)
+                        break
+        assert answers[0]["type"] == "hint"
+        assert answers[1]["code"] == "hint_rate_limited" and "address" in answers[1]["error"]
+
+
+# -- the worker pool -------------------------------------------------------------------------
+def test_worker_pool_runs_bots_before_hints_and_bounds_the_queue() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        pool = WorkerPool(workers=1, queue_limit=2)
+        order: list[str] = []
+
+        async def job(priority: int, name: str, seconds: float) -> None:
+            await pool.run(priority, time.sleep, seconds)
+            order.append(name)
+
+        try:
+            await pool.start()
+            first = asyncio.ensure_future(job(LOW, "busy", 0.5))
+            await asyncio.sleep(0.05)  # the worker is busy
+            jobs = [
+                asyncio.ensure_future(job(LOW, "hint1", 0)),
+                asyncio.ensure_future(job(LOW, "hint2", 0)),
+            ]
+            await asyncio.sleep(0)
+            refused = False
+            try:
+                await pool.run(LOW, time.sleep, 0)  # a third hint waiting: refused
+            except PoolBusy:
+                refused = True
+            jobs.append(asyncio.ensure_future(job(BOT, "bot", 0)))
+            await asyncio.gather(first, *jobs)
+        finally:
+            pool.stop()
+        return order, refused
+
+    order, refused = asyncio.run(scenario())
+    assert refused
+    assert order == ["busy", "bot", "hint1", "hint2"]
+
+
+# -- memory: the cap on games, idle games evicted and reloaded ------------------------------
+def test_the_cap_on_games_evicts_idle_ones_and_refuses_beyond(sqlite_url: str) -> None:
+    with app_client(sqlite_url, max_games=2, evict_after=3600.0) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        a, b = new_game(c), new_game(c)
+        with (
+            c.websocket_connect(f"/ws/{a['id']}") as wa,
+            c.websocket_connect(f"/ws/{b['id']}") as wb,
+        ):
+            hello(wa)
+            hello(wb)
+            two = {"seats": [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}]}
+            r = c.post("/api/games", json=two)
+            assert r.status_code == 503 and "the server is full" in r.json()["error"]
+        # nobody has them open any more: the one idle longest makes room
+        third = new_game(c)
+        assert third["id"] in service.live and len(service.live) == 2
+        gone = [g["id"] for g in (a, b) if g["id"] not in service.live]
+        assert len(gone) == 1
+        summary = c.get(f"/api/games/{gone[0]}").json()  # loaded again on demand
+        assert summary["id"] == gone[0] and gone[0] in service.live
+
+
+def test_idle_games_leave_memory_and_resume(sqlite_url: str) -> None:
+    with app_client(sqlite_url, evict_after=0.0) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        g = new_game(c)
+        gid, token = g["id"], g["tokens"]["R"]
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            state = hello(ws, "R", token)
+            if state["view"]["to_move"] == "R":
+                state = play(ws, state, state["view"]["legal_moves"][0]["move"])
+            assert gid in service.live  # watched: kept
+        deadline = time.monotonic() + 30
+        while gid in service.live and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert gid not in service.live
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            again = hello(ws, "R", token)
+            assert again["seq"] == state["seq"] and again["log"] == state.get("log", again["log"])
+            assert again["view"]["position"] == state["view"]["position"]
+
+
+def test_nobody_seated_means_no_takeover(sqlite_url: str) -> None:
+    """Takeover bots play for an absent player only while somebody is at the table: a game
+    everybody left waits (and can leave memory) instead of being played out by bots."""
+    with app_client(sqlite_url, takeover_after=0.0) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        g = new_game(c)
+        live = service.live[g["id"]]
+        time.sleep(0.5)  # several ticks
+        assert live.seq == 0
+
+
+# -- finished games --------------------------------------------------------------------------
+def test_replay_and_record_cached_and_rate_limited(sqlite_url: str) -> None:
+    limits = generous_limits(replay_rate=0.001, replay_burst=3)
+    with app_client(sqlite_url, limits=limits) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        g = new_game(c, {"R": "bot", "Y": "bot"})
+        gid = g["id"]
+        deadline = time.monotonic() + 120
+        while c.get(f"/api/games/{gid}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        first = c.get(f"/api/games/{gid}/replay")
+        assert first.status_code == 200 and first.json()["frames"]
+        assert (gid, "replay") in service._finished
+        again = c.get(f"/api/games/{gid}/replay")
+        assert again.content == first.content
+        rec = c.get(f"/api/games/{gid}/record")
+        assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+        r = c.get(f"/api/games/{gid}/record")
+        assert r.status_code == 429 and "too many record requests" in r.json()["error"]
