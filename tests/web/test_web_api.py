@@ -279,7 +279,11 @@ def test_restart_resumes_from_database(sqlite_url: str) -> None:
         after = hello(ws, "R", tokens["R"])
         assert after["seq"] == before["seq"] == 12
         assert after["view"]["position"] == before["view"]["position"]
-        assert len(after["log"]) == 12 and after["log"][-1] == {**before["last"], "paths": []}
+        assert len(after["log"]) == 12 and after["log"][-1] == {
+            **before["last"],
+            "paths": [],
+            "effects": [],
+        }
 
 
 def test_database_migrations_and_conflicts(sqlite_url: str, monkeypatch: Any) -> None:

@@ -201,7 +201,8 @@ def log_entries(game: Game, rows: list[MoveRow]) -> list[dict[str, Any]]:
         if row is None:
             break
         card = step.card if points else last_card
-        entries.append(_entry(row.seq, row.colour, row.actor, step, card, []))
+        # the paths and effects of past moves are not kept (the page animates the last move)
+        entries.append(dict(_entry(row.seq, row.colour, row.actor, step, card, []), effects=[]))
     return entries
 
 
