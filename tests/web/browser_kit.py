@@ -29,6 +29,88 @@ VIEWPORTS = {
 }
 
 
+def preset_game(
+    database: str,
+    position: str,
+    *,
+    base: str,
+    variant: str = "standard",
+    card: str | None = None,
+    hands: dict[str, str] | None = None,
+    seats: dict[str, str] | None = None,
+    room: dict[str, Any] | None = None,
+    name: str = "preset",
+    seed: int = 0,
+) -> dict[str, Any]:
+    """A game in a given position (``sorry.Game.from_position``), written straight into the
+    server's database: the server loads it when its page is first opened. ``card`` is the
+    card drawn (standard, teams), ``hands`` each colour's hand in the points variant (e.g.
+    ``{"R": "5 5 7 8 10"}``); ``seats`` maps colour to ``invite`` or ``bot:LEVEL`` (default:
+    Red invited, the others medium bots); ``room`` the stored room (started by default).
+    Returns the id, each invited seat's token and link, and the host token (if a room
+    waits for the host)."""
+    from sorry import Game, Rules
+    from sorry.board import COLOUR_LETTERS, COLOUR_NAMES
+    from sorry.cards import parse_card
+    from sorry.position import Position
+    from sorry.record import Commitment
+    from sorry.web.db import Database, SeatRow
+    from sorry.web.room import Room
+    from sorry.web.service import hash_token, new_token
+
+    pos = Position.parse(position)
+    rules = Rules(variant=variant, starting_pawns_out=1 if variant == "points" else 0)
+    dealt = None
+    if hands:
+        dealt = {
+            COLOUR_LETTERS.index(c): [parse_card(x) for x in h.split()] for c, h in hands.items()
+        }
+    drawn = parse_card(card) if card else None
+    game = Game.from_position(pos, rules=rules, card=drawn, hands=dealt, seed=seed)
+    commit = Commitment.for_game(game)
+    while game.is_chance():
+        game.draw()
+    playing = [COLOUR_LETTERS[c] for c, locs in enumerate(pos.pawns) if locs is not None]
+    seats = seats or {c: ("invite" if c == "R" else "bot:medium") for c in playing}
+    tokens: dict[str, str] = {}
+    rows = []
+    for c in playing:
+        kind, _, level = seats[c].partition(":")
+        i = COLOUR_LETTERS.index(c)
+        if kind == "bot":
+            rows.append(SeatRow(i, "bot", level or "medium", f"{level} bot", None, True))
+        else:
+            tokens[c] = new_token()
+            rows.append(SeatRow(i, "human", None, COLOUR_NAMES[i], hash_token(tokens[c]), False))
+    host = None
+    stored = Room()
+    if room is not None:
+        if not room.get("started", True):
+            host = new_token()
+            room = {**room, "host_hash": hash_token(host)}
+        stored = Room(**room)
+    gid = new_token()[:12].replace("-", "x").replace("_", "y")
+    db = Database(database)
+    try:
+        db.create_game(
+            gid,
+            name,
+            False,
+            variant,
+            rules.to_dict(),
+            game.to_dict(),
+            rows,
+            None,
+            None,
+            (commit.sha256, commit.nonce),
+            stored.to_json(),
+        )
+    finally:
+        db.dispose()
+    links = {c: f"{base}/g/{gid}#seat={c}&token={tok}" for c, tok in tokens.items()}
+    return {"id": gid, "tokens": tokens, "links": links, "host_token": host}
+
+
 def context(browser: Any, viewport: str = "phone", **kw: Any) -> Any:
     w, h, touch = VIEWPORTS[viewport]
     return browser.new_context(

@@ -162,6 +162,7 @@ class ServerProcess:
         import time
         import urllib.request
 
+        self.database = database
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(self.port)]

@@ -299,6 +299,9 @@ SCRIPT_MESSAGES = (
     N_("Scores: {scores}"),
     N_("you"),
     N_("{colour} Safety Zone, square {k}"),
+    # the lead's review of the phone game (issue 14)
+    N_("No card in your hand can move a pawn: choose one to discard."),
+    N_("Discard the {card}"),
 )
 
 

@@ -24,6 +24,8 @@ const ui = {
   picks: [],
   /** @type {string | null} the card chosen from the hand (points) */
   card: null,
+  /** which of the hand's cards was tapped (two cards may have the same value) */
+  cardAt: -1,
   /** @type {string | null} the hinted move */
   hint: null,
   /** @type {string | null} */
@@ -159,7 +161,8 @@ function renderActions(s, mine, moves, cand) {
   let prompt;
   if (!mine) prompt = t("Waiting for {colour}…", { colour: colourName(v.to_move) });
   else if (ui.sending) prompt = t("Sending…");
-  else if (points && !ui.card) prompt = t("Choose a card from your hand.");
+  else if (points && !ui.card)
+    prompt = v.legal_moves.every((m) => m.kind === "discard") ? t("No card in your hand can move a pawn: choose one to discard.") : t("Choose a card from your hand.");
   else if (!ui.picks.length) prompt = cand.next.size ? t("Tap a ringed pawn to move it.") : t("No move on the board: choose below.");
   else if (ui.picks[ui.picks.length - 1].startsWith("P|")) prompt = t("Tap where it goes.");
   else if (cand.next.size) prompt = t("Now move a second pawn with the rest of the 7.");
@@ -168,7 +171,7 @@ function renderActions(s, mine, moves, cand) {
   // the hand (points): the card first
   // rebuilt only when it changes: a tap must not land on a button that was just replaced
   const hand = $("hand");
-  const handKey = [v.hand.join(","), ui.card, mine, st.seq].join("|");
+  const handKey = [v.hand.join(","), ui.cardAt, mine, st.seq].join("|");
   if (hand.dataset.key !== handKey) renderHand(hand, v, mine);
   hand.dataset.key = handKey;
   hand.hidden = !v.hand.length;
@@ -179,7 +182,7 @@ function renderActions(s, mine, moves, cand) {
   if (choices.dataset.key !== choiceKey) {
     choices.dataset.key = choiceKey;
     choices.replaceChildren(
-      ...shownChoices.map((m) => el("button", { type: "button", class: "choice primary", "data-move": m.move, text: m.text, onclick: () => play(m) })),
+      ...shownChoices.map((m) => el("button", { type: "button", class: "choice primary", "data-move": m.move, text: choiceText(m), onclick: () => play(m) })),
     );
   }
   $("cancel-btn").hidden = !ui.picks.length;
@@ -191,6 +194,12 @@ function renderActions(s, mine, moves, cand) {
   $("back-btn").hidden = !(me && me.away);
 }
 
+/** A move the board cannot show, as a button's words. @param {LegalMove} m */
+function choiceText(m) {
+  if (m.kind === "discard") return t("Discard the {card}", { card: cardName(m.move.slice("discard:".length)) });
+  return m.text;
+}
+
 /**
  * @param {HTMLElement} hand
  * @param {import("./types.js").View} v
@@ -198,24 +207,26 @@ function renderActions(s, mine, moves, cand) {
  */
 function renderHand(hand, v, mine) {
   hand.replaceChildren();
-  for (const c of v.hand) {
+  v.hand.forEach((c, i) => {
+    const chosen = ui.cardAt === i;
     const playable = mine && v.legal_moves.some((m) => m.card === c || m.move === "discard:" + c);
     hand.append(
       el("button", {
         type: "button",
-        class: "card" + (ui.card === c ? " selected" : "") + (playable ? "" : " idle"),
+        class: "card" + (chosen ? " selected" : "") + (playable ? "" : " idle"),
         "data-card": c,
-        "aria-pressed": ui.card === c ? "true" : "false",
+        "aria-pressed": chosen ? "true" : "false",
         disabled: !mine,
         text: cardName(c),
         onclick: () => {
-          ui.card = ui.card === c ? null : c;
+          ui.card = chosen ? null : c;
+          ui.cardAt = chosen ? -1 : i;
           ui.picks = [];
           render();
         },
       }),
     );
-  }
+  });
 }
 
 /** @param {Shown} s */
@@ -409,6 +420,7 @@ function onMessage(m) {
       if (!prev || prev.seq !== m.seq) {
         ui.picks = [];
         ui.card = null;
+        ui.cardAt = -1;
         ui.hint = null;
         ui.hintText = null;
         ui.preview = null;
