@@ -151,6 +151,14 @@ SMALL_TARGETS = """() => {
     if (r.width < 44 || r.height < 44)
       out.push(`${e.tagName}#${e.id}.${e.className} ${r.width}x${r.height}`);
   }
+  // nothing sticks out of its panel (cut off, or reachable only by scrolling sideways)
+  for (const e of document.querySelectorAll('button, select, a.button, input:not([type=hidden])')) {
+    const box = e.closest('.panel, #banner');
+    if (!box || !visible(e)) continue;
+    const r = e.getBoundingClientRect(), p = box.getBoundingClientRect();
+    if (r.right > p.right + 0.5 || r.left < p.left - 0.5)
+      out.push(`${e.tagName}#${e.id}.${e.className} "${e.textContent}" outside its panel`);
+  }
   for (const e of document.querySelectorAll('label.check')) {
     if (visible(e) && e.getBoundingClientRect().height < 44) out.push('label ' + e.textContent);
   }
@@ -163,6 +171,14 @@ SMALL_TARGETS = """() => {
 }"""
 
 
+#: Are the turn banner and most of the board on screen (the test of follow.js)?
+BOARD_IN_VIEW = """() => { const r = document.querySelector('#board svg').getBoundingClientRect();
+  const b = document.getElementById('banner').getBoundingClientRect();
+  const seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+  return seen >= 0.8 * Math.min(r.height, innerHeight) && b.top >= 0 && b.bottom <= innerHeight;
+}"""
+
+
 def check_sizes(page: Any, viewport: str) -> None:
     """Nothing scrolls sideways, every tap target is at least 44 CSS px, and the board takes
     the room it should."""
@@ -170,7 +186,7 @@ def check_sizes(page: Any, viewport: str) -> None:
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{viewport}: {overflow} px of horizontal overflow"
     small = page.evaluate(SMALL_TARGETS)
-    assert small == [], f"{viewport}: tap targets under 44 px: {small}"
+    assert small == [], f"{viewport}: tap targets under 44 px or cut off: {small}"
     board = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().toJSON()")
     if viewport == "phone":
         assert board["width"] >= 0.95 * w, board

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from browser_kit import (
+    BOARD_IN_VIEW,
     CHROMIUM,
     FLAGS,
     VIEWPORTS,
@@ -19,6 +20,7 @@ from browser_kit import (
     body,
     check_sizes,
     context,
+    preset_game,
     shot,
     watch_errors,
 )
@@ -106,12 +108,22 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     page.wait_for_selector(".qr-box svg.qr")
     check_sizes(page, viewport)
     shot(page, f"room-{viewport}")
+    # before the start the deck lies face down in the middle: no card is drawn yet
+    assert page.locator(".centre-card.deck").count() == 1
+    assert page.locator(".centre-card .card-number").count() == 0
     page.click(".make-bot")  # Blue is played by a bot after all
     page.wait_for_function(
         "() => !document.querySelector('.room-seat[data-colour=B] .invite-link')", timeout=10000
     )
+    page.locator("#start-btn").scroll_into_view_if_needed()
+    if viewport == "phone":
+        assert not page.evaluate(BOARD_IN_VIEW)  # the room's panels are under the board
     page.click("#start-btn")
     page.wait_for_function("() => document.body.dataset.started === 'yes'")
+    # the banner and the board come into view; the first card turns over
+    page.wait_for_function(BOARD_IN_VIEW, timeout=5000)
+    page.wait_for_selector(".centre-card .card-number")
+    assert page.locator(".centre-card.deck").count() == 0
     tapper = Tapper(page, touch)
     for _ in range(60):  # until Red can move a pawn on the board
         page.wait_for_function(
@@ -279,4 +291,39 @@ def test_pawns_walk_along_the_track(server: ServerProcess, browser: Any) -> None
             tapper.turn()
         time.sleep(0.02)
     assert walked, "no pawn walked square by square"
+    assert not errors
+
+
+def test_the_board_comes_into_view_on_your_turn(server: ServerProcess, browser: Any) -> None:
+    """Red scrolled down to the chat while Yellow played: when the turn comes back to Red the
+    page brings the board into view, unless Red is typing in the chat."""
+    g = preset_game(
+        server.database,
+        "R:S,S,S,10 Y:S,S,S,40 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    red, yellow = context(browser).new_page(), context(browser).new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    reds, yellows = Tapper(red), Tapper(yellow)
+    for typing in (False, True):
+        reds.turn()
+        red.wait_for_function("() => document.body.dataset.toMove === 'Y'")
+        if typing:
+            red.focus("#chat-input")
+        red.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert not red.evaluate(BOARD_IN_VIEW)
+        while body(yellow, "toMove") != "R" or body(red, "toMove") != "R":
+            if body(yellow, "myTurn") == "yes":
+                yellows.turn()
+            time.sleep(0.05)
+        red.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+        if typing:
+            time.sleep(0.5)
+            assert not red.evaluate(BOARD_IN_VIEW)  # not while typing
+        else:
+            red.wait_for_function(BOARD_IN_VIEW, timeout=5000)
     assert not errors

@@ -30,6 +30,7 @@ const STEP_MS = 110; // a pawn's walk, per square
  * @property {Path[]} last                the last move's pawns
  * @property {Path[] | null} hint         the hinted move's pawns
  * @property {string | null} card         the card in the middle
+ * @property {boolean} [deck]             no card yet: the deck face down (the waiting room)
  * @property {string} toMove
  */
 
@@ -289,7 +290,7 @@ export class Board {
     }
     this.renderTargets(v);
     this.renderMarks(v.last, v.hint);
-    this.renderCard(v.card, v.toMove);
+    this.renderCard(v.card, v.toMove, !!v.deck);
   }
 
   /** @param {BoardView} v */
@@ -342,15 +343,30 @@ export class Board {
   }
 
   /** The drawn card, face up in the middle of the board; it turns over when it changes.
-   * @param {string | null} card @param {string} toMove */
-  renderCard(card, toMove) {
+   * Before the first card (the waiting room) the deck lies there face down.
+   * @param {string | null} card @param {string} toMove @param {boolean} deck */
+  renderCard(card, toMove, deck) {
     const layer = this.layers["card-layer"];
-    if (card === this.shownCard && layer.childElementCount) return;
-    const fresh = card !== this.shownCard;
-    this.shownCard = card;
+    const shown = card || (deck ? "deck" : null);
+    if (shown === this.shownCard && (layer.childElementCount || !shown)) return;
+    const fresh = shown !== this.shownCard;
+    this.shownCard = shown;
     layer.replaceChildren();
-    if (!card) return;
+    if (!shown) return;
     const mid = this.geo.size / 2;
+    if (!card) {
+      const back = /** @type {SVGGElement} */ (svg("g", { class: "centre-card deck", "aria-hidden": "true" }));
+      back.append(
+        svg("rect", { x: mid - 44, y: mid - 64, width: 96, height: 136, rx: 10, class: "card-back" }),
+        svg("rect", { x: mid - 48, y: mid - 68, width: 96, height: 136, rx: 10, class: "card-back" }),
+        svg("rect", { x: mid - 40, y: mid - 60, width: 80, height: 120, rx: 6, class: "card-back-inner" }),
+      );
+      const word = svg("text", { x: mid, y: mid, "text-anchor": "middle", "dominant-baseline": "middle", class: "card-back-word", "font-size": 20, transform: `rotate(-60 ${mid} ${mid})` });
+      word.textContent = t("Sorry!");
+      back.append(word);
+      layer.append(back);
+      return;
+    }
     const g = /** @type {SVGGElement} */ (svg("g", { class: "centre-card" + (fresh && !this.reduced ? " flip" : ""), "aria-hidden": "true" }));
     g.style.transformOrigin = `${mid}px ${mid}px`;
     g.append(svg("rect", { x: mid - 48, y: mid - 68, width: 96, height: 136, rx: 10, class: "card-face", stroke: DARK[toMove] || "#333" }));

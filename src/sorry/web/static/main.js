@@ -11,6 +11,7 @@ import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, l
 import { renderRoom } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
+import { bringBoardIntoView } from "./follow.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
@@ -119,7 +120,9 @@ function render() {
     picked: ui.picks,
     last: s.last ? s.last.paths : [],
     hint: hinted ? hinted.movers : null,
-    card: s.view.card || (s.view.variant === "points" && pile.length ? pile[pile.length - 1] : null),
+    // before the start the deck lies face down: the first card turns over at the start
+    card: !s.room.started ? null : s.view.card || (s.view.variant === "points" && pile.length ? pile[pile.length - 1] : null),
+    deck: !s.room.started,
     toMove: s.view.to_move,
   });
   renderBanner(s, seat, s.replay ? null : secondsLeft());
@@ -433,6 +436,12 @@ function onMessage(m) {
       }
       if (added) announce(logLine(added, m.view.variant));
       if (prev && !prev.room.started && m.room.started) announce(t("The game has started."));
+      // at the start, and when the turn comes to this seat: the board into view
+      const mineNow = (/** @type {typeof m | null} */ x) =>
+        !!x && x.room.started && x.status === "playing" && !!conn.seat && x.view.to_move === conn.seat;
+      if (!ui.replay && ((prev && !prev.room.started && m.room.started) || (mineNow(m) && !mineNow(prev)))) {
+        requestAnimationFrame(bringBoardIntoView);
+      }
       break;
     }
     case "accepted":
