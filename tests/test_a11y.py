@@ -61,6 +61,11 @@ class Server:
                 "0.02",
                 "--takeover-after",
                 "3600",
+                # every test here comes from 127.0.0.1: no per-address limit may refuse one
+                "--games-per-minute",
+                "10000",
+                "--max-connections-per-address",
+                "10000",
             ],
             stdout=subprocess.DEVNULL,
             stderr=self.errors,

@@ -167,6 +167,12 @@ class ServerProcess:
         self.base = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(self.port)]
         cmd += ["--database", database, *args]
+        # the tests all come from 127.0.0.1: the per-address limits must not refuse them
+        # (tests/web/test_web_limits.py tests the limits themselves)
+        if "--games-per-minute" not in args:
+            cmd += ["--games-per-minute", "10000"]
+        if "--max-connections-per-address" not in args:
+            cmd += ["--max-connections-per-address", "10000"]
         import tempfile
 
         # not a pipe: a chatty server must not block on a full pipe
