@@ -247,3 +247,24 @@ def test_hard_counts_the_card_drawn_to_refill_the_hand() -> None:
     starters = unseen.get(1, 0) + unseen.get(2, 0) + unseen.get(13, 0)
     expected = keep + starters / sum(unseen.values())
     assert draw_potential(state, view, kept, value) == pytest.approx(expected)
+
+
+def test_every_level_says_how_strong_it_is_in_every_language() -> None:
+    """One sentence per level, from the bots' table, translated (the new-game screens show
+    it): the sentences differ from each other and from English in each language."""
+    from sorry.bots import LEVEL_TABLE, level_label, level_strength
+    from sorry.i18n import LANGUAGES, using
+
+    assert tuple(info.level for info in LEVEL_TABLE) == LEVELS
+    english = [level_strength(level) for level in LEVELS]
+    assert all(s.endswith(".") and len(s) > 30 for s in english)
+    assert len(set(english)) == len(LEVELS)
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        with using(lang):
+            texts = [level_strength(level) for level in LEVELS]
+            assert len(set(texts)) == len(LEVELS)
+            assert not set(texts) & set(english), lang
+            assert level_label("medium") != "medium"
+    assert level_strength("grandmaster") == "" and level_label("grandmaster") == "grandmaster"

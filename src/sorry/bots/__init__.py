@@ -28,8 +28,10 @@ from .hard import HardBot
 from .hint import hint
 from .levels import EasyBot, MediumBot, RandomBot
 from .play import play_game
+from .table import LEVEL_TABLE, LevelInfo, level_info, level_label, level_strength
 
-LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: The levels, weakest first (each with its name and strength sentence in :data:`LEVEL_TABLE`).
+LEVELS = tuple(info.level for info in LEVEL_TABLE)
 
 
 def make_bot(level: str, **kw: Any) -> Bot:
@@ -52,13 +54,18 @@ def make_bot(level: str, **kw: Any) -> Bot:
 
 __all__ = [
     "LEVELS",
+    "LEVEL_TABLE",
     "Bot",
     "EasyBot",
     "ExpertBot",
     "HardBot",
+    "LevelInfo",
     "MediumBot",
     "RandomBot",
     "hint",
+    "level_info",
+    "level_label",
+    "level_strength",
     "make_bot",
     "play_game",
 ]
