@@ -16,6 +16,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from sorry.web import Settings, create_app
+from sorry.web.protocol import apply_delta
 
 #: Per language: the game's name, "New game", "Create game", Red, "Square 4".
 WORDS = {
@@ -127,9 +128,14 @@ def test_moves_and_log_in_the_clients_language(client: TestClient) -> None:
             ws.send_json({"type": "hello", "seat": "R", "token": token})
             state = None
             log: list[dict[str, Any]] = []
+            known: dict[str, Any] | None = None
             for _ in range(200):  # until Red has moves to choose (the bot may start)
                 msg = ws.receive_json()
+                if msg["type"] == "delta":  # what changed since the last state
+                    assert known is not None
+                    msg = apply_delta(known, msg)
                 if msg["type"] == "state":
+                    known = msg
                     log = msg.get("log") or log
                     if msg["view"]["legal_moves"]:
                         state = msg

@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from sorry.web import Settings, create_app
 from sorry.web.limits import LimitSettings
+from sorry.web.protocol import apply_delta
 
 
 def generous_limits(**kw: float) -> LimitSettings:
@@ -108,10 +109,31 @@ def new_game(
     return data
 
 
+def track(ws: Any, msg: dict[str, Any]) -> dict[str, Any]:
+    """Keep the state a client of ``ws`` has, as the page does (``net.js``): a full state
+    as it comes, a ``delta`` applied to the last state (``sorry.web.protocol.apply_delta``,
+    the log grown by its move), seats taken in. Returns ``msg``, or for a delta the whole
+    state it leads to (type ``state``, with the log)."""
+    if msg["type"] == "state":
+        ws.sorry_state = msg
+    elif msg["type"] == "delta":
+        ws.sorry_state = apply_delta(ws.sorry_state, msg)
+        return dict(ws.sorry_state)
+    elif msg["type"] == "seats" and getattr(ws, "sorry_state", None) is not None:
+        ws.sorry_state = {**ws.sorry_state, "seats": msg["seats"]}
+    return msg
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next message, a delta expanded into the state it leads to (:func:`track`)."""
+    return track(ws, ws.receive_json())
+
+
 def recv(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
-    """Receive messages until one of type ``kind`` (others are skipped)."""
+    """Receive messages until one of type ``kind`` (others are skipped); deltas count as
+    the states they lead to."""
     for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
+        msg = receive(ws)
         if msg["type"] == kind:
             return msg
     raise AssertionError(f"no {kind} message")
@@ -133,7 +155,7 @@ def play(ws: Any, state: dict[str, Any], move: str) -> dict[str, Any]:
     ws.send_json({"type": "move", "seq": state["seq"], "move": move})
     latest = state
     while True:
-        msg: dict[str, Any] = ws.receive_json()
+        msg = receive(ws)
         if msg["type"] == "state":
             latest = msg
         elif msg["type"] == "accepted":

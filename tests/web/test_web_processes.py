@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from conftest import ServerProcess, fast_settings, hello, new_game, play, recv
+from conftest import ServerProcess, fast_settings, hello, new_game, play, recv, track
 from sorry.record import GameRecord, verify
 from sorry.web import create_app
 from sorry.web.db import SCHEMA_VERSION, Database
@@ -32,8 +32,8 @@ class Client:
         self.ws.send(json.dumps(msg))
 
     def receive_json(self, timeout: float = 20.0) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        return data
+        """The next message (a delta as the whole state it leads to: conftest.track)."""
+        return track(self, json.loads(self.ws.recv(timeout=timeout)))
 
     send_json = send
 
@@ -61,14 +61,15 @@ async def _watch_until_killed(
             await ws.send(json.dumps({"type": "hello"}))
             async for raw in ws:
                 m = json.loads(raw)
-                if m["type"] != "state":
+                if m["type"] not in ("state", "delta"):
                     continue
-                entries = m.get("log") or ([m["last"]] if m["last"] else [])
+                # a full state's log (after hello), then one move per delta
+                entries = m.get("log") or ([m["last"]] if m.get("last") else [])
                 for e in entries:
                     if e["seq"] not in seen[gid]:
                         seen[gid][e["seq"]] = e["move"]
-                        count += "log" not in m
-                if m["status"] == "over":
+                        count += m["type"] == "delta"
+                if m.get("status") == "over":
                     over.add(gid)
                 if count >= kill_after or len(over) == len(gids):
                     done.set()
@@ -92,8 +93,11 @@ def watch_until_killed(
 
 @pytest.mark.slow
 def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
-    """Six all-bot games at once (their moves share group commits), SIGKILLed three times: every
-    move a client had been told of is in the database, the games resume from it and finish."""
+    """Six all-bot games at once, SIGKILLed three times: every move a client had been told of
+    is in the database (acknowledged only once committed), in each game's order, and the
+    games resume from it and finish. Their moves share commit groups (checked: some group
+    holds the moves of several games), so a kill lands in the middle of groups of
+    concurrent games."""
     db = f"sqlite:///{tmp_path / 'crash.db'}"
     args = ("--bot-delay", "0", "--allow-bot-games")
     server = ServerProcess(db, *args)
@@ -106,14 +110,23 @@ def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
             for _ in range(6)
         ]
         rng = random.Random(7)
+        shared = 0  # commit groups that held moves of several games
         for _round in range(3):
             seen = watch_until_killed(server, gids, rng.randint(40, 120))
             # the server is dead: the database alone must hold every announced move
             store = Database(db)
             for gid, moves in seen.items():
                 rows = {r.seq: r.move for r in store.load_moves(gid)}
+                assert list(rows) == list(range(1, len(rows) + 1))  # in order, no gap
                 for seq, move in moves.items():
                     assert rows.get(seq) == move, f"accepted move {seq} {move} lost after SIGKILL"
+            # the moves of one commit group share its time (sorry.web.db.write_time)
+            with store.reader.connect() as conn:
+                groups = conn.exec_driver_sql(
+                    "SELECT created_at FROM sorry_moves GROUP BY created_at"
+                    " HAVING COUNT(DISTINCT game_id) > 1"
+                ).all()
+            shared = len(groups)
             store.dispose()
             # restart on the same database: the games resume from it
             server = ServerProcess(db, *args)
@@ -123,6 +136,7 @@ def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Any) -> None:
                 log = {e["seq"]: e["move"] for e in state["log"]}
                 assert all(log.get(seq) == move for seq, move in moves.items())
                 c.close()
+        assert shared > 0, "no commit group held the moves of two games"
         # and every game still finishes, with a record that verifies
         deadline = time.monotonic() + 600
         for gid in gids:
@@ -249,7 +263,7 @@ def test_two_processes_serve_one_game(two_servers: tuple[ServerProcess, ServerPr
                 m = c.receive_json(timeout=1.0)
             except TimeoutError:
                 break
-            if m["type"] == "state" and "log" in m:
+            if m["type"] == "state":  # the resync's, or a delta on the last one: with the log
                 final[seat] = m
     assert final["R"]["seq"] == final["Y"]["seq"]
     assert final["R"]["view"]["position"] == final["Y"]["view"]["position"]

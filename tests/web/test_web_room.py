@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, recv
+from conftest import fast_settings, hello, new_game, receive, recv
 from sorry.web import create_app
 
 
@@ -124,9 +124,9 @@ def test_chat_plain_text_limits_and_switch_off(client: TestClient) -> None:
         for i in range(8):
             ws.send_json({"type": "chat", "text": f"spam {i}"})
         for _ in range(8):
-            m = ws.receive_json()
+            m = receive(ws)
             while m["type"] not in ("chat", "error"):
-                m = ws.receive_json()
+                m = receive(ws)
             codes.append(m.get("code", "ok"))
         assert "chat_rate" in codes
         # the host switches the chat off: nobody can write
@@ -152,7 +152,7 @@ def test_a_timer_running_out_makes_the_seat_away(timed_client: TestClient) -> No
         assert state["room"]["timer"] == 30 and state["room"]["deadline_in"] is not None
         # Red does nothing: a bot plays for Red, and Red is away
         while True:
-            msg = ws.receive_json()
+            msg = receive(ws)
             if msg["type"] == "state" and msg["last"] and msg["last"]["colour"] == "R":
                 break
         assert msg["last"]["actor"] == "timeout"

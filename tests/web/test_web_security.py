@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, recv
+from conftest import fast_settings, hello, new_game, recv, track
 from sorry import Game, Rules
 from sorry.cards import card_name
 from sorry.web import create_app
@@ -26,6 +26,7 @@ FORBIDDEN_KEYS = {"draw_pile", "seed", "rng", "initial", "steps", "current", "to
 SERVER_TYPES = {
     "welcome",
     "state",
+    "delta",
     "seats",
     "accepted",
     "rejected",
@@ -74,6 +75,7 @@ def test_every_message_type_keeps_secrets(client: TestClient) -> None:
     gid, tokens = g["id"], g["tokens"]
     service = client.app.state.service  # type: ignore[attr-defined]
     seen: dict[str, list[dict[str, Any]]] = {"R": [], "B": [], "spectator": []}
+    states: dict[str, list[dict[str, Any]]] = {"R": [], "B": [], "spectator": []}  # deltas applied
     with (
         client.websocket_connect(f"/ws/{gid}") as wr,
         client.websocket_connect(f"/ws/{gid}") as wb,
@@ -84,7 +86,10 @@ def test_every_message_type_keeps_secrets(client: TestClient) -> None:
         def take(who: str, kind: str) -> dict[str, Any]:
             while True:
                 m: dict[str, Any] = socks[who].receive_json()
-                seen[who].append(m)
+                seen[who].append(m)  # as sent
+                m = track(socks[who], m)
+                if m["type"] == "state":
+                    states[who].append(m)
                 if m["type"] == kind:
                     return m
 
@@ -134,17 +139,21 @@ def test_every_message_type_keeps_secrets(client: TestClient) -> None:
                 if key == "hand":
                     if who == "spectator":
                         assert value == [], path
-                    else:
+                    elif m["type"] == "state":
                         assert m["view"]["viewer"] == who
                 if key == "viewer":
                     assert value == (None if who == "spectator" else who)
-            if m["type"] == "state" and who != "spectator":
+            if m["type"] in ("state", "delta") and who != "spectator":
                 assert all(
                     e["card"] is None or e["move"].startswith(e["card"]) or "discard" in e["move"]
-                    for e in m.get("log", [])
+                    for e in m.get("log", []) + ([m["last"]] if m.get("last") else [])
                 )
+        for state in states[who]:  # every state the client had: its own hand only
+            assert state["view"]["viewer"] == (None if who == "spectator" else who)
+            if who == "spectator":
+                assert state["view"]["hand"] == []
     # the current hands of others and the draw pile order appear in nobody else's last state
-    last_r = [m for m in seen["R"] if m["type"] == "state"][-1]
+    last_r = states["R"][-1]
     assert last_r["view"]["hand"] != hidden[1] or hidden[0] == hidden[1]
     text = json.dumps(seen)
     assert json.dumps(draw[-10:]) not in text

@@ -542,7 +542,7 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
     if cm.type == "ping":
         conn.send({"type": "pong", "seq": live.seq})
     elif cm.type == "resync":
-        conn.send(service.state_message(live, conn, full=True))
+        service.send_state(live, conn, full=True)
     elif cm.type == "hello":
         conn.send({"type": "error", "code": "already_hello", "error": "hello was already sent"})
     elif cm.type == "chat":  # players and spectators
@@ -566,7 +566,7 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
         reply = await service.submit(live, conn.seat, cm.seq, cm.move)
         conn.send(reply)
         if reply.get("resync"):
-            conn.send(service.state_message(live, conn, full=True))
+            service.send_state(live, conn, full=True)
     elif cm.type == "hint":
         assert cm.seq is not None
         limit = service.limits.bucket(conn.address, "hint")

@@ -346,7 +346,7 @@ class Database:
         """Insert a game and its seats. With ``previous``, the game is the next of that game's
         match: linked in the same transaction, unless another next game was linked first,
         whose id is then returned (and nothing is inserted)."""
-        now = time.time()
+        now = write_time(conn)
         if previous is not None:
             linked = conn.execute(
                 games.update()
@@ -417,7 +417,7 @@ class Database:
         raises :class:`ConflictError`, having written nothing, if the game is no longer at
         ``expected_seq``."""
         assert move.seq == expected_seq + 1
-        now = time.time()
+        now = write_time(conn)
         values: dict[str, Any] = {"seq": expected_seq + 1, "status": status, "updated_at": now}
         if state is not None:
             values["state"] = json.dumps(state)
@@ -485,8 +485,9 @@ class Database:
             for r in rows
         ]
 
-    def _game(self, conn: Connection, game_id: str) -> GameRow | None:
-        r = conn.execute(sa.select(games).where(games.c.id == game_id)).first()
+    def _game(self, conn: Connection, game_id: str, state: bool = True) -> GameRow | None:
+        columns = [c for c in games.c if state or c.name != "state"]
+        r = conn.execute(sa.select(*columns).where(games.c.id == game_id)).first()
         if r is None:
             return None
         return GameRow(
@@ -496,7 +497,7 @@ class Database:
             r.variant,
             r.seq,
             r.status,
-            json.loads(r.state),
+            json.loads(r.state) if state else {},
             r.created_at,
             r.updated_at,
             self._seats(conn, game_id),
@@ -529,6 +530,16 @@ class Database:
         agree with each other)."""
         with self.reader.connect() as conn:
             row = self._game(conn, game_id)
+            if row is None:
+                return None
+            return row, self._moves(conn, game_id, after)
+
+    def load_since(self, game_id: str, after: int) -> tuple[GameRow, list[MoveRow]] | None:
+        """What changed since sequence number ``after``: the game row without its ``state``
+        (seats, room, next game, sequence number) and the move rows after ``after``, read in
+        one transaction. What another process's notification costs: the new rows only."""
+        with self.reader.connect() as conn:
+            row = self._game(conn, game_id, state=False)
             if row is None:
                 return None
             return row, self._moves(conn, game_id, after)
@@ -579,6 +590,16 @@ class Database:
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
+
+
+def write_time(conn: Connection) -> float:
+    """The time a write records: its group's (the moves committed together share it, which
+    shows in ``sorry_moves.created_at``), else now."""
+    stamp = conn.info.get(GROUP_TIME)
+    return float(stamp) if stamp is not None else time.time()
+
+
+GROUP_TIME = "sorry_group_time"
 
 
 def restore_game(state: dict[str, Any], rows: Sequence[MoveRow]) -> Game:
@@ -660,11 +681,15 @@ class GroupWriter:
         outcomes: list[tuple[Future[Any], bool, Any]] = []
         try:
             with self.db.transaction() as conn:
-                for fn, args, fut in batch:
-                    try:
-                        outcomes.append((fut, True, fn(conn, *args)))
-                    except ConflictError as exc:  # wrote nothing: the others go on
-                        outcomes.append((fut, False, exc))
+                conn.info[GROUP_TIME] = time.time()
+                try:
+                    for fn, args, fut in batch:
+                        try:
+                            outcomes.append((fut, True, fn(conn, *args)))
+                        except ConflictError as exc:  # wrote nothing: the others go on
+                            outcomes.append((fut, False, exc))
+                finally:
+                    conn.info.pop(GROUP_TIME, None)
         except Exception as exc:
             if len(batch) == 1:
                 batch[0][2].set_exception(exc)

@@ -248,5 +248,54 @@ def teams_json(game: Game) -> list[list[str]] | None:
     return teams
 
 
+# -- deltas ----------------------------------------------------------------------------------
+#: The fields of a state message that are not kept as part of the state (``log`` comes only
+#: with a full state; a delta's ``last`` adds one entry to it).
+NOT_STATE = ("type", "log")
+
+
+def state_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """What changed from the state a client has (``old``) to ``new``, as a ``delta`` message:
+    ``type``, ``seq``, and each other field of the state whose value changed, the ``view``
+    field by field; None if nothing changed. A move's delta holds its log entry (``last``:
+    the move, its words, effects and paths), the new ``seq``, and the view's fields it
+    changed (pawns, card, hand, legal moves, ...): nothing the receiver's full state would
+    not hold."""
+    delta: dict[str, Any] = {"type": "delta", "seq": new["seq"]}
+    changed = old.get("seq") != new["seq"]
+    for key, value in new.items():
+        if key in NOT_STATE or key == "seq":
+            continue
+        if key == "view":
+            was = old.get("view") or {}
+            fields = {k: v for k, v in value.items() if k not in was or was[k] != v}
+            if fields:
+                delta["view"] = fields
+        elif key not in old or old[key] != value:
+            delta[key] = value
+    if len(delta) == 2 and not changed:
+        return None
+    return delta
+
+
+def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The state a ``delta`` leads to from ``state`` (what the browser's ``net.js`` does): its
+    fields replace the state's, the view's field by field; a new ``last`` entry is appended
+    to the ``log`` when the state has one."""
+    new = dict(state)
+    for key, value in delta.items():
+        if key == "type":
+            continue
+        if key == "view":
+            new["view"] = {**state["view"], **value}
+        else:
+            new[key] = value
+    last = delta.get("last")
+    log = state.get("log")
+    if log is not None and last is not None and (not log or log[-1]["seq"] < last["seq"]):
+        new["log"] = [*log, last]
+    return new
+
+
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))

@@ -175,8 +175,7 @@ async def start(service: GameService, live: LiveGame) -> None:
                 live.away_since[c] = now
         live.last_change = now
         turn_began(live)
-        for conn in list(live.conns):
-            conn.send(service.state_message(live, conn))
+        service.broadcast(live)
     service._schedule_bot(live)
 
 
@@ -203,12 +202,7 @@ async def set_ready(service: GameService, live: LiveGame, colour: int) -> None:
     await _save(service, live)
     await maybe_start(service, live)
     if not live.room.settings.started:
-        _tell(service, live)
-
-
-def _tell(service: GameService, live: LiveGame) -> None:
-    for conn in list(live.conns):
-        conn.send(service.state_message(live, conn))
+        service.broadcast(live)
 
 
 async def host_action(
@@ -228,7 +222,7 @@ async def host_action(
             return "enabled must be true or false"
         live.room.settings.chat = enabled
         await _save(service, live)
-        _tell(service, live)
+        service.broadcast(live)
         return None
     if action == "bot":
         colour = data.get("colour")

@@ -43,7 +43,15 @@ from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .limits import AddressLimits, LimitSettings, RateLimit
 from .players import bot_levels
-from .protocol import describe_move, dumps, move_paths, public_view, teams_json, view_json
+from .protocol import (
+    describe_move,
+    dumps,
+    move_paths,
+    public_view,
+    state_delta,
+    teams_json,
+    view_json,
+)
 from .room import (
     Room,
     RoomState,
@@ -130,6 +138,9 @@ class Conn:
         self.address = ""  # the client's address (per-address limits)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        # the state this client has (the last full state with the deltas since applied,
+        # without the log): what the next delta is computed against
+        self.state: dict[str, Any] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -417,36 +428,99 @@ class GameService:
         return live
 
     async def refresh(self, live: LiveGame) -> bool:
-        """Reload a game from the database if another writer moved it on; tells everyone."""
+        """Catch up with the database after another writer changed the game (another
+        process, or a seat claimed): the seats, room and next game as they are now, and the
+        move rows after the game's sequence number applied one by one, each told to the
+        clients as a delta. Costs the new rows only; the whole game is reloaded only if the
+        rows do not follow on. True if anything changed."""
+        found = await asyncio.to_thread(self.db.load_since, live.id, live.seq)
+        if found is None:
+            return False
+        row, rows = found
+        moved = False
+        async with live.lock:
+            changed = self._update_meta(live, row)
+            if changed:
+                self.broadcast(live)
+            for r in rows:
+                if r.seq <= live.seq:
+                    continue  # committed here meanwhile
+                try:
+                    if r.seq != live.seq + 1:
+                        raise ValueError(f"move {live.seq + 1} is missing (found {r.seq})")
+                    self._apply_row(live, r)
+                except ValueError as exc:  # IllegalMoveError and the like too
+                    log.warning("game %s: move rows do not follow (%s); reloading", live.id, exc)
+                    break
+                moved = True
+                self.broadcast(live)
+            else:
+                rows = []
+        if rows:  # the loop broke: start again from the database
+            return await self.reload(live)
+        if moved:
+            self._schedule_bot(live, remote=True)
+        return changed or moved
+
+    def _update_meta(self, live: LiveGame, row: GameRow) -> bool:
+        """Take the seats, room and next game of a game row; True if any changed."""
+        changed = False
+        seats = {s.colour: s for s in row.seats}
+        if seats != live.seats:
+            live.seats = seats
+            changed = True
+        if row.next_id != live.next_id:
+            live.next_id = row.next_id
+            changed = True
+        if live.room.update(row.room):
+            changed = True
+        return changed
+
+    def _apply_row(self, live: LiveGame, row: MoveRow) -> None:
+        """Play a move row committed by another writer (its move, then its cards)."""
+        game = live.game.copy()
+        if game.is_over() or game.to_move != row.colour:
+            raise ValueError(f"move {row.seq} is not {COLOUR_LETTERS[row.colour]}'s to play")
+        move = game.listed_move(row.move)
+        card = move.card if game.rules.points else game.card
+        paths = move_paths(game, move)
+        effects = effects_json(game.effects(move))
+        game.push(move)
+        for name in row.draws:
+            game.draw(parse_card(name))
+        if game.is_chance():
+            raise ValueError(f"move {row.seq} leaves a card to draw")
+        live.game = game
+        live.seq = row.seq
+        live.hints.clear()
+        live.last_change = time.monotonic()
+        live.log.append(
+            dict(_entry(row.seq, row.colour, row.actor, move, card, paths), effects=effects)
+        )
+        turn_began(live)
+
+    async def reload(self, live: LiveGame) -> bool:
+        """Replace the game by the database's (replaying it whole) and send everyone the
+        full state; True if it had moved on."""
         found = await asyncio.to_thread(self._read, live.id)
         if found is None:
             return False
         row, rows, game = found
-        changed = False
         async with live.lock:
-            seats = {s.colour: s for s in row.seats}
-            if seats != live.seats:
-                live.seats = seats
-                changed = True
-            if row.next_id != live.next_id:
-                live.next_id = row.next_id
-                changed = True
-            if live.room.update(row.room):
-                changed = True
-            if row.seq > live.seq:
+            self._update_meta(live, row)
+            moved = row.seq > live.seq
+            if moved:
                 live.game = game
                 live.seq = row.seq
                 live.hints.clear()
                 live.log = log_entries(live.game, rows)
                 live.last_change = time.monotonic()
                 turn_began(live)
-                changed = True
-            if changed:
-                for conn in list(live.conns):
-                    conn.send(self.state_message(live, conn, full=True))
-        if changed:
+            for conn in list(live.conns):
+                self.send_state(live, conn, full=True)
+        if moved:
             self._schedule_bot(live, remote=True)
-        return changed
+        return moved
 
     def _reconnected(self) -> None:
         """From the LISTEN thread after a lost connection: notifications may have been
@@ -537,12 +611,27 @@ class GameService:
             msg["log"] = live.log
         return msg
 
+    def send_state(self, live: LiveGame, conn: Conn, full: bool = False) -> None:
+        """Tell a client the game's state: the whole of it (with the log) on ``full`` or when
+        it has none yet, else a ``delta`` with only what changed since what it has."""
+        msg = self.state_message(live, conn, full)
+        kept = {k: v for k, v in msg.items() if k != "log"}
+        if full or conn.state is None:
+            conn.state = kept
+            conn.send(msg)
+            return
+        delta = state_delta(conn.state, msg)
+        conn.state = kept
+        if delta is not None:
+            conn.send(delta)
+
     def broadcast(self, live: LiveGame) -> None:
+        """Every client of the game gets what changed (a delta each)."""
         for conn in list(live.conns):
             if conn.closed:
                 live.conns.discard(conn)
                 continue
-            conn.send(self.state_message(live, conn))
+            self.send_state(live, conn)
 
     # -- seats --------------------------------------------------------------------------------
     def check_token(self, live: LiveGame, colour: int, token: str) -> bool:
@@ -586,7 +675,7 @@ class GameService:
         live.conns.add(conn)
         if conn.seat is not None:
             live.away_since.pop(conn.seat, None)
-        conn.send(self.state_message(live, conn, full=True))
+        self.send_state(live, conn, full=True)
         conn.send(live.room.chat.history_message())
         self.broadcast_seats(live)
 
@@ -598,8 +687,11 @@ class GameService:
             self.broadcast_seats(live)
 
     def broadcast_seats(self, live: LiveGame) -> None:
-        msg = {"type": "seats", "seq": live.seq, "seats": self.seats_json(live)}
+        seats = self.seats_json(live)
+        msg = {"type": "seats", "seq": live.seq, "seats": seats}
         for conn in list(live.conns):
+            if conn.state is not None:
+                conn.state = {**conn.state, "seats": seats}
             conn.send(msg)
 
     # -- moves --------------------------------------------------------------------------------

@@ -84,6 +84,8 @@ export class Connection {
     /** @type {WebSocket | null} */
     this.ws = null;
     this.retry = 0;
+    /** @type {StateMessage | null} the last state, deltas applied (see expand) */
+    this.state = null;
   }
 
   /** Sit at a seat (or watch with null), reconnecting with the new identity. */
@@ -98,6 +100,7 @@ export class Connection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws/${this.id}`);
     this.ws = ws;
+    this.state = null; // a new connection starts with a whole state
     ws.onopen = () => {
       this.retry = 0;
       this.onStatus(true);
@@ -105,13 +108,44 @@ export class Connection {
       const hello = this.seat && this.token ? { type: "hello", seat: this.seat, token: this.token } : { type: "hello" };
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
+    ws.onmessage = (ev) => {
+      const m = this.expand(JSON.parse(ev.data));
+      if (m) this.onMessage(m);
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.onStatus(false);
       setTimeout(() => this.open(), Math.min(5000, 300 * 2 ** this.retry++));
     };
+  }
+
+  /**
+   * The server sends the whole state after hello and resync, then only what changed: a
+   * delta becomes here the state it leads to (its fields replace the last state's, the
+   * view's field by field; its `last` is the move it adds to the log), so the page only ever
+   * sees whole states. sorry.web.protocol.apply_delta is the same in Python.
+   * @param {ServerMessage} m
+   * @returns {ServerMessage | null}
+   */
+  expand(m) {
+    if (m.type === "state") {
+      this.state = m;
+    } else if (m.type === "seats" && this.state) {
+      this.state = { ...this.state, seats: m.seats };
+    } else if (m.type === "delta") {
+      const prev = this.state;
+      if (!prev) {
+        this.send({ type: "resync" }); // nothing to apply it to: ask for the whole state
+        return null;
+      }
+      /** @type {StateMessage} */
+      const next = { ...prev, ...m, type: "state", view: m.view ? { ...prev.view, ...m.view } : prev.view };
+      delete next.log;
+      this.state = next;
+      return next;
+    }
+    return m;
   }
 
   /** @param {ClientMessage} msg */

@@ -120,6 +120,26 @@
  */
 
 /**
+ * What changed since the last state (sent after the whole state of hello or resync): `seq`,
+ * and each field of the state whose value changed, the view's field by field (`last` is the
+ * move that was played: its log entry). net.js turns it into the state it leads to.
+ * @typedef {object} DeltaMessage
+ * @property {"delta"} type
+ * @property {number} seq
+ * @property {Partial<View>} [view]
+ * @property {string} [status]
+ * @property {SeatInfo[]} [seats]
+ * @property {LogEntry | null} [last]
+ * @property {MatchInfo} [match]
+ * @property {string | null} [next_game]
+ * @property {string | null} [commitment]
+ * @property {RoomInfo} [room]
+ * @property {string[][] | null} [teams]
+ * @property {string} [game]
+ * @property {string} [name]
+ */
+
+/**
  * @typedef {object} ChatLine
  * @property {number} n
  * @property {string | null} colour
@@ -133,6 +153,7 @@
 /**
  * @typedef {{type: "welcome", seat: string | null, role: string}
  *   | StateMessage
+ *   | DeltaMessage
  *   | {type: "seats", seq: number, seats: SeatInfo[]}
  *   | {type: "accepted", seq: number, move: string}
  *   | {type: "rejected", code: string, reason: string, seq: number, resync: boolean}
