@@ -292,7 +292,7 @@ def analyse(
     :class:`Game` begun from a seed). ``rollouts`` per card that could come (default by
     engine, :data:`DEFAULT_ROLLOUTS`), ``worlds`` per decision judged from the decider's view
     (points), ``progress(done, total)`` after each move. Deterministic for a seed."""
-    record = _checked(source)
+    record = checked(source)
     est = estimator or default_estimator()
     n = rollouts or DEFAULT_ROLLOUTS.get(est.engine, 16)
     if n < 1:
@@ -300,15 +300,37 @@ def analyse(
     w = worlds or DEFAULT_WORLDS
     if w < 1:
         raise AnalysisError(_("worlds must be at least 1"))
-    run = _Run(record, est, n, w, seed, progress)
-    points, draws, decisions = run.go()
+    start = start_value(record, est, n, seed)
+    total = decision_count(record)
+
+    def step(index: int) -> None:
+        if progress is not None:
+            progress(index + 1, total)
+
+    valued = value_decisions(record, est, n, w, seed, progress=step)
+    points, draws, decisions = assemble(record, start, valued)
+    return finish(record, est.policy, est.engine, n, w, points, draws, decisions)
+
+
+def finish(
+    record: GameRecord,
+    policy: str,
+    engine: str,
+    rollouts: int,
+    worlds: int,
+    points: Sequence[Point],
+    draws: Sequence[Draw],
+    decisions: Sequence[Decision],
+) -> Analysis:
+    """The :class:`Analysis` of assembled values, with the per-player totals."""
+    est_name = f"{policy}/{engine}"
     analysis = Analysis(
         record=record,
-        estimator=f"{est.policy}/{est.engine}",
-        policy=est.policy,
-        engine=est.engine,
-        rollouts=n,
-        worlds=w if record.rules.points else None,
+        estimator=est_name,
+        policy=policy,
+        engine=engine,
+        rollouts=rollouts,
+        worlds=worlds if record.rules.points else None,
         points=tuple(points),
         draws=tuple(draws),
         decisions=tuple(decisions),
@@ -316,7 +338,9 @@ def analyse(
     return _with_players(analysis)
 
 
-def _checked(source: GameRecord | Game) -> GameRecord:
+def checked(source: GameRecord | Game) -> GameRecord:
+    """The record of a finished game (a record is verified first), or :class:`AnalysisError`
+    saying in one line why it cannot be analysed."""
     if isinstance(source, Game):
         if not source.is_over():
             raise AnalysisError(_("the game is not over: there is nothing to analyse yet"))
@@ -378,162 +402,220 @@ def chance_values(
     return out
 
 
-class _Run:
-    """One analysis: walks the record's steps, keeping the value of the node it is at."""
+@dataclass(frozen=True, slots=True)
+class NodeValues:
+    """One decision node valued (what :func:`value_decisions` computes; picklable, so a
+    server can compute the decisions of a game in pieces, in worker processes)."""
 
-    def __init__(
-        self,
-        record: GameRecord,
-        est: Estimator,
-        rollouts: int,
-        worlds: int,
-        seed: int,
-        progress: ProgressFn | None,
-    ) -> None:
-        self.record = record
-        self.est = est
-        self.n = rollouts
-        self.worlds = worlds
-        self.seed = seed
-        self.progress = progress
-        self.total = sum(1 for s in record.steps if not s.is_draw)
+    index: int  # the decision's number in the game (0 = the first move)
+    moves: tuple[Move, ...]  # the legal moves, as listed
+    chosen: Move  # the move played, as listed
+    reference: Move
+    judged: tuple[Values, ...]  # each move's value as judged (from the view in points)
+    after: Values  # V after the move played
+    outcomes: tuple[tuple[Card, Fraction, Values], ...]  # the next draw's cards, valued
+    before: Values  # V after the draw: the reference move's value
+    measured: tuple[float, float] | None
 
-    # -- values ---------------------------------------------------------------------------
-    def chance_values(self, nodes: Sequence[Game], seed: int) -> list[ChanceValue]:
-        return chance_values(self.est, nodes, self.n, seed)
 
-    def view_values(self, game: Game, moves: Sequence[Move], seed: int) -> list[Values]:
-        return self.est.view_values(game, moves, self.n, self.worlds, seed)
+def start_value(
+    record: GameRecord, est: Estimator, rollouts: int, seed: int
+) -> tuple[Values, tuple[tuple[Card, Fraction, Values], ...]]:
+    """V at the start (a chance node) and its cards valued: in the standard game the first
+    draw's cards; in the points variant ``R`` of the start itself (every deal equally
+    likely), with no outcomes."""
+    game = record.start()
+    if record.rules.points:
+        return est.values([game], rollouts * 11, derive_seed(seed, 1))[0], ()
+    ((start, outcomes),) = chance_values(est, [game], rollouts, derive_seed(seed, 1))
+    return start, outcomes
 
-    def measure(
-        self, game: Game, chosen: Move, best: Move, mover: int, seed: int
-    ) -> tuple[float, float]:
-        """The move played and the best move valued again for the mover's side, with
-        :data:`REFINE_FACTOR` times the rollouts, in worlds of their own."""
-        seed = derive_seed(seed, 0x2EF)
-        k = REFINE_FACTOR
-        if self.record.rules.points:
-            vals = self.est.view_values(game, [chosen, best], self.n, self.worlds * k, seed)
-        else:
-            nodes = []
-            for m in (chosen, best):
-                after = game.copy(stack=False)
-                after.push(m)
-                nodes.append(after)
-            vals = [v for v, _o in chance_values(self.est, nodes, self.n * k, seed)]
-        return float(vals[0][mover]), float(vals[1][mover])
 
-    # -- the walk -------------------------------------------------------------------------
-    def go(self) -> tuple[list[Point], list[Draw], list[Decision]]:
-        rec = self.record
-        game = rec.start()
-        steps = rec.steps
-        points: list[Point] = []
-        draws: list[Draw] = []
-        decisions: list[Decision] = []
-        i = 0
-        done = 0
-        # The first chance node: the start (standard: the first draw is due).
-        if rec.rules.points:
-            start = self.est.values([game], self.n * 11, derive_seed(self.seed, 1))[0]
-            outcomes: tuple[tuple[Card, Fraction, Values], ...] = ()
-            while i < len(steps) and steps[i].is_draw:
-                game.draw(parse_card(_text(steps[i].draw)))
-                i += 1
-            pending: tuple[int, int | None, Card | None] | None = (i, None, None)
-        else:
-            ((start, outcomes),) = self.chance_values([game], derive_seed(self.seed, 1))
-            pending = None
-        current = start
-        points.append(Point(0, 0, "start", start))
-        while i < len(steps):
-            step = steps[i]
-            if step.is_draw:  # the standard game's draw (points: a refill, below)
-                card = parse_card(_text(step.draw))
-                colour = game.deal_to
-                game.draw(card)
-                i += 1
-                pending = (i, colour, card)
-                continue
-            # a decision node
-            turn_seed = derive_seed(self.seed, 1000 + game.turn)
-            mover = game.to_move
-            moves = game.legal_moves
-            chosen = _listed(game, Move.parse(_text(step.move)))
-            reference = self.est.reference_move(game)
-            side = tuple(c for c in rec.colours if c in game.team_of(mover))
-            if rec.rules.points:
-                judged = self.view_values(game, moves, turn_seed)
-                line_moves = [chosen] if reference == chosen else [chosen, reference]
-                nodes = []
-                for m in line_moves:
-                    after = game.copy(stack=False)
-                    after.push(m)
-                    nodes.append(after)
-                line = dict(
-                    zip(line_moves, self.chance_values(nodes, turn_seed ^ 0xA11), strict=True)
-                )
-                after_chosen, next_outcomes = line[chosen]
-                before = line[reference][0]
-            else:
-                nodes = []
-                for m in moves:
-                    after = game.copy(stack=False)
-                    after.push(m)
-                    nodes.append(after)
-                valued = self.chance_values(nodes, turn_seed)
-                judged = [v for v, _o in valued]
-                by_move = dict(zip(moves, valued, strict=True))
-                after_chosen, next_outcomes = by_move[chosen]
-                before = by_move[reference][0]
-            if pending is not None:  # the draw (or deal) that led here, now that V(D) is known
-                p_step, p_colour, p_card = pending
-                draws.append(Draw(p_step, game.turn, p_colour, p_card, current, before, outcomes))
-                points.append(Point(p_step, game.turn, "draw", before))
-                pending = None
-            options = tuple(
-                Option(m, (float(v[0]), float(v[1]), float(v[2]), float(v[3])))
-                for m, v in zip(moves, judged, strict=True)
-            )
-            best_value = max(o.value[mover] for o in options)
-            if options[moves.index(chosen)].value[mover] == best_value:
-                best = chosen
-            else:
-                best = next(o.move for o in options if o.value[mover] == best_value)
-            measured = None
-            gap = best_value - options[moves.index(chosen)].value[mover]
-            if len(moves) > 1 and gap >= REFINE_FROM:
-                measured = self.measure(game, chosen, best, mover, turn_seed)
-            played = chosen.card if rec.rules.points else game.card
-            turn = game.turn
-            game.push(chosen)
+def decision_count(record: GameRecord) -> int:
+    return sum(1 for s in record.steps if not s.is_draw)
+
+
+def value_decisions(
+    record: GameRecord,
+    est: Estimator,
+    rollouts: int,
+    worlds: int,
+    seed: int,
+    first: int = 0,
+    last: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[NodeValues]:
+    """The decisions ``first`` to ``last - 1`` of a (checked) record valued; each depends only
+    on its own node and the seed, so any range gives the same values as the whole game.
+    ``progress(index)`` after each."""
+    end = decision_count(record) if last is None else last
+    game = record.start()
+    out: list[NodeValues] = []
+    index = 0
+    for step in record.steps:
+        if index >= end:
+            break
+        if step.is_draw:
+            game.draw(parse_card(_text(step.draw)))
+            continue
+        chosen = _listed(game, Move.parse(_text(step.move)))
+        if index >= first:
+            out.append(_value_node(game, chosen, index, est, rollouts, worlds, seed))
+            if progress is not None:
+                progress(index)
+        game.push(chosen)
+        index += 1
+    return out
+
+
+def _value_node(
+    game: Game, chosen: Move, index: int, est: Estimator, n: int, worlds: int, seed: int
+) -> NodeValues:
+    turn_seed = derive_seed(seed, 1000 + game.turn)
+    mover = game.to_move
+    moves = game.legal_moves
+    reference = est.reference_move(game)
+
+    def after(m: Move) -> Game:
+        g = game.copy(stack=False)
+        g.push(m)
+        return g
+
+    if game.rules.points:
+        judged = est.view_values(game, moves, n, worlds, turn_seed)
+        line_moves = [chosen] if reference == chosen else [chosen, reference]
+        valued = chance_values(est, [after(m) for m in line_moves], n, turn_seed ^ 0xA11)
+        line = dict(zip(line_moves, valued, strict=True))
+        after_chosen, outcomes = line[chosen]
+        before = line[reference][0]
+    else:
+        valued = chance_values(est, [after(m) for m in moves], n, turn_seed)
+        judged = [v for v, _o in valued]
+        by_move = dict(zip(moves, valued, strict=True))
+        after_chosen, outcomes = by_move[chosen]
+        before = by_move[reference][0]
+    mine = [float(v[mover]) for v in judged]
+    played = mine[moves.index(chosen)]
+    best = chosen if played == max(mine) else moves[mine.index(max(mine))]
+    measured = None
+    if len(moves) > 1 and max(mine) - played >= REFINE_FROM:
+        measured = _measure(game, chosen, best, mover, est, n, worlds, turn_seed)
+    return NodeValues(
+        index=index,
+        moves=tuple(moves),
+        chosen=chosen,
+        reference=reference,
+        judged=tuple(judged),
+        after=after_chosen,
+        outcomes=outcomes,
+        before=before,
+        measured=measured,
+    )
+
+
+def _measure(
+    game: Game,
+    chosen: Move,
+    best: Move,
+    mover: int,
+    est: Estimator,
+    n: int,
+    worlds: int,
+    seed: int,
+) -> tuple[float, float]:
+    """The move played and the best move valued again for the mover's side, with
+    :data:`REFINE_FACTOR` times the rollouts, in worlds of their own."""
+    seed = derive_seed(seed, 0x2EF)
+    k = REFINE_FACTOR
+    if game.rules.points:
+        vals = est.view_values(game, [chosen, best], n, worlds * k, seed)
+    else:
+        nodes = []
+        for m in (chosen, best):
+            a = game.copy(stack=False)
+            a.push(m)
+            nodes.append(a)
+        vals = [v for v, _o in chance_values(est, nodes, n * k, seed)]
+    return float(vals[0][mover]), float(vals[1][mover])
+
+
+def assemble(
+    record: GameRecord,
+    start: tuple[Values, tuple[tuple[Card, Fraction, Values], ...]],
+    valued: Sequence[NodeValues],
+) -> tuple[list[Point], list[Draw], list[Decision]]:
+    """The graph, the draws and the decisions of a record from its values (the start's and
+    every decision's, in order): the account's bookkeeping, exact."""
+    rec = record
+    if [v.index for v in valued] != list(range(decision_count(rec))):
+        raise AnalysisError("every decision must be valued, in order")  # pragma: no cover
+    game = rec.start()
+    steps = rec.steps
+    points: list[Point] = []
+    draws: list[Draw] = []
+    decisions: list[Decision] = []
+    current, outcomes = start
+    points.append(Point(0, 0, "start", current))
+    i = 0
+    pending: tuple[int, int | None, Card | None] | None = None
+    if rec.rules.points:  # the opening deal is one step
+        while i < len(steps) and steps[i].is_draw:
+            game.draw(parse_card(_text(steps[i].draw)))
             i += 1
-            decisions.append(
-                Decision(
-                    step=i,
-                    turn=turn,
-                    colour=mover,
-                    card=played,
-                    move=chosen,
-                    reference=reference,
-                    best=best,
-                    before=before,
-                    after=after_chosen,
-                    options=options,
-                    side=side,
-                    from_view=bool(rec.rules.points),
-                    measured=measured,
-                )
+        pending = (i, None, None)
+    nodes = iter(valued)
+    while i < len(steps):
+        step = steps[i]
+        if step.is_draw:  # the standard game's draw (points: a refill, below)
+            card = parse_card(_text(step.draw))
+            colour = game.deal_to
+            game.draw(card)
+            i += 1
+            pending = (i, colour, card)
+            continue
+        node = next(nodes)
+        mover = game.to_move
+        before = node.before
+        if pending is not None:  # the draw (or deal) that led here, now that V(D) is known
+            p_step, p_colour, p_card = pending
+            draws.append(Draw(p_step, game.turn, p_colour, p_card, current, before, outcomes))
+            points.append(Point(p_step, game.turn, "draw", before))
+            pending = None
+        options = tuple(
+            Option(m, (float(v[0]), float(v[1]), float(v[2]), float(v[3])))
+            for m, v in zip(node.moves, node.judged, strict=True)
+        )
+        mine = [o.value[mover] for o in options]
+        chosen_at = node.moves.index(node.chosen)
+        best = node.chosen if mine[chosen_at] == max(mine) else node.moves[mine.index(max(mine))]
+        played = node.chosen.card if rec.rules.points else game.card
+        turn = game.turn
+        side = tuple(c for c in rec.colours if c in game.team_of(mover))
+        game.push(node.chosen)
+        i += 1
+        decisions.append(
+            Decision(
+                step=i,
+                turn=turn,
+                colour=mover,
+                card=played,
+                move=node.chosen,
+                reference=node.reference,
+                best=best,
+                before=before,
+                after=node.after,
+                options=options,
+                side=side,
+                from_view=bool(rec.rules.points),
+                measured=node.measured,
             )
-            current = after_chosen
-            outcomes = next_outcomes
-            points.append(Point(i, game.turn, "move", current))
-            done += 1
-            if self.progress is not None:
-                self.progress(done, self.total)
-        if not game.is_over() or current != result_values(game):
-            raise AnalysisError("the record's steps do not end the game")  # pragma: no cover
-        return points, draws, decisions
+        )
+        current = node.after
+        outcomes = node.outcomes
+        points.append(Point(i, game.turn, "move", current))
+    if not game.is_over() or current != result_values(game):
+        raise AnalysisError("the record's steps do not end the game")  # pragma: no cover
+    return points, draws, decisions
 
 
 def _text(value: str | None) -> str:
@@ -615,11 +697,18 @@ __all__ = [
     "AnalysisError",
     "Decision",
     "Draw",
+    "NodeValues",
     "Option",
     "PlayerSummary",
     "Point",
     "Swing",
     "analyse",
+    "assemble",
     "chance_values",
+    "checked",
+    "decision_count",
+    "finish",
     "label_of",
+    "start_value",
+    "value_decisions",
 ]

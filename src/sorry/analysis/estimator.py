@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from ..bots import make_bot
 from ..bots.base import team_of
@@ -37,6 +37,7 @@ from ..bots.rollout import Playout
 from ..game import Game
 from ..moves import Move
 from ..rng import Rng, derive_seed
+from ..rules import Rules
 
 #: Win shares per colour R B Y G (0 for a colour not in play; in teams both partners get their
 #: side's share). Exact fractions: wins over rollouts.
@@ -186,40 +187,56 @@ class PlayoutEstimator:
 
 #: The compiled policies the estimator can roll out with, and the bot level that plays each
 #: exactly (the reference move): ``sorry.fast``'s ``easybot`` is the easy bot.
-COMPILED_POLICIES: Final = {"medium": "medium", "easybot": "easy", "random": "random"}
-DEFAULT_COMPILED_POLICY: Final = "medium"
+COMPILED_POLICIES: Final = {"easybot": "easy", "random": "random"}
+DEFAULT_COMPILED_POLICY: Final = "easybot"
 
 
 class CompiledEstimator:
-    """Rollouts on the compiled engine (:func:`sorry.fast.rollouts`, the ``fast`` extra):
-    every player plays the compiled ``policy``, which plays exactly as the bot of the same
-    level, and that bot gives the reference move. From a :class:`Game` every hand is known
-    and only the order of the draw pile is shuffled in each world."""
+    """Rollouts on the compiled engine (:mod:`sorry.analysis._compiled` on the kernel of
+    :mod:`sorry.fast`, the ``fast`` extra): every player plays the compiled ``policy``, which
+    plays exactly as the bot of the same level, and that bot gives the reference move. From a
+    :class:`Game` every hand is known and only the order of the draw pile is shuffled in each
+    world; :meth:`view_values` deals the unseen cards first (:func:`determinised_values`).
+    One core: the rollouts of a call run one after the other."""
 
     engine = "compiled"
 
     def __init__(self, policy: str = DEFAULT_COMPILED_POLICY) -> None:
-        from .. import fast
+        from ..fast import POLICIES
 
         if policy not in COMPILED_POLICIES:
             raise ValueError(f"no compiled policy {policy!r} ({', '.join(COMPILED_POLICIES)})")
-        self._rollouts = fast.rollouts  # type: ignore[attr-defined]
-        self._policy = policy
+        self._policy = POLICIES[policy]
         self.policy = COMPILED_POLICIES[policy]
         self._bot = make_bot(self.policy)
+        self._packers: dict[tuple[Rules, tuple[int, ...]], Any] = {}
+
+    def _packer(self, game: Game) -> Any:
+        key = (game.rules, game.colours)
+        packer = self._packers.get(key)
+        if packer is None:
+            from ._compiled import Packer
+
+            packer = self._packers[key] = Packer(game.rules, game.colours, self._policy)
+        return packer
 
     def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
         if rollouts < 1:
             raise ValueError("rollouts must be at least 1")
-        out: list[Values] = []
-        for g in nodes:
-            if g.is_over():
-                out.append(result_values(g))
-                continue
-            wins = self._rollouts(g, rollouts, policy=self._policy, seed=seed).wins(0)
-            v = [Fraction(wins.get(c, 0), rollouts) for c in range(4)]
-            out.append((v[0], v[1], v[2], v[3]))
-        return out
+        out: list[Values | None] = [result_values(g) if g.is_over() else None for g in nodes]
+        live = [g for g in nodes if not g.is_over()]
+        if live:
+            wins = iter(self._packer(live[0]).run(live, rollouts, seed).tolist())
+            for j, v in enumerate(out):
+                if v is None:
+                    w = next(wins)
+                    out[j] = (
+                        Fraction(w[0], rollouts),
+                        Fraction(w[1], rollouts),
+                        Fraction(w[2], rollouts),
+                        Fraction(w[3], rollouts),
+                    )
+        return [v for v in out if v is not None]
 
     def reference_move(self, game: Game) -> Move:
         view = game.view(game.to_move)
@@ -228,23 +245,16 @@ class CompiledEstimator:
     def view_values(
         self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
     ) -> list[Values]:
-        n = rollouts * worlds
-        r = self._rollouts(game.view(game.to_move), n, policy=self._policy, seed=seed, moves=moves)
-        out: list[Values] = []
-        for j in range(len(moves)):
-            wins = r.wins(j)
-            v = [Fraction(wins.get(c, 0), n) for c in range(4)]
-            out.append((v[0], v[1], v[2], v[3]))
-        return out
+        return determinised_values(self, game, moves, rollouts, worlds, seed)
 
 
 def compiled_available() -> bool:
-    """Whether the compiled estimator can run (the ``fast`` extra with its rollouts)."""
+    """Whether the compiled estimator can run (the ``fast`` extra: numba and numpy)."""
     try:
-        from .. import fast
+        from .. import fast  # noqa: F401
     except ImportError:
         return False
-    return hasattr(fast, "rollouts")
+    return True
 
 
 def default_estimator() -> Estimator:

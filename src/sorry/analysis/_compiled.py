@@ -1,0 +1,214 @@
+"""Compiled rollouts for the after-game analysis (the ``fast`` extra: numba and numpy).
+
+:func:`rollout_wins` plays ``rollouts`` games to the end from each of many nodes of a game, on
+the kernel's own turn functions (:mod:`sorry.fast._kernel`: ``begin_turn``, ``choose``,
+``end_turn``), every player following one built-in policy, and counts each colour's wins.
+A node is packed from a :class:`~sorry.game.Game` by :func:`pack`: the pawns, the draw and
+discard piles, the hands (points), the colour to move, the turns played, and the card in hand
+(standard, at a decision node) or the cards owed (points, at a chance node).
+
+Rollout ``k`` of every node of one call starts from the same seed (common random numbers):
+the draw pile is shuffled with it (the order of the cards left is never taken from the game),
+then the card in hand, if any, is put on top so it is the first one played; in the points
+variant the cards owed are dealt from the shuffled pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..board import TRACK_LEN
+from ..fast import _kernel as K
+from ..fast import params
+from ..fast._kernel import Arr, ajit, jit
+from ..game import Game
+from ..rules import Rules
+
+#: Per node (row of ``meta``): the colour to move, turns played, the card in hand (0: none),
+#: 1 when the cards owed are to be dealt first (points, at a chance node).
+N_TO_MOVE = 0
+N_TURN = 1
+N_CARD = 2
+N_DEAL = 3
+N_LEN = 4
+
+#: One seed per rollout: mixed from the call's seed and the rollout's number.
+_WORLD = np.uint64(0xA1A1_5EED_0000_0001)
+
+
+@jit
+def _rollouts(
+    S0: Arr,
+    piles0: Arr,
+    counts0: Arr,
+    hands0: Arr,
+    meta: Arr,
+    cols: Arr,
+    slide: Arr,
+    P: Arr,
+    rollouts: int,
+    seed: Any,
+    wins: Arr,
+    S: Arr,
+    W: Arr,
+    buf: Arr,
+    mv: Arr,
+    keys: Arr,
+    piles: Arr,
+    counts: Arr,
+    hands: Arr,
+    rng: Arr,
+) -> None:
+    """The loop of :func:`rollout_wins` on its work arrays (no reference counting: the
+    kernel's functions are called with arrays on every turn)."""
+    ncols = cols.shape[0]
+    teams = P[K.P_TEAMS] != 0
+    for c in range(4):
+        buf[12 + c] = K.next_colour(cols, ncols, c)
+    for i in range(S0.shape[0]):
+        for k in range(rollouts):
+            K.copy_into(S, S0[i])
+            for p in range(2):
+                for j in range(piles.shape[1]):
+                    piles[p, j] = piles0[i, p, j]
+            for j in range(6):
+                counts[j] = counts0[i, j]
+            for c in range(4):
+                for j in range(11):
+                    hands[c, j] = hands0[i, c, j]
+            world = K.mix64(seed * K.GOLDEN + np.uint64(k) * _WORLD)
+            rng[0] = world
+            for c in range(4):
+                rng[1 + c] = K.mix64(world * K.GOLDEN + np.uint64(1001 + c))
+            K.shuffle(rng, 0, piles[0], counts[0])
+            to_move = meta[i, N_TO_MOVE]
+            turn = meta[i, N_TURN]
+            card = meta[i, N_CARD]
+            if card > 0:  # the card in hand: the first one the rollout plays
+                piles[0, counts[0]] = card
+                counts[0] += 1
+            if meta[i, N_DEAL] != 0:
+                K.deal_hands(cols, ncols, to_move, rng, piles, counts, hands)
+            winner = -1
+            while True:
+                _card, n = K.begin_turn(
+                    S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng
+                )
+                idx = K.choose(P[K.P_SEAT_POLICY + to_move], S, slide, P, to_move, mv, n, rng, W)
+                to_move, turn, winner, over = K.end_turn(
+                    S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
+                )
+                if over:
+                    break
+            if winner >= 0:
+                wins[i, winner] += 1
+                if teams:
+                    wins[i, K.PARTNER[winner]] += 1
+
+
+@ajit
+def rollout_wins(
+    S0: Arr,
+    piles0: Arr,
+    counts0: Arr,
+    hands0: Arr,
+    meta: Arr,
+    cols: Arr,
+    slide: Arr,
+    P: Arr,
+    rollouts: int,
+    seed: Any,
+    wins: Arr,
+) -> None:
+    """wins[i, c] += the rollouts from node i won by colour c (both partners in teams)."""
+    S, W, buf, mv, keys, piles, counts, hands, rng = K.new_work()
+    _rollouts(
+        S0,
+        piles0,
+        counts0,
+        hands0,
+        meta,
+        cols,
+        slide,
+        P,
+        rollouts,
+        seed,
+        wins,
+        S,
+        W,
+        buf,
+        mv,
+        keys,
+        piles,
+        counts,
+        hands,
+        rng,
+    )
+
+
+class Packer:
+    """Packs nodes of games of one rule set for :func:`rollout_wins`."""
+
+    def __init__(self, rules: Rules, colours: Sequence[int], policy: int) -> None:
+        self.rules = rules
+        self.P, self.slide = params(rules, policy)
+        self.cols = np.array(colours, dtype=np.int64)
+
+    def run(self, nodes: Sequence[Game], rollouts: int, seed: int) -> Arr:
+        """The wins of each colour in ``rollouts`` rollouts from each node (an n x 4 array)."""
+        n = len(nodes)
+        S0 = np.full((n, K.STATE_LEN), -1, dtype=np.int8)
+        S0[:, : K.OCC] = K.START
+        piles0 = np.zeros((n, 2, 48), dtype=np.int8)
+        counts0 = np.zeros((n, 6), dtype=np.int64)
+        hands0 = np.zeros((n, 4, 11), dtype=np.int64)
+        meta = np.zeros((n, N_LEN), dtype=np.int64)
+        points = self.rules.points
+        slot = K.CARD_SLOT
+        for i, g in enumerate(nodes):
+            s = S0[i]
+            for c, locs in enumerate(g.position().pawns):
+                if locs is None:
+                    continue
+                for j, loc in enumerate(locs):
+                    s[4 * c + j] = loc
+                    if loc < TRACK_LEN:
+                        s[K.OCC + loc] = 4 * c + j
+            draw, discard = g.draw_pile, g.discard_pile
+            piles0[i, 0, : len(draw)] = draw
+            piles0[i, 1, : len(discard)] = discard
+            counts0[i, 0], counts0[i, 1] = len(draw), len(discard)
+            if points:
+                for c in g.colours:
+                    counts0[i, 2 + c] = len(g.hands[c])
+                    for card in g.hands[c]:
+                        hands0[i, c, slot[card]] += 1
+            meta[i, N_TO_MOVE] = g.to_move
+            meta[i, N_TURN] = g.turn
+            if g.is_chance():
+                meta[i, N_DEAL] = int(points)
+            elif not points:
+                assert g.card is not None
+                meta[i, N_CARD] = g.card
+        wins = np.zeros((n, 4), dtype=np.int64)
+        if n:
+            rollout_wins(
+                S0,
+                piles0,
+                counts0,
+                hands0,
+                meta,
+                self.cols,
+                self.slide,
+                self.P,
+                rollouts,
+                np.uint64(seed & 0xFFFF_FFFF_FFFF_FFFF),
+                wins,
+            )
+        return wins
+
+
+__all__ = ["Packer", "rollout_wins"]
