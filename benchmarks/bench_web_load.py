@@ -343,13 +343,16 @@ def main() -> None:
     ap.add_argument("--flood-after", type=float, default=2.0, help="seconds before the flood")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--database", help="postgresql://... (default: SQLite in a temporary folder)")
+    ap.add_argument(
+        "--folder", help="where the SQLite database goes (default: a temporary folder on disk)"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="passed to sorry serve")
     args = ap.parse_args()
     if args.bot_delay is None:
         args.bot_delay = 0.0 if args.mode in ("saturate", "bots") else 0.6
     schema = None
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.folder) as tmp:
         if args.database:
             url, schema = pg_schema_url(args.database)
         else:

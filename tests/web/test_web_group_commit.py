@@ -152,3 +152,79 @@ def test_acknowledged_only_after_commit(db: Database, sqlite_url: str) -> None:
     assert seen and all(seen)
     for gid in games:
         assert committed_seqs(db, gid) == list(range(1, 21))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_moves_of_different_games_written_together_and_a_conflict_among_them(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    """Moves of different games waiting together are written by one statement of each kind
+    (Database.write_moves); a stale one among them makes the group roll back and run again
+    one write at a time: it alone is refused, the others are committed, in order."""
+    url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    db = Database(url)
+    try:
+        games = {f"w{i}": new_game(db, f"w{i}", seed=20 + i) for i in range(4)}
+        stale_game = new_game(db, "stale", 99)
+        gate = threading.Event()
+        started = threading.Event()
+
+        def block(conn: Any) -> None:
+            started.set()
+            gate.wait(30)
+
+        db.writer.submit(block)
+        assert started.wait(30)
+        batches = db.writer.batches
+        rows = {gid: next_move(g, 1) for gid, g in games.items()}
+        futures = {
+            gid: db.writer.submit(db.write_move, gid, 0, rows[gid], None, "playing")
+            for gid in games
+        }
+        # then the second move of each, and a finished game's state stored with one of them
+        rows2 = {gid: next_move(g, 2) for gid, g in games.items()}
+        futures2 = {
+            gid: db.writer.submit(
+                db.write_move, gid, 1, rows2[gid], g.to_dict() if gid == "w0" else None, "playing"
+            )
+            for gid, g in games.items()
+        }
+        gate.set()
+        for f in [*futures.values(), *futures2.values()]:
+            f.result(30)
+        assert db.writer.batches - batches == 2  # the blocker's, then one for all eight
+        for gid, g in games.items():
+            found = db.load_full(gid)
+            assert found is not None
+            row, moves = found
+            assert [m.seq for m in moves] == [1, 2] and row.seq == 2
+            assert restore_game(row.state, moves) == g
+        # a stale move in the middle of a run of moves of other games
+        gate.clear()
+        started.clear()
+        db.writer.submit(block)
+        assert started.wait(30)
+        batches = db.writer.batches
+        rows3 = {gid: next_move(g, 3) for gid, g in games.items()}
+        ids = list(games)
+        fa = db.writer.submit(db.write_move, ids[0], 2, rows3[ids[0]], None, "playing")
+        stale = db.writer.submit(
+            db.write_move, "stale", 7, MoveRow(8, 0, "bot", "pass", []), None, "playing"
+        )
+        rest = [
+            db.writer.submit(db.write_move, gid, 2, rows3[gid], None, "playing") for gid in ids[1:]
+        ]
+        gate.set()
+        fa.result(30)
+        for f in rest:
+            f.result(30)
+        with pytest.raises(ConflictError):
+            stale.result(30)
+        # the blocker's; the group of five rolled back; then each of the five alone
+        assert db.writer.batches - batches == 1 + 5
+        for gid in games:
+            assert committed_seqs(db, gid) == [1, 2, 3]
+        assert committed_seqs(db, "stale") == []
+        assert stale_game.turn == 0
+    finally:
+        db.dispose()

@@ -14,9 +14,10 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from conftest import fast_settings, generous_limits, hello, new_game, play, recv
+from sorry import Game
 from sorry.web import create_app
 from sorry.web.limits import HostPolicy, split_host
-from sorry.web.workers import BOT, LOW, PoolBusy, WorkerPool
+from sorry.web.workers import BOT, LOW, PoolBusy, WorkerPool, bot_move
 
 
 def app_client(sqlite_url: str, **kw: Any) -> TestClient:
@@ -130,6 +131,22 @@ def test_new_connections_are_rate_limited_per_address(sqlite_url: str) -> None:
             assert closed.value.code == 1013
 
 
+def test_a_client_sending_too_fast_is_told_then_closed_with_the_reason(sqlite_url: str) -> None:
+    with app_client(sqlite_url, rate=1.0, burst=2.0) as c:
+        g = new_game(c)
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            hello(ws)
+            for _ in range(60):
+                ws.send_json({"type": "ping"})
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(200):
+                    m = ws.receive_json()
+                    codes.append(m.get("code"))
+            assert "rate_limited" in codes
+            assert closed.value.code == 1008 and "too many messages" in closed.value.reason
+
+
 def test_games_without_a_human_only_when_allowed(sqlite_url: str) -> None:
     with app_client(sqlite_url, allow_bot_games=False) as c:
         r = c.post(
@@ -241,6 +258,40 @@ def test_worker_pool_runs_bots_before_hints_and_bounds_the_queue() -> None:
     order, refused = asyncio.run(scenario())
     assert refused
     assert order == ["busy", "bot", "hint1", "hint2"]
+
+
+def test_quick_bots_share_trips_to_the_workers() -> None:
+    """The moves of quick bots waiting together go to a worker in one trip, each answered as
+    if alone; a bot whose move fails fails alone; a searching bot travels by itself."""
+    games = []
+    for seed in range(12):
+        g = Game(players=[0, 1, 2, 3], seed=seed)
+        while g.is_chance():
+            g.draw()
+        games.append(g)
+
+    async def scenario() -> tuple[list[Any], int]:
+        pool = WorkerPool(workers=1)
+        try:
+            await pool.start()
+            busy = asyncio.ensure_future(pool.run(BOT, time.sleep, 0.3))  # they all wait
+            await asyncio.sleep(0.05)
+            jobs = [
+                pool.bot_move("random", None, g.view(g.to_move), i) for i, g in enumerate(games)
+            ]
+            jobs.append(pool.bot_move("random", None, "not a view", 0))  # type: ignore[arg-type]
+            jobs.append(pool.bot_move("hard", 0.1, games[0].view(games[0].to_move), 0))
+            out = await asyncio.gather(busy, *jobs, return_exceptions=True)
+            return out[1:], pool.trips
+        finally:
+            pool.stop()
+
+    out, trips = asyncio.run(scenario())
+    expected = [bot_move("random", None, g.view(g.to_move), i) for i, g in enumerate(games)]
+    assert out[: len(games)] == expected
+    assert isinstance(out[len(games)], AttributeError)  # the broken one alone
+    assert out[-1] in {str(m) for m in games[0].legal_moves}
+    assert trips == 4  # start, the busy job, the 13 quick bots together, the searcher
 
 
 # -- memory: the cap on games, idle games evicted and reloaded ------------------------------

@@ -69,6 +69,7 @@ from .service import (
     hash_token,
     new_token,
 )
+from .workers import PoolBusy
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -412,6 +413,8 @@ async def _finished(request: Request, what: str) -> Response:
         data = await service.finished_json(live, what)
     except PermissionError as exc:
         return error(409, str(exc))
+    except PoolBusy as exc:
+        return error(503, str(exc))
     headers = {"Cache-Control": "public, max-age=3600"}
     if what == "record":
         headers["Content-Disposition"] = f'attachment; filename="sorry-{live.id}.json"'
@@ -462,6 +465,7 @@ async def _session(ws: WebSocket, service: GameService, gid: str, address: str) 
                 msg = await asyncio.wait_for(ws.receive(), timeout)
             except TimeoutError:
                 conn.send({"type": "error", "code": "timeout", "error": "send hello first"})
+                conn.close(1008, "no hello: send hello first")
                 break
             if msg["type"] == "websocket.disconnect":
                 break
@@ -479,6 +483,7 @@ async def _session(ws: WebSocket, service: GameService, gid: str, address: str) 
                         }
                     )
                 if violations >= MAX_VIOLATIONS:
+                    conn.close(1008, "too many messages: closed")
                     break
                 continue
             try:
@@ -590,7 +595,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
         if not conn.closed:
             conn.closed = True
         with contextlib.suppress(Exception):
-            await ws.close()
+            await ws.close(code=conn.close_code, reason=conn.close_reason[:120])
 
 
 def create_app(

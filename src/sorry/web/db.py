@@ -203,6 +203,10 @@ class ConflictError(Exception):
     """The game's sequence number moved on before this write: reload and retry."""
 
 
+class GroupConflict(Exception):
+    """Some game of a group of moves written together moved on (which one is not known)."""
+
+
 def default_database_url() -> str:
     """SQLite in the per-user data folder: ``$XDG_DATA_HOME/sorry/server.db``."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
@@ -445,6 +449,67 @@ class Database:
                 {"channel": self.channel, "payload": f"{game_id}:{move.seq}"},
             )
 
+    def write_moves(
+        self,
+        conn: Connection,
+        items: Sequence[tuple[str, int, MoveRow, dict[str, Any] | None, str]],
+    ) -> None:
+        """:meth:`write_move` for several games at once (``(game_id, expected_seq, move,
+        state, status)`` each, every game once): one statement of each kind for all of them.
+        Raises :class:`GroupConflict`, having written nothing it keeps, if any game is no
+        longer at its expected sequence number (the group is then rolled back and its writes
+        run one by one, which tells which)."""
+        now = write_time(conn)
+        plain: list[dict[str, Any]] = []
+        stored: list[dict[str, Any]] = []
+        for game_id, expected, move, state, status in items:
+            assert move.seq == expected + 1
+            values = {
+                "gid": game_id,
+                "expected": expected,
+                "new_seq": move.seq,
+                "new_status": status,
+                "now": now,
+            }
+            if state is None:
+                plain.append(values)
+            else:
+                stored.append({**values, "new_state": json.dumps(state)})
+        where = (games.c.id == sa.bindparam("gid"), games.c.seq == sa.bindparam("expected"))
+        new: dict[str, Any] = {
+            "seq": sa.bindparam("new_seq"),
+            "status": sa.bindparam("new_status"),
+            "updated_at": sa.bindparam("now"),
+        }
+        for rows, values in ((plain, new), (stored, {**new, "state": sa.bindparam("new_state")})):
+            if rows:
+                result = conn.execute(games.update().where(*where).values(**values), rows)
+                if result.rowcount != len(rows):
+                    raise GroupConflict(f"{len(rows) - result.rowcount} game(s) moved on")
+        conn.execute(
+            moves.insert(),
+            [
+                {
+                    "game_id": game_id,
+                    "seq": move.seq,
+                    "colour": move.colour,
+                    "actor": move.actor,
+                    "move": move.move,
+                    "draws": json.dumps(move.draws),
+                    "created_at": now,
+                }
+                for game_id, _expected, move, _state, _status in items
+            ],
+        )
+        if not self.is_sqlite:
+            conn.execute(
+                sa.text("SELECT pg_notify(:channel, :payload)"),
+                [
+                    {"channel": self.channel, "payload": f"{game_id}:{move.seq}"}
+                    for game_id, _expected, move, _state, _status in items
+                ],
+            )
+
     def claim_seat(
         self, game_id: str, colour: int, name: str, token_hash: str | None, require_open: bool
     ) -> bool:
@@ -619,6 +684,9 @@ def restore_game(state: dict[str, Any], rows: Sequence[MoveRow]) -> Game:
     return game
 
 
+Job = tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]
+
+
 class GroupWriter:
     """Group commit: one thread runs the writes of a server process. Each time it is free, it
     takes every write waiting (up to ``max_batch``) and runs them, in order, in one
@@ -677,13 +745,41 @@ class GroupWriter:
             if stop:
                 return
 
-    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
+    def _runs(self, batch: list[Job]) -> list[list[Job]]:
+        """The batch cut into runs that keep its order: the moves of different games that
+        follow each other together, every other write alone."""
+        runs: list[list[Job]] = []
+        games_in_run: set[str] = set()
+        for job in batch:
+            fn, args, _fut = job
+            if fn == self.db.write_move:
+                run = runs[-1] if runs else None
+                if (
+                    run is not None
+                    and run[0][0] == self.db.write_move
+                    and args[0] not in games_in_run
+                ):
+                    run.append(job)
+                else:
+                    runs.append([job])
+                    games_in_run = set()
+                games_in_run.add(args[0])
+            else:
+                runs.append([job])
+        return runs
+
+    def _commit(self, batch: list[Job]) -> None:
         outcomes: list[tuple[Future[Any], bool, Any]] = []
         try:
             with self.db.transaction() as conn:
                 conn.info[GROUP_TIME] = time.time()
                 try:
-                    for fn, args, fut in batch:
+                    for run in self._runs(batch):
+                        if len(run) > 1:  # moves of different games: written together
+                            self.db.write_moves(conn, [args for _fn, args, _fut in run])
+                            outcomes.extend((fut, True, None) for _fn, _args, fut in run)
+                            continue
+                        fn, args, fut = run[0]
                         try:
                             outcomes.append((fut, True, fn(conn, *args)))
                         except ConflictError as exc:  # wrote nothing: the others go on

@@ -19,6 +19,7 @@ Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,7 @@ from ..describe import short
 from ..effects import Effect, net_moves
 from ..game import Game
 from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
+from ..rules import Rules
 from ..view import PlayerView
 from .chat import PHRASES
 
@@ -199,9 +201,18 @@ def _pawns_json(view: PlayerView) -> dict[str, list[str]]:
     }
 
 
-def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
+@functools.lru_cache(maxsize=256)
+def options_text(rules: Rules) -> str:
+    """``rules.options_text()``, worked out once per rules."""
+    return rules.options_text()
+
+
+def view_json(
+    view: PlayerView, game: Game | None = None, position: str | None = None
+) -> dict[str, Any]:
     """Serialise a view. ``game`` (the same moment) lets the server annotate each legal move
-    with the pawns it moves, for highlighting; nothing else is taken from it."""
+    with the pawns it moves, for highlighting; nothing else is taken from it. ``position``:
+    the view's position string when the caller has it already (it is every viewer's)."""
     legal: list[dict[str, Any]] = []
     for m in view.legal_moves:
         effects = game.effects(m) if game is not None and m.kind not in (PASS, DISCARD) else []
@@ -213,13 +224,13 @@ def view_json(view: PlayerView, game: Game | None = None) -> dict[str, Any]:
         legal.append(entry)
     return {
         "variant": view.rules.variant,
-        "options": view.rules.options_text(),
+        "options": options_text(view.rules),
         "viewer": COLOUR_LETTERS[view.viewer] if view.viewer >= 0 else None,
         "colours": [COLOUR_LETTERS[c] for c in view.colours],
         "to_move": COLOUR_LETTERS[view.to_move],
         "phase": PHASES[view.phase],
         "pawns": _pawns_json(view),
-        "position": view.position_string(),
+        "position": position if position is not None else view.position_string(),
         "card": card_name(view.card) if view.card is not None else None,
         "hand": [card_name(c) for c in view.hand],
         "hand_sizes": {COLOUR_LETTERS[c]: view.hand_sizes[c] for c in view.colours},

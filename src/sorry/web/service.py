@@ -37,8 +37,8 @@ from ..effects import effects_json
 from ..game import Game
 from ..i18n import using
 from ..moves import Move
-from ..record import Commitment, GameRecord, Seat, initial_deck
-from ..rng import MASK64, derive_seed
+from ..record import Commitment, Seat
+from ..rng import derive_seed
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .limits import AddressLimits, LimitSettings, RateLimit
@@ -46,7 +46,7 @@ from .players import bot_levels
 from .protocol import (
     describe_move,
     dumps,
-    move_paths,
+    paths_of,
     public_view,
     state_delta,
     teams_json,
@@ -62,7 +62,7 @@ from .room import (
     timed_out,
     turn_began,
 )
-from .workers import PoolBusy, WorkerPool
+from .workers import LOW, PoolBusy, WorkerPool, record_json, replay_json
 
 log = logging.getLogger("sorry.web")
 T = TypeVar("T")
@@ -138,21 +138,28 @@ class Conn:
         self.address = ""  # the client's address (per-address limits)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code, self.close_reason = 1000, ""  # the WebSocket's, when it closes
         # the state this client has (the last full state with the deltas since applied,
         # without the log): what the next delta is computed against
         self.state: dict[str, Any] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.QUEUE_LIMIT:
-            self.close()  # a client that does not read is dropped
+        if self.queue.qsize() >= self.QUEUE_LIMIT:  # a client that does not read is dropped
+            self.close(1008, "too many messages waiting: the client does not read them")
             return
-        self.queue.put_nowait(dumps(message))
+        self.queue.put_nowait(text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close once the messages queued are sent, with ``code`` and ``reason``."""
         if not self.closed:
             self.closed = True
+            self.close_code, self.close_reason = code, reason
             self.queue.put_nowait(None)
 
 
@@ -483,8 +490,8 @@ class GameService:
             raise ValueError(f"move {row.seq} is not {COLOUR_LETTERS[row.colour]}'s to play")
         move = game.listed_move(row.move)
         card = move.card if game.rules.points else game.card
-        paths = move_paths(game, move)
-        effects = effects_json(game.effects(move))
+        done = game.effects(move)
+        paths, effects = paths_of(done), effects_json(done)
         game.push(move)
         for name in row.draws:
             game.draw(parse_card(name))
@@ -551,11 +558,12 @@ class GameService:
         out = []
         takeover = self.settings.takeover_after
         now = time.monotonic()
+        present = {c.seat for c in live.conns if c.seat is not None and not c.closed}
         for c in live.game.colours:
             s = live.seats[c]
             away = (
                 s.kind == "human"
-                and not live.connected(c)
+                and c not in present
                 and now - live.away_since.get(c, now) >= takeover
             )
             out.append(
@@ -566,7 +574,7 @@ class GameService:
                     "name": s.name,
                     "claimed": s.claimed,
                     "open": s.kind == "human" and s.token_hash is None,
-                    "connected": s.kind == "bot" or live.connected(c),
+                    "connected": s.kind == "bot" or c in present,
                     "bot_playing": away,
                     "away": c in live.room.away,  # timed out: a bot plays until they act
                     "ready": COLOUR_LETTERS[c] in live.room.settings.ready,
@@ -574,41 +582,49 @@ class GameService:
             )
         return out
 
-    def state_message(self, live: LiveGame, conn: Conn, full: bool = False) -> dict[str, Any]:
-        with using(conn.lang):  # moves and the log in the client's language
-            msg = self._state_message(live, conn, full)
-            if conn.lang != "en":
-                if msg["last"] is not None:
-                    msg["last"] = _translated_entry(msg["last"])
-                if full:
-                    msg["log"] = [_translated_entry(e) for e in msg["log"]]
-        return msg
-
-    def _state_message(self, live: LiveGame, conn: Conn, full: bool = False) -> dict[str, Any]:
-        game = live.game
-        seat = conn.seat
-        if seat is not None:
-            view = game.view(seat)
-            vj = view_json(view, game if view.legal_moves else None)
-        else:
-            vj = view_json(public_view(game))
-        msg: dict[str, Any] = {
+    def _common(self, live: LiveGame) -> dict[str, Any]:
+        """The fields of a state message that are the same for every client."""
+        return {
             "type": "state",
             "game": live.id,
             "name": live.name,
             "seq": live.seq,
             "status": live.status,
-            "view": vj,
             "seats": self.seats_json(live),
-            "last": live.log[-1] if live.log else None,
             "match": self.match_totals(live),
             "next_game": live.next_id,
             "commitment": live.commitment,
             "room": live.room.public(),
-            "teams": teams_json(game),
+            "teams": teams_json(live.game),
         }
-        if full:
-            msg["log"] = live.log
+
+    def state_message(
+        self,
+        live: LiveGame,
+        conn: Conn,
+        full: bool = False,
+        common: dict[str, Any] | None = None,
+        position: str | None = None,
+    ) -> dict[str, Any]:
+        """The whole state as ``conn`` may see it (with the log on ``full``). ``common`` and
+        ``position``: the parts every client shares, when the caller has them already."""
+        game = live.game
+        seat = conn.seat
+        if position is None:
+            position = game.position_string()
+        with using(conn.lang):  # moves and the log in the client's language
+            if seat is not None:
+                view = game.view(seat)
+                vj = view_json(view, game if view.legal_moves else None, position)
+            else:
+                vj = view_json(public_view(game), None, position)
+            last = live.log[-1] if live.log else None
+            if last is not None and conn.lang != "en":
+                last = _translated_entry(last)
+            msg = {**(common or self._common(live)), "view": vj, "last": last}
+            if full:
+                log = live.log
+                msg["log"] = log if conn.lang == "en" else [_translated_entry(e) for e in log]
         return msg
 
     def send_state(self, live: LiveGame, conn: Conn, full: bool = False) -> None:
@@ -626,12 +642,39 @@ class GameService:
             conn.send(delta)
 
     def broadcast(self, live: LiveGame) -> None:
-        """Every client of the game gets what changed (a delta each)."""
+        """Every client of the game gets what changed since what it was last told (a delta
+        each). What clients share is worked out once, each (seat, language)'s state once, and
+        the delta once for the clients that had the same state."""
+        conns = []
         for conn in list(live.conns):
             if conn.closed:
                 live.conns.discard(conn)
-                continue
-            self.send_state(live, conn)
+            elif conn.state is None:
+                self.send_state(live, conn, full=True)
+            else:
+                conns.append(conn)
+        if not conns:
+            return
+        common = self._common(live)
+        position = live.game.position_string()
+        # (seat, language) -> [its state, the state its delta was taken from, the delta's text]
+        made: dict[tuple[int | None, str], list[Any]] = {}
+        for conn in conns:
+            key = (conn.seat, conn.lang)
+            got = made.get(key)
+            if got is None:
+                msg = self.state_message(live, conn, common=common, position=position)
+                got = made[key] = [msg, None, None]
+            if conn.state is not got[1] or got[1] is None:
+                delta = state_delta(conn.state or {}, got[0])
+                text = dumps(delta) if delta is not None else None
+                if got[1] is None:
+                    got[1], got[2] = conn.state, text
+            else:
+                text = got[2]
+            conn.state = got[0]
+            if text is not None:
+                conn.send_text(text)
 
     # -- seats --------------------------------------------------------------------------------
     def check_token(self, live: LiveGame, colour: int, token: str) -> bool:
@@ -723,8 +766,9 @@ class GameService:
             if move is None:
                 return _reject("illegal", f"{move_text!r} is not one of the legal moves", live.seq)
             card = move.card if game.rules.points else game.card
-            paths = move_paths(game, move)
-            effects = effects_json(game.effects(move))  # the page walks the pawns along them
+            done = game.effects(move)
+            paths = paths_of(done)
+            effects = effects_json(done)  # the page walks the pawns along them
             new = game.copy()
             new.push(move)
             draws: list[str] = []
@@ -997,7 +1041,8 @@ class GameService:
 
     async def finished_json(self, live: LiveGame, what: str) -> bytes:
         """The replay (``"replay"``) or the record (``"record"``) of a finished game as JSON,
-        computed once (in a thread) and cached; PermissionError while it is being played."""
+        computed once in the worker pool (it replays the game) and cached; PermissionError
+        while it is being played, PoolBusy when too many searches wait already."""
         key = (live.id, what)
         cached = self._finished.get(key)
         if cached is not None:
@@ -1005,71 +1050,23 @@ class GameService:
             return cached
         if not live.game.is_over():
             raise PermissionError(f"the {what} is available when the game is over")
+        game = live.game.to_dict()
         if what == "replay":
-            frames = await asyncio.to_thread(self.replay, live)
-            data = dumps({"id": live.id, "frames": frames}).encode()
+            text = await self.pool.run(LOW, replay_json, live.id, game, live.log)
         else:
-            data = (await asyncio.to_thread(self.record, live)).to_json().encode()
+            seats = {
+                c: Seat(c, "bot", s.name, s.bot_level)
+                if s.kind == "bot"
+                else Seat(c, "human", s.name)
+                for c, s in live.seats.items()
+            }
+            meta = {"server_game": live.id, "name": live.name}
+            text = await self.pool.run(LOW, record_json, game, seats, live.nonce, meta)
+        data = str(text).encode()
         self._finished[key] = data
         while len(self._finished) > self.FINISHED_CACHE:
             self._finished.popitem(last=False)
         return data
-
-    def record(self, live: LiveGame) -> GameRecord:
-        """The game record (``sorry.record``: seats, every draw and move, the result, and the
-        revealed seed, deck and nonce of the commitment published at the start): only once
-        the game is over."""
-        game = live.game
-        if not game.is_over():
-            raise PermissionError("the record is available when the game is over")
-        seats = {
-            c: Seat(c, "bot", s.name, s.bot_level) if s.kind == "bot" else Seat(c, "human", s.name)
-            for c, s in live.seats.items()
-        }
-        commitment = None
-        if live.nonce is not None:
-            commitment = Commitment(game.seed & MASK64, initial_deck(game), live.nonce)
-        meta = {"server_game": live.id, "name": live.name}
-        return GameRecord.from_game(game, seats, commitment=commitment, meta=meta)
-
-    def replay(self, live: LiveGame) -> list[dict[str, Any]]:
-        """Frames of a finished game, move by move: the public view after each decision."""
-        if not live.game.is_over():
-            raise PermissionError("the replay is available when the game is over")
-        data = live.game.to_dict()
-        start = dict(data, steps=[], current=data["initial"], winners=[], scores=None)
-        game = Game.from_dict(start)
-        points = game.rules.points
-
-        def hands(g: Game) -> dict[str, list[str]] | None:  # revealed: the game is over
-            if not points:
-                return None
-            return {COLOUR_LETTERS[c]: [card_name(x) for x in g.hands[c]] for c in g.colours}
-
-        frames = [
-            {"seq": 0, "entry": None, "view": view_json(public_view(game)), "hands": hands(game)}
-        ]
-        entries = iter(live.log)
-        for step in data["steps"]:
-            if step.startswith("draw:"):
-                game.draw(parse_card(step[5:]))
-                continue
-            move = Move.parse(step)
-            paths = move_paths(game, move)
-            effects = effects_json(game.effects(move))
-            game.push(move)
-            entry = next(entries, None)
-            if entry is not None:
-                entry = dict(entry, paths=paths, effects=effects)
-            frames.append(
-                {
-                    "seq": entry["seq"] if entry else len(frames),
-                    "entry": entry,
-                    "view": view_json(public_view(game)),
-                    "hands": hands(game),
-                }
-            )
-        return frames
 
 
 def _retrieve(job: asyncio.Future[Any]) -> None:

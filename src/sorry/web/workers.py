@@ -1,11 +1,14 @@
-"""CPU work off the hot path: bots and hints run in a bounded pool of worker processes.
+"""CPU work off the hot path: bots, hints, replays and records run in a bounded pool of worker
+processes.
 
 The event loop only judges, commits and sends; the database writes have their own thread
-(:class:`sorry.web.db.GroupWriter`). Everything that searches (a bot choosing its move, a
-hint, the frames of a replay) is sent to :class:`WorkerPool`: ``workers`` processes started
-with a lower scheduling priority (``nice``), so that a flood of searches can slow the searches
-but not the games. The pool keeps at most one job per process in flight and queues the rest
-itself, by priority: bots first (a game waits for them), then hints and replays. The
+(:class:`sorry.web.db.GroupWriter`). Everything that searches or replays a whole game (a bot
+choosing its move, a hint, a finished game's replay and record) is sent to
+:class:`WorkerPool`: ``workers`` processes started with a lower scheduling priority (``nice``),
+so that a flood of searches can slow the searches but not the games. The pool keeps at most
+one trip per process in flight and queues the rest itself, by priority: bots first (a game
+waits for them), then hints, replays and records. The moves of quick bots (no search) waiting
+together travel in one trip, so that a busy server does not pay a trip per move. The
 low-priority queue is bounded: beyond ``queue_limit`` waiting jobs a new one is refused with
 :class:`PoolBusy` (the client is told to try again).
 """
@@ -26,9 +29,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..rng import Rng
+from ..board import COLOUR_LETTERS
+from ..cards import card_name, parse_card
+from ..effects import effects_json
+from ..game import Game
+from ..moves import Move
+from ..record import Commitment, GameRecord, Seat, initial_deck
+from ..rng import MASK64, Rng
 from ..view import PlayerView
 from .players import Chooser, hint, make_bot
+from .protocol import dumps, paths_of, public_view, view_json
 
 log = logging.getLogger("sorry.web")
 
@@ -89,8 +99,75 @@ def hint_move(view: PlayerView, seed: int) -> str:
     return str(hint(view, Rng(seed)))
 
 
+def replay_json(game_id: str, data: dict[str, Any], log: list[dict[str, Any]]) -> str:
+    """The replay of a finished game (``Game.to_dict()``) as JSON: its frames, the public
+    view after each decision with the log entry that led there (with its paths and
+    effects), and in the points variant every hand (revealed: the game is over)."""
+    start = dict(data, steps=[], current=data["initial"], winners=[], scores=None)
+    game = Game.from_dict(start)
+    points = game.rules.points
+
+    def hands(g: Game) -> dict[str, list[str]] | None:
+        if not points:
+            return None
+        return {COLOUR_LETTERS[c]: [card_name(x) for x in g.hands[c]] for c in g.colours}
+
+    frames = [{"seq": 0, "entry": None, "view": view_json(public_view(game)), "hands": hands(game)}]
+    entries = iter(log)
+    for step in data["steps"]:
+        if step.startswith("draw:"):
+            game.draw(parse_card(step[5:]))
+            continue
+        move = Move.parse(step)
+        done = game.effects(move)
+        game.push(move)
+        entry = next(entries, None)
+        if entry is not None:
+            entry = dict(entry, paths=paths_of(done), effects=effects_json(done))
+        frames.append(
+            {
+                "seq": entry["seq"] if entry else len(frames),
+                "entry": entry,
+                "view": view_json(public_view(game)),
+                "hands": hands(game),
+            }
+        )
+    return dumps({"id": game_id, "frames": frames})
+
+
+def record_json(
+    data: dict[str, Any], seats: dict[int, Seat], nonce: str | None, meta: dict[str, Any]
+) -> str:
+    """The game record of a finished game (``sorry.record``: seats, every draw and move, the
+    result, and the revealed seed, deck and nonce of the commitment published at the start)
+    as JSON."""
+    game = Game.from_dict(data)
+    commitment = None
+    if nonce is not None:
+        commitment = Commitment(game.seed & MASK64, initial_deck(game), nonce)
+    return GameRecord.from_game(game, seats, commitment=commitment, meta=meta).to_json()
+
+
 def _noop() -> None:
     return None
+
+
+def run_many(jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
+    """Several quick jobs in one trip to a worker: ``(True, result)`` or ``(False, error)``
+    for each."""
+    out: list[tuple[bool, Any]] = []
+    for fn, args in jobs:
+        try:
+            out.append((True, fn(*args)))
+        except Exception as exc:  # reported to that job's caller only
+            out.append((False, exc))
+    return out
+
+
+#: Bot levels that choose in well under a millisecond (no search): their moves travel to
+#: the workers together, up to :data:`BATCH` at a time, instead of one trip each.
+QUICK_LEVELS = frozenset({"random", "easy", "medium"})
+BATCH = 32
 
 
 # -- the pool, seen from the event loop -------------------------------------------------------
@@ -108,6 +185,7 @@ class WorkerPool:
         self._busy = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self.done = 0  # jobs finished (statistics)
+        self.trips = 0  # trips to a worker (statistics: quick jobs share them)
 
     def _context(self) -> Any:
         # forkserver: workers fork from a clean process (the server has threads), and the
@@ -136,7 +214,7 @@ class WorkerPool:
     def stop(self) -> None:
         for q in self._queues:
             while q:
-                _fn, _args, fut = q.popleft()
+                fut = q.popleft()[2]
                 if not fut.done():
                     fut.cancel()
         executor, self._executor = self._executor, None
@@ -147,68 +225,96 @@ class WorkerPool:
     def waiting(self) -> int:
         return len(self._queues[BOT]) + len(self._queues[LOW])
 
-    async def run(self, priority: int, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a worker process (``fn`` and its arguments must pickle)."""
+    async def run(
+        self, priority: int, fn: Callable[..., Any], *args: Any, quick: bool = False
+    ) -> Any:
+        """``fn(*args)`` in a worker process (``fn`` and its arguments must pickle). ``quick``
+        jobs (well under a millisecond) may share a trip to a worker with others."""
         loop = asyncio.get_running_loop()
         self._loop = loop
         if priority == LOW and len(self._queues[LOW]) >= self.queue_limit:
             raise PoolBusy("the server is busy: try again in a moment")
         fut: asyncio.Future[Any] = loop.create_future()
-        self._queues[priority].append((fn, args, fut))
+        self._queues[priority].append((fn, args, fut, quick))
         self._dispatch()
         return await fut
 
     async def bot_move(
         self, level: str, time_limit: float | None, view: PlayerView, seed: int
     ) -> str:
-        return str(await self.run(BOT, bot_move, level, time_limit, view, seed))
+        quick = level in QUICK_LEVELS
+        return str(await self.run(BOT, bot_move, level, time_limit, view, seed, quick=quick))
 
     async def hint(self, view: PlayerView, seed: int) -> str:
         return str(await self.run(LOW, hint_move, view, seed))
 
+    def _take(self) -> list[Any]:
+        """The next jobs for a free worker: the first waiting (bots first), and the quick
+        jobs waiting behind it when it is quick itself."""
+        for q in self._queues:
+            taken: list[Any] = []
+            while q:
+                candidate = q[0]
+                if candidate[2].done():  # its caller gave up
+                    q.popleft()
+                    continue
+                if (taken and not (candidate[3] and taken[0][3])) or len(taken) >= BATCH:
+                    break
+                taken.append(q.popleft())
+            if taken:
+                return taken
+        return []
+
     def _dispatch(self) -> None:
         while self._busy < self.workers:
-            item = None
-            for q in self._queues:
-                while q and item is None:
-                    candidate = q.popleft()
-                    if not candidate[2].done():  # skip jobs whose caller gave up
-                        item = candidate
-                if item is not None:
-                    break
-            if item is None:
+            jobs = self._take()
+            if not jobs:
                 return
-            fn, args, fut = item
+            futs = [fut for _fn, _args, fut, _quick in jobs]
             try:
-                cf = self._pool().submit(fn, *args)
+                if len(jobs) == 1:
+                    fn, args, _fut, _quick = jobs[0]
+                    cf = self._pool().submit(fn, *args)
+                else:
+                    cf = self._pool().submit(run_many, [(fn, args) for fn, args, *_ in jobs])
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._broken(exc)
-                fut.set_exception(exc)
+                for fut in futs:
+                    fut.set_exception(exc)
                 continue
             self._busy += 1
-            cf.add_done_callback(self._on_done(fut))
+            self.trips += 1
+            cf.add_done_callback(self._on_done(futs))
 
-    def _on_done(self, fut: asyncio.Future[Any]) -> Callable[[Future[Any]], None]:
+    def _on_done(self, futs: list[asyncio.Future[Any]]) -> Callable[[Future[Any]], None]:
         loop = self._loop
         assert loop is not None
 
         def done(cf: Future[Any]) -> None:  # in the executor's thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-                loop.call_soon_threadsafe(self._finished, cf, fut)
+                loop.call_soon_threadsafe(self._finished, cf, futs)
 
         return done
 
-    def _finished(self, cf: Future[Any], fut: asyncio.Future[Any]) -> None:
+    def _finished(self, cf: Future[Any], futs: list[asyncio.Future[Any]]) -> None:
         self._busy -= 1
-        self.done += 1
+        self.done += len(futs)
         exc = cf.exception() if not cf.cancelled() else asyncio.CancelledError()
         if isinstance(exc, BrokenProcessPool):
             self._broken(exc)
-        if not fut.done():
-            if exc is not None:
-                fut.set_exception(exc)
+        if exc is not None:
+            outcomes: list[tuple[bool, Any]] = [(False, exc)] * len(futs)
+        elif len(futs) == 1:
+            outcomes = [(True, cf.result())]
+        else:
+            outcomes = cf.result()
+        for fut, (ok, value) in zip(futs, outcomes, strict=True):
+            if fut.done():
+                continue
+            if ok:
+                fut.set_result(value)
             else:
-                fut.set_result(cf.result())
+                fut.set_exception(value)
         self._dispatch()
 
     def _broken(self, exc: BaseException) -> None:
