@@ -68,7 +68,7 @@ def test_new_game_screen_in_each_language(lang: str) -> None:
         assert str(screen.query_one("#start", Button).label) == start
         assert name in app.title and name in screen.title
         assert screen.query_one("#language", Select).value == lang
-        assert quit_ in descriptions(app)
+        assert str(screen.query_one("#quit", Button).label) == quit_
 
     run(app, body)
 
@@ -149,3 +149,77 @@ def test_game_screen_snapshot_catalan(snap_compare: Compare) -> None:
     i18n.set_language("ca")
     session = Session(Rules(), players=4, seats="human,random,random,random", seed=11)
     assert snap_compare(SorryApp(session, speed=0), terminal_size=(100, 32))
+
+
+def footer_words(app: SorryApp) -> list[str]:
+    """The descriptions the footer shows now."""
+    from textual.widgets._footer import FooterKey
+
+    return [key.description for key in app.screen.query(FooterKey)]
+
+
+def test_footer_follows_the_language_setting() -> None:
+    i18n.set_language("en")
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert "Start" in footer_words(app)
+        for lang in ("sw", "el", "ca"):
+            screen.query_one("#language", Select).value = lang
+            await settle(app, pilot)
+            start = WORDS[lang][2]
+            assert start in footer_words(app), (lang, footer_words(app))
+            assert start in descriptions(app)
+            others = {WORDS[other][2] for other in WORDS if other != lang}
+            assert not others & set(footer_words(app)), (lang, footer_words(app))
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_option_rows_are_labelled_apart_from_their_values(lang: str) -> None:
+    from rich.cells import cell_len
+
+    from sorry.rules import OPTION_VALUES
+
+    i18n.set_language(lang)
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        screen.query_one("#variant", Select).value = "teams"  # the most rows
+        await settle(app, pilot)
+        for row in screen.query(".row"):
+            if not row.display or not row.query(Label) or not row.query(Select):
+                continue
+            label = row.query_one(Label)
+            text = str(label.render())
+            assert text not in OPTION_VALUES, text  # words, not --option keys
+            value = row.query_one(Select)
+            # The label ends at least one column before its value starts.
+            assert label.region.x + cell_len(text) < value.region.x, text
+
+    run(app, body, size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_footers_fit_80_columns(lang: str) -> None:
+    from textual.widgets import Footer
+
+    i18n.set_language(lang)
+    session = Session(Rules(), players=2, seats="human,random", seed=5)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameScreen)
+        footer = app.screen.query_one(Footer)
+        assert footer.virtual_size.width <= footer.size.width == 80, footer_words(app)
+        assert WORDS[lang][5] in footer_words(app)  # Quit, at the end: shown in full
+
+    run(SorryApp(session, speed=0), body, size=(80, 24))
+
+    async def new_game(app: SorryApp, pilot: Pilot[Any]) -> None:
+        footer = app.screen.query_one(Footer)
+        assert footer.virtual_size.width <= footer.size.width == 80, footer_words(app)
+
+    run(SorryApp(speed=0), new_game, size=(80, 24))

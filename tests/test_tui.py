@@ -364,10 +364,16 @@ def test_help_and_speed() -> None:
         await keys(app, pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
         await keys(app, pilot, "escape")
+        # Speeds run 1 (slowest) .. 5, then 0 (instant): `-` never jumps from 1 to instant.
         await keys(app, pilot, "plus")
-        assert app.speed == 1
-        await keys(app, pilot, "minus")
         assert app.speed == 0
+        seen = []
+        for _ in range(6):
+            await keys(app, pilot, "minus")
+            seen.append(app.speed)
+        assert seen == [5, 4, 3, 2, 1, 1]
+        await keys(app, pilot, "plus")
+        assert app.speed == 2
 
     run(app, body)
 
@@ -386,9 +392,128 @@ def test_new_game_screen_starts_a_game() -> None:
         assert isinstance(app.screen, GameScreen)
         s = app.screen.session
         assert s.colours == (0, 2) and s.match.seed == 9 and s.rules.deck == 44
-        assert s.seats[0].human and s.seats[2].level == "medium"
+        assert s.seats[0].human and s.seats[2].level == "easy"  # as `sorry play`'s bots
 
     run(app, body, size=(100, 40))
+
+
+def shown(app: SorryApp, ident: str) -> bool:
+    """Whether the widget ``ident`` can be seen: displayed, and on top at its first cell."""
+    widget = app.screen.query_one(f"#{ident}")
+    region = widget.region
+    if not widget.display or region.area == 0:
+        return False
+    if not app.screen.region.contains(region.x, region.bottom - 1):
+        return False
+    top, _region = app.screen.get_widget_at(region.x, region.y)
+    return top is widget or widget in top.ancestors
+
+
+def test_new_game_screen_starts_the_points_variant() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert shown(app, "row-starting_pawns_out") and not shown(app, "row-points_bonus")
+        screen.query_one("#variant", Select).value = "points"
+        await settle(app, pilot)
+        # The points variant starts a pawn out, always: that row goes, its bonus row comes.
+        assert not screen.query_one("#row-starting_pawns_out").display
+        assert screen.query_one("#row-points_bonus").display
+        await keys(app, pilot, "ctrl+s")
+        assert isinstance(app.screen, GameScreen), str(screen.query_one("#error").render())
+        assert app.screen.session.rules.points
+
+    run(app, body)
+
+
+def test_new_game_rows_follow_the_variant() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        screen.query_one("#opt-deck", Select).value = "44"
+        screen.query_one("#seat-G", Select).value = "off"
+        screen.query_one("#variant", Select).value = "teams"
+        await settle(app, pilot)
+        assert screen.query_one("#row-team_seven_split").display
+        assert screen.query_one("#opt-deck", Select).value == "44"  # changed: kept
+        assert screen.query_one("#seat-G", Select).value == "easy"  # teams seat all four
+        screen.query_one("#opt-team_seven_split", Select).value = "any"
+        screen.query_one("#variant", Select).value = "standard"
+        await settle(app, pilot)
+        assert not screen.query_one("#row-team_seven_split").display
+        await keys(app, pilot, "ctrl+s")
+        assert isinstance(app.screen, GameScreen)
+        rules = app.screen.session.rules
+        assert rules.variant == "standard" and rules.deck == 44
+
+    run(app, body)
+
+
+def test_new_game_errors_are_visible_at_80x24() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert not shown(app, "error")
+        for c in "BYG":
+            screen.query_one(f"#seat-{c}", Select).value = "off"
+        await keys(app, pilot, "ctrl+s")
+        assert isinstance(app.screen, NewGameScreen)
+        assert "at least two" in str(screen.query_one("#error", Static).render())
+        assert shown(app, "error") and shown(app, "start")
+        screen.query_one("#variant", Select).value = "teams"
+        await settle(app, pilot)
+        screen.query_one("#seat-B", Select).value = "off"
+        await pilot.click("#start")
+        await settle(app, pilot)
+        assert "all four colours" in str(screen.query_one("#error", Static).render())
+        assert shown(app, "error")
+        screen.query_one("#load-path", Input).value = "/nonexistent/saved.json"
+        screen.query_one("#resume").scroll_visible(animate=False)
+        await settle(app, pilot)
+        await pilot.click("#resume")
+        await settle(app, pilot)
+        assert "cannot read /nonexistent/saved.json" in str(screen.query_one("#error").render())
+        assert shown(app, "error")
+
+    run(app, body)
+
+
+def test_new_game_screen_remembers_the_last_settings(tmp_path: Path) -> None:
+    from sorry.tui.settings import load_settings
+
+    path = tmp_path / "sorry" / "tui.json"
+    app = SorryApp(speed=0, settings_file=path)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        screen.query_one("#variant", Select).value = "points"
+        screen.query_one("#seat-B", Select).value = "off"
+        screen.query_one("#seat-G", Select).value = "hard"
+        screen.query_one("#games", Input).value = "3"
+        screen.query_one("#seed", Input).value = "5"
+        await settle(app, pilot)
+        screen.query_one("#opt-points_bonus", Select).value = "cumulative"
+        await keys(app, pilot, "ctrl+s")
+        assert isinstance(app.screen, GameScreen)
+        while not app.screen.session.human_moves:
+            await keys(app, pilot, "enter")
+        await keys(app, pilot, "n", "y")  # leave the game for a new one
+        again = app.screen
+        assert isinstance(again, NewGameScreen)
+        assert again.query_one("#variant", Select).value == "points"
+        assert again.query_one("#seat-B", Select).value == "off"
+        assert again.query_one("#seat-G", Select).value == "hard"
+        assert again.query_one("#games", Input).value == "3"
+        assert again.query_one("#seed", Input).value == ""  # the next game is a new one
+        assert again.query_one("#opt-points_bonus", Select).value == "cumulative"
+
+    run(app, body, size=(100, 40))
+    kept = load_settings(path)  # and for the next run
+    assert (kept.variant, kept.games, kept.options) == ("points", 3, {"points_bonus": "cumulative"})
+    assert kept.seats == {0: "human", 1: "off", 2: "easy", 3: "hard"} and kept.seed is None
 
 
 def test_new_game_screen_reports_errors() -> None:
@@ -416,8 +541,11 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
         return 0
 
     monkeypatch.setattr(SorryApp, "run", fake_run)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     assert tui.run_app() == 0
-    assert made[-1].session is None and made[-1].defaults["variant"] == "standard"
+    assert made[-1].session is None and made[-1].settings.variant == "standard"
+    assert made[-1].settings_file == tmp_path / "config" / "sorry" / "tui.json"
+    assert made[-1].settings.seats == {0: "human", 1: "easy", 2: "easy", 3: "easy"}
     assert tui.run_app(Rules(variant="points"), 3, "human,easy,random", seed=4, games=2) == 0
     s = made[-1].session
     assert s is not None and s.colours == (0, 1, 2) and s.match.games == 2
@@ -431,7 +559,9 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     s = made[-1].session
     assert s is not None and s.rules.teams and len(s.humans) == 2
     assert main(["tui", "--setup", "--players", "2"]) == 0
-    assert made[-1].session is None and made[-1].defaults["seats"][2] == "medium"
+    settings = made[-1].settings
+    assert made[-1].session is None
+    assert settings.seats == {0: "human", 1: "off", 2: "easy", 3: "off"}
     path = tmp_path / "saved.json"
     Session(Rules(), players=2, seats="human,random", seed=1).save(path)
     assert main(["tui", "--load", str(path)]) == 0
@@ -498,6 +628,46 @@ def test_leaving_a_game_in_progress_asks_first() -> None:
         assert isinstance(app.screen, NewGameScreen)
 
     run(app, body, size=(100, 40))
+
+
+def test_quitting_asks_and_s_saves_first(tmp_path: Path) -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+    path = tmp_path / "before-quitting.json"
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        while not session.human_moves:
+            await keys(app, pilot, "enter")
+        await keys(app, pilot, "q")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "s: save first" in str(app.screen.query_one(Static).render())
+        await keys(app, pilot, "s")  # save first: the file is asked for, then the game quits
+        app.screen.query_one("#path", Input).value = str(path)
+        await keys(app, pilot, "enter")
+        assert path.exists() and app.return_value == 0
+        assert app.farewell == f"Saved to {path} (resume: sorry tui --load {path})"
+
+    run(app, body)
+    assert Session.load(path).game == session.game
+
+
+def test_ctrl_q_asks_during_a_game() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        while not session.human_moves:
+            await keys(app, pilot, "enter")
+        await keys(app, pilot, "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen) and app.return_value is None
+        await keys(app, pilot, "n")
+        assert isinstance(app.screen, GameScreen)
+        await keys(app, pilot, "m", "ctrl+q")  # from another window over the game too
+        assert isinstance(app.screen, ConfirmScreen) and app.return_value is None
+        await keys(app, pilot, "ctrl+q")  # twice: quits
+        assert app.return_value == 0
+
+    run(app, body)
 
 
 def test_points_card_by_mouse() -> None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 if importlib.util.find_spec("textual") is None:  # pragma: no cover - depends on the extras
     # Callers (``sorry play``) treat an ImportError as "no full-screen game installed".
@@ -44,12 +47,14 @@ def run_app(
     reproducible; ``games``/``target`` make it a match; ``speed`` 0-5 is the animation pace
     (0 instant); ``load`` resumes a saved game; ``save_path`` is the default file to save to.
     ``setup=True`` opens the new-game screen pre-filled with these settings (the default when
-    none of rules, players, seats, seed or load is given). ``game`` is a game to play (made
-    with ``Game(rules, players, seed)``); ``save`` names a file the game record is written to
-    at the end of each game (and the default file for the save key).
+    none of rules, players, seats, seed or load is given: then it shows the settings of the
+    last game started there, kept in :func:`sorry.tui.settings.settings_path`). ``game`` is a
+    game to play (made with ``Game(rules, players, seed)``); ``save`` names a file the game
+    record is written to at the end of each game (and the default file for the save key).
     """
-    from .app import DEFAULT_SPEED, SorryApp
+    from .app import SorryApp
     from .session import Session
+    from .settings import load_settings, settings_path
 
     described = any(x is not None for x in (rules, players, seats, seed, game))
     if setup is None:
@@ -61,31 +66,40 @@ def run_app(
         session = Session(seats=seats, seed=game.seed, game=game, games=games, target=target)
     elif not setup:
         session = Session(rules, players, seats, seed, games=games, target=target)
-    defaults: dict[str, Any] | None = None
-    if setup:
-        defaults = _defaults(rules, players, seats, seed, games, target)
+    path = settings_path()
+    settings = load_settings(path)
+    if setup and described:
+        settings = _settings(rules, players, seats, seed, games, target, settings.speed)
+    if speed is not None:
+        settings.speed = speed
     app = SorryApp(
         session,
-        speed=DEFAULT_SPEED if speed is None else speed,
+        speed=settings.speed,
         save_path=save_path or save or load or "sorry-save.json",
         save_at_end=save,
         hint_seconds=hint_seconds,
-        defaults=defaults,
+        settings=settings,
+        settings_file=path,
     )
     result = app.run()
+    if app.farewell:
+        print(app.farewell)
     return int(result or 0)
 
 
-def _defaults(
+def _settings(
     rules: Rules | None,
     players: int | Sequence[int] | None,
     seats: str | Sequence[str] | None,
     seed: int | None,
     games: int,
     target: int | None,
-) -> dict[str, Any]:
+    speed: int,
+) -> Settings:
+    """The new-game screen filled in from the command line's options."""
     from ..rulebook import DEFAULT_COLOURS
     from .players import parse_seats
+    from .settings import OFF, Settings
 
     rules = rules or Rules()
     if players is None:
@@ -95,14 +109,16 @@ def _defaults(
         colours = (0, 1, 2, 3)
     parsed = parse_seats(seats, colours)
     default = Rules(variant=rules.variant).options()
-    return {
-        "variant": rules.variant,
-        "seats": {c: ("human" if s.human else s.level) for c, s in parsed.items()},
-        "seed": seed,
-        "games": games,
-        "target": target,
-        "options": {k: v for k, v in rules.options().items() if default[k] != v},
-    }
+    return Settings(
+        variant=rules.variant,
+        seats={c: OFF for c in range(4)}
+        | {c: "human" if s.human else str(s.level) for c, s in parsed.items()},
+        seed=seed,
+        games=games,
+        target=target,
+        options={k: v for k, v in rules.options().items() if default[k] != v},
+        speed=speed,
+    )
 
 
 __all__ = ["run_app"]

@@ -4,10 +4,13 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
@@ -44,9 +47,10 @@ from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
 from .help import help_text
 from .layout import CENTRE, GRID, places_at
-from .players import bot_levels, estimate_moves, level_name
+from .players import bot_levels, default_level, estimate_moves, level_name
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
+from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
 
 #: Animation speeds: (seconds per step, pause before a bot's move). 0 is instant.
 SPEEDS: tuple[tuple[float, float], ...] = (
@@ -57,7 +61,8 @@ SPEEDS: tuple[tuple[float, float], ...] = (
     (0.05, 0.3),
     (0.02, 0.12),
 )
-DEFAULT_SPEED = 3
+#: The speeds from the slowest to the fastest (``+`` and ``-`` step along it): 0 is instant.
+SPEED_ORDER: tuple[int, ...] = (1, 2, 3, 4, 5, 0)
 
 
 def changed_places(effects: Sequence[Effect]) -> list[tuple[int, int]]:
@@ -73,20 +78,52 @@ def _name(colour: int) -> Text:
 TEXTUAL_MESSAGES = (N_("palette"), N_("Open the command palette"))
 
 
-def translate_bindings(node: Screen[Any] | App[Any]) -> None:
+#: Actions left out of a footer too narrow for every key, first to last (``?`` lists them all).
+FOOTER_SPARE = ("choose", "move_list", "new_game", "save")
+
+#: Each screen's (and the app's) key bindings as written, in English: translated afresh at each
+#: change of language.
+_ENGLISH: weakref.WeakKeyDictionary[object, dict[str, list[Binding]]] = weakref.WeakKeyDictionary()
+
+
+def translate_bindings(node: Screen[Any] | App[Any], width: int | None = None) -> None:
     """Show ``node``'s key bindings (their ``N_``-marked descriptions and tooltips) in the
-    current language."""
+    current language. With ``width`` (the footer's), the bindings of :data:`FOOTER_SPARE` leave
+    the footer, in that order, until the others fit."""
     bindings = node._bindings
-    bindings.key_to_bindings = {
+    english = _ENGLISH.setdefault(
+        node, {key: list(group) for key, group in bindings.key_to_bindings.items()}
+    )
+    shown = {
         key: [
             replace(b, description=_(b.description), tooltip=_(b.tooltip) if b.tooltip else "")
             if b.description
             else b
             for b in group
         ]
-        for key, group in bindings.key_to_bindings.items()
+        for key, group in english.items()
     }
+    if width is not None:
+        app = node if isinstance(node, App) else node.app
+        for action in FOOTER_SPARE:
+            if _footer_width(app, shown) <= width:
+                break
+            shown = {
+                key: [replace(b, show=False) if b.action == action else b for b in group]
+                for key, group in shown.items()
+            }
+    bindings.key_to_bindings = shown
     node.refresh_bindings()
+
+
+def _footer_width(app: App[Any], bindings: dict[str, list[Binding]]) -> int:
+    """The columns Textual's footer takes for ``bindings`` (one key per action)."""
+    first: dict[str, Binding] = {}
+    for group in bindings.values():
+        for b in group:
+            if b.show and b.action not in first:
+                first[b.action] = b
+    return sum(cell_len(app.get_key_display(b) + b.description) + 3 for b in first.values())
 
 
 class BoardView(Widget):
@@ -215,10 +252,13 @@ class PassScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ModalScreen[str]):
+    """A yes/no question; with ``can_save``, ``s`` answers "save first" (``save``)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", N_("Yes")),
-        Binding("n,escape", "answer(False)", N_("No")),
+        Binding("y,enter", "answer('yes')", N_("Yes")),
+        Binding("n,escape", "answer('no')", N_("No")),
+        Binding("s", "answer('save')", N_("Save first")),
     ]
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -226,18 +266,23 @@ class ConfirmScreen(ModalScreen[bool]):
         background: $surface; text-align: center; }
     """
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, can_save: bool = False) -> None:
         super().__init__()
         self.question = question
+        self.can_save = can_save
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(self.question, "\n\n", (_("y: yes   n: no"), "bold")))
+        keys = _("y: yes   n: no   s: save first") if self.can_save else _("y: yes   n: no")
+        yield Static(Text.assemble(self.question, "\n\n", (keys, "bold")))
 
     def on_mount(self) -> None:
         translate_bindings(self)
 
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_save or parameters != ("save",)
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
 
 
 class SaveScreen(ModalScreen[str | None]):
@@ -426,13 +471,16 @@ class GameScreen(Screen[None]):
                 yield Static(id="hand")
                 yield Static(id="prompt")
                 yield OptionsView(id="options")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = _("Sorry!")
-        translate_bindings(self)
+        translate_bindings(self, self.app.size.width)
         self.rebuild_log()
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        translate_bindings(self, event.size.width)
 
     # -- the flow of play ---------------------------------------------------------------------
     def advance(self, move: Move | None = None) -> None:
@@ -673,7 +721,8 @@ class GameScreen(Screen[None]):
         self.note = _("Your last move was taken back.")
         self.start_human_turn()
 
-    def action_save(self) -> None:
+    def action_save(self, then: Callable[[], None] | None = None) -> None:
+        """Ask for a file and save the game to it; then (once saved) ``then``."""
         app = self.sorry_app
 
         def save(path: str | None) -> None:
@@ -685,13 +734,20 @@ class GameScreen(Screen[None]):
                 self.notify(str(exc), severity="error")
                 return
             app.save_path = path
-            self.notify(_("Saved to {file} (resume: sorry tui --load {file})").format(file=path))
+            saved = _("Saved to {file} (resume: sorry tui --load {file})").format(file=path)
+            app.farewell = saved
+            self.notify(saved)
+            if then is not None:
+                then()
 
         self.app.push_screen(SaveScreen(app.save_path), save)
 
     def action_speed(self, delta: int) -> None:
+        """One step faster (``+``) or slower (``-``), stopping at the slowest (1) and at
+        instant (0), the fastest."""
         app = self.sorry_app
-        app.speed = max(0, min(len(SPEEDS) - 1, app.speed + delta))
+        i = SPEED_ORDER.index(app.speed) + delta
+        app.speed = SPEED_ORDER[max(0, min(len(SPEED_ORDER) - 1, i))]
         self.notify(_("Animation speed {speed}").format(speed=speed_name(app.speed)))
         self.refresh_all()
 
@@ -699,27 +755,32 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def _confirm(self, question: str, then: Callable[[], None]) -> None:
-        """Ask before leaving a game people are playing (unsaved moves would be lost)."""
+        """Ask before leaving a game people are playing (unsaved moves would be lost): yes,
+        no, or save first (then leave once saved)."""
         s = self.session
         if s.game.is_over() or not s.humans or not s.game.move_stack:
             then()
             return
 
-        def answered(yes: bool | None) -> None:
-            if yes:
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
                 then()
+            elif answer == "save":
+                self.action_save(then)
 
-        self.app.push_screen(ConfirmScreen(question), answered)
+        self.app.push_screen(ConfirmScreen(question, can_save=True), answered)
 
     def action_new_game(self) -> None:
         def leave() -> None:
             self.workers.cancel_group(self, "play")
-            self.app.switch_screen(NewGameScreen())
+            app = self.sorry_app
+            app.settings = Settings.of_session(self.session, app.speed)
+            app.switch_screen(NewGameScreen())
 
-        self._confirm(_("Leave this game for a new one? (s saves it first)"), leave)
+        self._confirm(_("Leave this game for a new one?"), leave)
 
     def action_quit(self) -> None:
-        self._confirm(_("Quit the game? (s saves it first)"), lambda: self.app.exit(0))
+        self._confirm(_("Quit the game?"), lambda: self.app.exit(0))
 
     # -- drawing ------------------------------------------------------------------------------
     def viewer(self) -> int | None:
@@ -942,94 +1003,134 @@ class GameScreen(Screen[None]):
 
 # -- the new-game screen ---------------------------------------------------------------------------
 class NewGameScreen(Screen[None]):
+    """The settings of a new game (those of the last game, remembered), or a saved game to
+    resume. The rule options shown are those the chosen variant lets a player set, at its
+    defaults; every error is shown above the buttons."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", N_("Start")),
         Binding("f1", "help", N_("Help")),
-        Binding("ctrl+q", "quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
-    NewGameScreen VerticalScroll { padding: 0 1; }
-    NewGameScreen .row { height: 1; margin: 0 0 0 0; }
-    NewGameScreen .row > Label { width: 22; }
+    NewGameScreen { layout: vertical; }
+    NewGameScreen #form { height: 1fr; padding: 0 1; }
+    NewGameScreen .row { height: 1; }
     NewGameScreen .row > Select { width: 30; }
     NewGameScreen .row > Input { width: 30; }
     NewGameScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
-    NewGameScreen #buttons { height: 1; dock: bottom; margin-bottom: 1; padding: 0 1; }
-    NewGameScreen #buttons > Button { margin-right: 2; width: 14; }
-    NewGameScreen #error { color: $error; height: auto; dock: bottom; padding: 0 1; }
+    NewGameScreen #error { color: $error; text-style: bold; height: auto; padding: 0 1;
+        display: none; }
+    NewGameScreen #buttons { height: 1; padding: 0 1; }
+    NewGameScreen #buttons > Button { margin-right: 2; min-width: 14; width: auto; }
     """
 
-    def compose(self) -> ComposeResult:
+    def __init__(self) -> None:
+        super().__init__()
+        self.variant = "standard"
+
+    @property
+    def sorry_app(self) -> SorryApp:
         app = self.app
         assert isinstance(app, SorryApp)
-        d = app.defaults
-        levels = bot_levels()
-        seat_choices = [(_("off"), "off"), (_("person"), "human")] + [
-            (_("bot: {level}").format(level=level_name(lv)), lv) for lv in levels
+        return app
+
+    def compose(self) -> ComposeResult:
+        app = self.sorry_app
+        d = app.settings
+        self.variant = d.variant
+        seat_choices = [(_("off"), OFF), (_("person"), HUMAN)] + [
+            (_("bot: {level}").format(level=level_name(lv)), lv) for lv in bot_levels()
         ]
-        yield Header(show_clock=False, icon="♟")
-        with VerticalScroll():
-            yield Label(_("New game"), classes="heading")
-            with Horizontal(classes="row"):
-                yield Label(_("Language"))
-                yield Select(
+        defaults = Rules(variant=d.variant).options()
+        allowed = choosable(d.variant)
+        rows: list[tuple[Text | str, Widget]] = [
+            (
+                _("Language"),
+                Select(
                     [(name, code) for code, name in LANGUAGES.items()],
                     value=get_language(),
                     allow_blank=False,
                     compact=True,
                     id="language",
-                )
-            with Horizontal(classes="row"):
-                yield Label(_("Variant"))
-                yield Select(
+                ),
+            ),
+            (
+                _("Variant"),
+                Select(
                     [(_(VARIANT_NAMES[v]), v) for v in VARIANTS],
-                    value=d.get("variant", "standard"),
+                    value=d.variant,
                     allow_blank=False,
                     compact=True,
                     id="variant",
-                )
-            for c in COLOURS:
-                with Horizontal(classes="row"):
-                    yield Label(Text.assemble(_name(c)))
-                    yield Select(
+                ),
+            ),
+        ]
+        for c in COLOURS:
+            rows.append(
+                (
+                    _name(c),
+                    Select(
                         seat_choices,
-                        value=d.get("seats", {}).get(c, "off"),
+                        value=d.seats.get(c, OFF),
                         allow_blank=False,
                         compact=True,
                         id=f"seat-{COLOUR_LETTERS[c]}",
-                    )
-            with Horizontal(classes="row"):
-                yield Label(_("Seed (blank: random)"))
-                yield Input(str(d.get("seed") or ""), compact=True, id="seed", type="integer")
-            with Horizontal(classes="row"):
-                yield Label(_("Games in the match"))
-                yield Input(str(d.get("games", 1)), compact=True, id="games", type="integer")
-            with Horizontal(classes="row"):
-                yield Label(_("Target score (blank)"))
-                yield Input(str(d.get("target") or ""), compact=True, id="target", type="integer")
-            with Horizontal(classes="row"):
-                yield Label(_("Animation speed"))
-                yield Select(
-                    [(speed_name(i), i) for i in range(len(SPEEDS))],
+                    ),
+                )
+            )
+        for key, label, value in (
+            ("seed", _("Seed (blank: random)"), d.seed),
+            ("games", _("Games in the match"), d.games),
+            ("target", _("Target score (blank)"), d.target),
+        ):
+            text = "" if value is None else str(value)
+            rows.append((label, Input(text, compact=True, id=key, type="integer")))
+        rows.append(
+            (
+                _("Animation speed"),
+                Select(
+                    [(speed_name(i), i) for i in SPEED_ORDER],
                     value=app.speed,
                     allow_blank=False,
                     compact=True,
                     id="speed",
-                )
-            yield Label(_("Rule options"), classes="heading")
-            options = d.get("options", {})
-            for name, values in OPTION_VALUES.items():
-                if name == "turn_limit":
-                    continue
-                with Horizontal(classes="row"):
-                    yield Label(_(OPTION_LABELS.get(name, name)))
-                    yield Select(
-                        [(_(OPTION_VALUE_NAMES.get(v, v)), v) for v in values],
-                        value=options.get(name, values[0]),
+                ),
+            )
+        )
+        option_rows: list[tuple[Text | str, Widget]] = []
+        for name in OPTION_NAMES:
+            values = allowed.get(name, (defaults[name],))
+            chosen = d.options.get(name, defaults[name])
+            option_rows.append(
+                (
+                    option_label(name),
+                    Select(
+                        [(option_value_name(v), v) for v in values],
+                        value=chosen if chosen in values else defaults[name],
                         allow_blank=False,
                         compact=True,
                         id=f"opt-{name}",
-                    )
+                    ),
+                )
+            )
+        # One column of labels, as wide as the longest (in every language) and a gap.
+        width = max(cell_len(str(label)) for label, _w in rows + option_rows) + 2
+
+        def row(label: Text | str, widget: Widget, ident: str | None = None) -> Horizontal:
+            head = Label(label)
+            head.styles.width = width
+            return Horizontal(head, widget, classes="row", id=ident)
+
+        yield Header(show_clock=False, icon="♟")
+        with VerticalScroll(id="form"):
+            yield Label(_("New game"), classes="heading")
+            for head, widget in rows:
+                yield row(head, widget)
+            yield Label(_("Rule options"), classes="heading")
+            for name, (head, widget) in zip(OPTION_NAMES, option_rows, strict=True):
+                line = row(head, widget, f"row-{name}")
+                line.display = name in allowed
+                yield line
             yield Label(_("Resume a saved game"), classes="heading")
             with Horizontal(classes="row"):
                 yield Input(app.save_path, compact=True, id="load-path")
@@ -1039,7 +1140,7 @@ class NewGameScreen(Screen[None]):
             yield Button(_("Start"), id="start", variant="primary", compact=True)
             yield Button(_("Help"), id="help", compact=True)
             yield Button(_("Quit"), id="quit", compact=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = _("{game} — new game").format(game=_("Sorry!"))
@@ -1055,8 +1156,7 @@ class NewGameScreen(Screen[None]):
             return
         self._remember()
         set_language(code)
-        app = self.app
-        assert isinstance(app, SorryApp)
+        app = self.sorry_app
         app.title = _("Sorry!")
         translate_bindings(app)
         self.refresh(recompose=True)
@@ -1067,71 +1167,90 @@ class NewGameScreen(Screen[None]):
         translate_bindings(self)
         self.query_one("#language", Select).focus()
 
+    @on(Select.Changed, "#variant")
+    def _variant_changed(self, event: Select.Changed) -> None:
+        """Show the options of the chosen variant at its defaults (keeping those changed that
+        it allows too); the teams variant seats all four colours."""
+        variant = str(event.value)
+        if variant == self.variant:
+            return
+        before = Rules(variant=self.variant).options()
+        self.variant = variant
+        defaults = Rules(variant=variant).options()
+        allowed = choosable(variant)
+        for name in OPTION_NAMES:
+            select = self.query_one(f"#opt-{name}", Select)
+            old = str(select.value)
+            values = allowed.get(name, (defaults[name],))
+            keep = old in values and old != before[name]
+            select.set_options([(option_value_name(v), v) for v in values])
+            select.value = old if keep else defaults[name]
+            self.query_one(f"#row-{name}").display = name in allowed
+        if Rules(variant=variant).teams:
+            for c in COLOURS:
+                seat = self.query_one(f"#seat-{COLOUR_LETTERS[c]}", Select)
+                if seat.value == OFF:
+                    seat.value = default_level()
+        self.show_error("")
+
+    def show_error(self, message: str) -> None:
+        error = self.query_one("#error", Static)
+        error.update(message)
+        error.display = bool(message)
+
     def _remember(self) -> None:
-        """Keep the settings on screen as the defaults (for a redraw in another language)."""
-        app = self.app
-        assert isinstance(app, SorryApp)
-        d = app.defaults
-        d["variant"] = self._value("variant")
-        d["seats"] = {c: self._value(f"seat-{COLOUR_LETTERS[c]}") for c in COLOURS}
-        for key in ("seed", "games", "target"):
-            text = self.query_one(f"#{key}", Input).value.strip()
-            d[key] = int(text) if text.lstrip("-").isdigit() else None
-        d["games"] = d["games"] or 1
-        d["options"] = {
-            name: self._value(f"opt-{name}") for name in OPTION_VALUES if name != "turn_limit"
-        }
-        app.speed = int(self._value("speed"))
+        """Keep the settings on screen (for a redraw in another language)."""
+        app = self.sorry_app
+        app.settings = self.read(strict=False)
+        app.speed = app.settings.speed
         app.save_path = self.query_one("#load-path", Input).value
 
     def _value(self, ident: str) -> Any:
         return self.query_one(f"#{ident}", Select).value
 
-    def _int(self, ident: str) -> int | None:
+    def _int(self, ident: str, field: str, strict: bool) -> int | None:
         text = self.query_one(f"#{ident}", Input).value.strip()
         if not text:
             return None
         try:
             return int(text)
         except ValueError:
+            if not strict:
+                return None
             raise SorryError(
-                _("{field}: {text!r} is not a whole number").format(field=ident, text=text)
+                _("{field}: {text!r} is not a whole number").format(field=field, text=text)
             ) from None
 
-    def settings(self) -> Session:
+    def read(self, strict: bool = True) -> Settings:
+        """The settings on screen (:class:`SorryError` for a number that is not one)."""
         variant = str(self._value("variant"))
+        defaults = Rules(variant=variant).options()
+        allowed = choosable(variant)
         options = {}
-        for name in OPTION_VALUES:
-            if name == "turn_limit":
-                continue
+        for name in allowed:
             value = str(self._value(f"opt-{name}"))
-            default = Rules(variant=variant).options()[name]
-            if value != default:
+            if value != defaults[name]:
                 options[name] = value
-        rules = Rules.from_options(variant, options)
-        seats = {c: str(self._value(f"seat-{COLOUR_LETTERS[c]}")) for c in COLOURS}
-        colours = [c for c in COLOURS if seats[c] != "off"]
-        if len(colours) < 2:
-            raise SorryError(_("seat at least two players (a person or a bot each)"))
-        games = self._int("games") or 1
-        return Session(
-            rules,
-            players=colours,
-            seats=[seats[c] for c in colours],
-            seed=self._int("seed"),
-            games=games,
-            target=self._int("target"),
+        return Settings(
+            variant=variant,
+            seats={c: str(self._value(f"seat-{COLOUR_LETTERS[c]}")) for c in COLOURS},
+            seed=self._int("seed", _("Seed (blank: random)"), strict),
+            games=self._int("games", _("Games in the match"), strict) or 1,
+            target=self._int("target", _("Target score (blank)"), strict),
+            options=options,
+            speed=int(self._value("speed")),
         )
 
     def action_start(self) -> None:
-        app = self.app
-        assert isinstance(app, SorryApp)
+        app = self.sorry_app
         try:
-            session = self.settings()
+            settings = self.read()
+            session = settings.session()
         except SorryError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.show_error(str(exc))
             return
-        app.speed = int(self._value("speed"))
+        app.speed = settings.speed
+        app.remember(settings)
         app.switch_screen(GameScreen(session))
 
     def action_resume(self) -> None:
@@ -1139,7 +1258,7 @@ class NewGameScreen(Screen[None]):
         try:
             session = Session.load(path)
         except SorryError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.show_error(str(exc))
             return
         self.app.switch_screen(GameScreen(session))
 
@@ -1164,9 +1283,14 @@ class NewGameScreen(Screen[None]):
 
 class SorryApp(App[int]):
     """The terminal game. Give a :class:`Session` to start playing at once, or none for the
-    new-game screen."""
+    new-game screen (filled in from ``settings``; with ``settings_file`` the settings of each
+    game started there are kept in that file for the next run)."""
 
     TITLE = "Sorry!"
+    #: Ctrl+Q asks first during a game, as ``q`` does (Textual's own quits at once).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -1176,9 +1300,10 @@ class SorryApp(App[int]):
         hint_seconds: float = 1.5,
         hint_rollouts: int = 400,
         auto_hint: bool = False,
-        defaults: dict[str, Any] | None = None,
+        settings: Settings | None = None,
         save_at_end: str | None = None,
         hint_engine: str = "auto",
+        settings_file: Path | None = None,
     ) -> None:
         super().__init__()
         self.hint_engine = hint_engine
@@ -1189,10 +1314,31 @@ class SorryApp(App[int]):
         self.hint_seconds = hint_seconds
         self.hint_rollouts = hint_rollouts
         self.auto_hint = auto_hint
-        self.defaults: dict[str, Any] = defaults or {
-            "variant": "standard",
-            "seats": {0: "human", 1: "medium", 2: "medium", 3: "medium"},
-        }
+        self.settings = settings or Settings(speed=self.speed)
+        self.settings_file = settings_file
+        #: said on the terminal after the full screen closes (where a game was saved)
+        self.farewell = ""
+
+    async def action_quit(self) -> None:
+        """Quit; during a game with people in it, ask first (a second Ctrl+Q quits)."""
+        if not isinstance(self.screen, ConfirmScreen):
+            for screen in reversed(self.screen_stack):
+                if isinstance(screen, GameScreen):
+                    screen.action_quit()
+                    return
+        self.exit(0)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit (in the player's language)."""
+        key = "q" if isinstance(self.screen, GameScreen) else "Ctrl+Q"
+        self.notify(_("Press {key} to quit.").format(key=key))
+
+    def remember(self, settings: Settings) -> None:
+        """The settings of the game just started: the new-game screen's next time (the seed
+        left out: the next game is a new one)."""
+        self.settings = replace(settings, seed=None)
+        if self.settings_file is not None:
+            save_settings(self.settings, self.settings_file)
 
     def on_mount(self) -> None:
         self.title = _("Sorry!")
@@ -1210,34 +1356,47 @@ class SorryApp(App[int]):
         raise LookupError("no game on screen")
 
 
-#: The rule options' names and values as the new-game screen shows them (RULES.md section 9):
-#: English shows the names of ``--option``; the other languages say them in words.
+#: The rule options as the new-game screen lists them (RULES.md section 9), with their labels
+#: (``--option`` names them by their keys).
+OPTION_NAMES: tuple[str, ...] = tuple(n for n in OPTION_VALUES if n != "turn_limit")
 OPTION_LABELS = {
-    "deck": N_("deck"),
-    "two_draws_again": N_("two_draws_again"),
-    "sorry_forward_4": N_("sorry_forward_4"),
-    "slide_on": N_("slide_on"),
-    "swap_slides": N_("swap_slides"),
-    "starting_pawns_out": N_("starting_pawns_out"),
-    "team_seven_split": N_("team_seven_split"),
-    "team_swap_partner": N_("team_swap_partner"),
-    "points_bonus": N_("points_bonus"),
+    "deck": N_("Deck"),
+    "two_draws_again": N_("A 2 draws again"),
+    "sorry_forward_4": N_("Sorry! or 4 forward"),
+    "slide_on": N_("Slides"),
+    "swap_slides": N_("Slide after an 11"),
+    "starting_pawns_out": N_("Pawns out at start"),
+    "team_seven_split": N_("Teams: split a 7"),
+    "team_swap_partner": N_("Teams: swap partner"),
+    "points_bonus": N_("Points: bonus"),
 }
+#: The options' values in words (the numbers are shown as they are).
 OPTION_VALUE_NAMES = {
     "yes": N_("yes"),
     "no": N_("no"),
     "always": N_("always"),
-    "fallback": N_("fallback"),
-    "other": N_("other"),
-    "own": N_("own"),
+    "fallback": N_("if no one to bump"),
+    "other": N_("other colours'"),
+    "own": N_("own colour's"),
     "all": N_("all"),
-    "mover": N_("mover"),
+    "mover": N_("the mover"),
     "both": N_("both"),
-    "two": N_("two"),
-    "any": N_("any"),
-    "highest": N_("highest"),
+    "two": N_("two pawns"),
+    "any": N_("any number"),
+    "highest": N_("the highest"),
     "cumulative": N_("cumulative"),
 }
+
+
+def option_label(name: str) -> str:
+    """A rule option's label in the current language."""
+    return _(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+
+
+def option_value_name(value: str) -> str:
+    """A rule option's value in words of the current language."""
+    return _(OPTION_VALUE_NAMES[value]) if value in OPTION_VALUE_NAMES else value
+
 
 #: The variants' names, marked for translation.
 VARIANT_NAMES = {"standard": N_("standard"), "teams": N_("teams"), "points": N_("points")}

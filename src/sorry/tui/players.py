@@ -65,6 +65,16 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(out) or ("random",)
 
 
+#: The bots' level when none is chosen: the same as ``sorry play``'s (and so ``make play``'s).
+DEFAULT_LEVEL = "easy"
+
+
+def default_level() -> str:
+    """:data:`DEFAULT_LEVEL`, or the best level there is when it cannot be made."""
+    levels = bot_levels()
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in levels else levels[-1]
+
+
 def make_bot(level: str) -> Chooser:
     mod = _bots_module()
     if mod is None:
@@ -114,11 +124,10 @@ def level_name(level: str) -> str:
 
 def parse_seats(text: str | Sequence[str] | None, colours: Sequence[int]) -> dict[int, Seat]:
     """Seats from ``human,easy,...`` (one per colour in play, in seat order); None: the first
-    colour is a person, the others ``medium`` bots (or the best level there is)."""
+    colour is a person, the others bots of :func:`default_level`."""
     levels = bot_levels()
     if text is None:
-        default = "medium" if "medium" in levels else levels[-1]
-        items = ["human"] + [default] * (len(colours) - 1)
+        items = ["human"] + [default_level()] * (len(colours) - 1)
     elif isinstance(text, str):
         items = [t.strip() for t in text.split(",") if t.strip()]
     else:
