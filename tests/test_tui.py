@@ -705,7 +705,7 @@ def test_bots_animated_at_a_pace() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         seen_frame = False
-        for _ in range(200):
+        for _ in range(1000):  # up to 20 s on a loaded machine; about a second usually
             await pilot.pause(0.02)
             seen_frame = seen_frame or screen.frame is not None
             if len(session.log) >= 4:
