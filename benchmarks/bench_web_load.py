@@ -1,30 +1,35 @@
 """Load benchmark of the game server: many concurrent games over real WebSockets on 127.0.0.1.
 
-Starts ``sorry serve`` in a subprocess (SQLite in a temporary folder, or PostgreSQL with
+Starts ``sorry serve`` in a subprocess (SQLite in a temporary folder on disk, or PostgreSQL with
 ``--database``) and creates ``--games`` four-player games: Red and Yellow are simulated browser
-clients (``websockets``, in this process), Blue and Green are bots (``--bot-level``, random by
-default). Modes:
+clients (``websockets``, in this process, each game's two from a loopback address of their own,
+127.0.0.2, 127.0.0.3, ..., so the per-address limits stay on), Blue and Green are bots
+(``--bot-level``, random by default). Clients keep their state as the page does: the whole
+state after hello, then the deltas applied (``sorry.web.protocol.apply_delta``). Modes:
 
 ``think``      (the default) clients think ``--think T1 T2`` seconds (uniform) before each
                move, bots wait ``--bot-delay`` (0.6 s): live games as people play them.
 ``saturate``   clients move as soon as it is their turn, bots have no delay: the most moves
-               per second the server commits.
+               per second the server commits, with the clients' CPU on the same machine.
 ``bots``       every seat is a bot with no delay, no client is connected (``--allow-bot-games``):
-               the server's own ceiling, without the clients' CPU on the same machine.
-``flood``      the ``think`` games, plus one more game whose seated player opens ``--flood``
-               connections and asks a hint on each (``--flood-repeat`` times, as fast as the
-               answers come): the latency of the other games' moves meanwhile.
+               the server's own ceiling.
+``flood``      the ``think`` games, plus ``--flood-games`` more games whose seated Red opens
+               ``--flood`` connections in all (spread over those games, each from an address
+               of its own, so no per-address limit stops them) and asks a hint on each,
+               ``--flood-repeat`` times as fast as the answers come: the latency of the other
+               games' moves sent while the flood is answered (``flood.meanwhile``).
 
 Reports, as one JSON line: moves/s (every committed decision, from the games' sequence
 numbers), the latency from sending a move to receiving ``accepted`` (sent only after the move
-is committed and the new state queued to every client of its game): p50, p90, p99 and max; the
-CPU seconds of the server process and of its worker processes over the run; the machine's load
-average at the start and end (``os.getloadavg``).
+is committed and the deltas queued to every client of its game): p50, p90, p99 and max; the
+CPU seconds of the server process (and per move) and of its worker processes over the run;
+the machine's load average at the start and end (``os.getloadavg``).
 
     python benchmarks/bench_web_load.py --games 100 --seconds 60                 # think
-    python benchmarks/bench_web_load.py --mode saturate --games 50 --seconds 20
-    python benchmarks/bench_web_load.py --mode bots --games 200 --seconds 20
-    python benchmarks/bench_web_load.py --mode flood --games 20 --flood 100 --seconds 30
+    python benchmarks/bench_web_load.py --mode saturate --games 100 --seconds 30
+    python benchmarks/bench_web_load.py --mode bots --games 200 --seconds 30
+    python benchmarks/bench_web_load.py --mode flood --games 100 --flood 100 \\
+        --flood-games 100 --flood-repeat 20 --seconds 60
     python benchmarks/bench_web_load.py --games 100 --seconds 60 \\
         --database postgresql://postgres@127.0.0.1:5432/test
 """
@@ -99,12 +104,17 @@ def cpu_of_tree(pid: int) -> tuple[float, float]:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []  # time.monotonic() each move was sent
         self.rejected = 0
         self.hints = 0
         self.hint_errors: dict[str, int] = {}
+        self.last_answer = 0.0  # time.monotonic() of the last hint answered
 
-    def summary(self) -> dict[str, Any]:
-        lat = sorted(self.latencies)
+    def summary(self, start: float = 0.0, end: float = float("inf")) -> dict[str, Any]:
+        """Latency percentiles of the moves sent between ``start`` and ``end``."""
+        lat = sorted(
+            x for x, t in zip(self.latencies, self.sent_at, strict=True) if start <= t <= end
+        )
 
         def pct(p: float) -> float | None:
             if not lat:
@@ -144,6 +154,7 @@ async def player(
         state: dict[str, Any] | None = None  # the state to act on (None: wait for news)
         known: dict[str, Any] | None = None  # the last state (deltas applied)
         pending: float | None = None
+        sent_at = 0.0
         move_at: float | None = None
         while True:
             now = time.monotonic()
@@ -164,6 +175,7 @@ async def player(
                     state = known = m
                 elif m["type"] == "accepted" and pending is not None:
                     stats.latencies.append(time.perf_counter() - pending)
+                    stats.sent_at.append(sent_at)
                     pending = None
                 elif m["type"] == "rejected":
                     stats.rejected += 1
@@ -187,6 +199,7 @@ async def player(
                 continue
             move = rng.choice(state["view"]["legal_moves"])["move"]
             pending = time.perf_counter()
+            sent_at = time.monotonic()
             move_at = None
             await ws.send(json.dumps({"type": "move", "seq": state["seq"], "move": move}))
             state = None  # wait for the next state before choosing again
@@ -217,9 +230,11 @@ async def hinter(
                 seq = m["seq"]
             elif m["type"] == "hint":
                 stats.hints += 1
+                stats.last_answer = time.monotonic()
                 waiting = False
             elif m["type"] in ("error", "rejected"):
                 stats.hint_errors[m["code"]] = stats.hint_errors.get(m["code"], 0) + 1
+                stats.last_answer = time.monotonic()
                 waiting = False
             if seq is not None and not waiting:
                 if asked == repeat:
@@ -268,8 +283,8 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
                     r = random.Random(rng.random())
                     where = client_address(i)
                     tasks.append(player(url, s["colour"], s["token"], stop, stats, r, think, where))
+    flood_start = t0 + args.flood_after
     if flood_games:
-        flood_start = t0 + args.flood_after
 
         async def flood() -> None:
             await asyncio.sleep(max(0.0, flood_start - time.monotonic()))
@@ -305,16 +320,21 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
         **stats.summary(),
         "finished_games": finished,
         "server_cpu_s": round(cpu1[0] - cpu0[0], 1),
+        "server_cpu_ms_per_move": round((cpu1[0] - cpu0[0]) / max(1, total) * 1000, 2),
         "workers_cpu_s": round(cpu1[1] - cpu0[1], 1),
         "load_before": [round(x, 2) for x in load0],
         "load_after": [round(x, 2) for x in load1],
     }
     if flood_games:
+        flood_end = flood_stats.last_answer or t0 + args.seconds
         out["flood"] = {
             "connections": args.flood,
             "games": args.flood_games,
             "hints_answered": flood_stats.hints,
             "hint_errors": flood_stats.hint_errors,
+            "seconds": round(flood_end - flood_start, 1),
+            # the other games' moves sent while the flood was being answered
+            "meanwhile": stats.summary(flood_start, flood_end),
         }
     return out
 

@@ -173,6 +173,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=16 * 1024,
+        # messages are small deltas: compressing each costs more CPU (and a compressor's
+        # memory per connection) than the bytes it saves
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=3,

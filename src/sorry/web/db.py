@@ -244,6 +244,7 @@ class Database:
         self.channel = NOTIFY_CHANNEL
         self.migrate()
         self.writer = GroupWriter(self)
+        self.checkpointer = Checkpointer(self.engine) if self.is_sqlite else None
 
     def _sqlite_engine(self, write: bool) -> Engine:
         engine = sa.create_engine(
@@ -258,7 +259,9 @@ class Database:
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.execute("PRAGMA foreign_keys=ON")
-            if not write:
+            if write:  # checkpoints are the Checkpointer's, not a commit's
+                cur.execute("PRAGMA wal_autocheckpoint=0")
+            else:
                 cur.execute("PRAGMA query_only=ON")
             cur.close()
 
@@ -652,6 +655,8 @@ class Database:
 
     def dispose(self) -> None:
         self.writer.stop()
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
@@ -682,6 +687,42 @@ def restore_game(state: dict[str, Any], rows: Sequence[MoveRow]) -> Game:
             game.draw(parse_card(card))
         done += 1
     return game
+
+
+class Checkpointer:
+    """SQLite: copies the write-ahead log into the database file every ``every`` seconds, in a
+    thread of its own (``PRAGMA wal_checkpoint(PASSIVE)``, which waits for no reader and no
+    writer), so that no commit pays for a checkpoint: the writer's connections have
+    ``wal_autocheckpoint`` off. Durability is the commit's fsync of the log; the checkpoint
+    only keeps the log short."""
+
+    def __init__(self, engine: Engine, every: float = 1.0) -> None:
+        self.engine = engine
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sorry-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                cur = raw.cursor()
+                cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                cur.close()
+            finally:
+                raw.close()
+        except Exception as exc:  # the next one will do
+            log.warning("a WAL checkpoint failed: %s", exc)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.checkpoint()  # a last one: leave a short log behind
 
 
 Job = tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]

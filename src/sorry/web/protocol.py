@@ -152,14 +152,10 @@ def public_view(game: Game) -> PlayerView:
     return replace(view, viewer=-1, hand=(), legal_moves=())
 
 
-def move_paths(game: Game, move: Move) -> list[list[Any]]:
-    """Where the pawns a move touches go: ``[[colour, from, to], ...]`` (bumps included), the
-    mover's pawn first (from the move's effects, :mod:`sorry.effects`)."""
-    return paths_of(game.effects(move))
-
-
 def paths_of(effects: Sequence[Effect]) -> list[list[Any]]:
-    """``[[colour, from, to], ...]`` of effects: each pawn's start and end."""
+    """Where the pawns a move touches go, from its effects (:mod:`sorry.effects`,
+    ``Game.effects``): ``[[colour, from, to], ...]``, bumps included, the mover's pawn
+    first."""
     return [[COLOUR_LETTERS[c], loc_name(src), loc_name(to)] for c, src, to in net_moves(effects)]
 
 
