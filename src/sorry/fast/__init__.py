@@ -42,12 +42,14 @@ from ..rng import derive_seed
 from ..rulebook import colours_for
 from ..rules import OPTION_VALUES, Rules
 from . import _kernel as K
+from ._search import POLICY_MEDIUM  # the compiled medium bot (sorry.fast._policy)
 
 POLICIES: Final = {
     "random": K.POLICY_RANDOM,
     "easy": K.POLICY_EASY,
     "easybot": K.POLICY_EASYBOT,
     "first": K.POLICY_FIRST,
+    "medium": POLICY_MEDIUM,
 }
 
 Array = npt.NDArray[Any]
@@ -182,6 +184,23 @@ def _batch_fn(policy: str | PolicyFn) -> tuple[Any, int, str]:
     return fn, -1, getattr(policy, "__name__", "custom")
 
 
+def _medium_batch(rules: Rules, P: Array) -> Callable[..., None]:
+    """A batch function with the signature of ``_kernel.play_batch`` whose seats may play the
+    compiled medium bot (``sorry.fast._search.play_batch``)."""
+    from . import _search
+    from .search import rule_arrays
+
+    _P, _slide, hitm, E = rule_arrays(rules)
+    pols = P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4].copy()
+
+    def run(
+        seeds: Array, cols: Array, slide: Array, P: Array, nchunks: int, *arrays: Array
+    ) -> None:
+        _search.play_batch(seeds, cols, slide, P, pols, hitm, E, nchunks, *arrays)
+
+    return run
+
+
 def _py_code(dispatcher: Any) -> types.CodeType:
     code: types.CodeType = dispatcher.py_func.__code__
     return code
@@ -240,6 +259,8 @@ def simulate(
             seat_ids[c] = _batch_fn(one)[1]
         fn, pid, name = K.play_batch, seat_ids[cols[0]], ",".join(names)
     P, slide = params(rules, pid, seat_ids)
+    if POLICY_MEDIUM in [int(x) for x in P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4]]:
+        fn = _medium_batch(rules, P)
     nthreads = _threads(threads)
     numba.set_num_threads(nthreads)
     nchunks = max(1, min(n_games, nthreads * 4 if nthreads > 1 else 1))

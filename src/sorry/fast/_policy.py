@@ -1,0 +1,348 @@
+"""The compiled ``medium`` bot: the hand-tuned evaluation of :mod:`sorry.bots.evaluate` and the
+greedy choice of :class:`sorry.bots.levels.MediumBot`, on the kernel's state.
+
+They compute what the Python code computes, term by term and in the same order, so a game
+played by the compiled medium bot is the game the Python bot plays
+(``tests/test_fast_policy.py`` compares whole games). Used by the search's rollouts
+(:mod:`sorry.fast._search`) and by ``simulate(policy="medium")``.
+
+The evaluation's inputs besides the state:
+
+- ``hitm`` int64[4, 60, 10]: the track squares (a bit mask) a pawn of colour c on square q can
+  bump with each card kind of ``evaluate._BUMP_STEPS`` (``evaluate.hit_table`` as masks);
+- ``E`` float64[E_LEN]: the probability of each card face (``E[card]``, the threat terms) and
+  the weights (``E_SAFE`` ...);
+- ``team``: the colour whose side is valued (its partner too in teams);
+- ``Z`` int64[Z_LEN]: scratch (the threat masks of each attacker).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..bots import evaluate as _ev
+from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
+from . import _kernel as K
+from ._kernel import Arr, ijit, jit
+
+TRACK = K.TRACK
+HOME = K.HOME
+START = K.START
+SAFE_BASE = 59
+WIN = _ev.WIN
+#: the cards of evaluate._BUMP_STEPS, in its order
+BUMP_CARDS = np.array([card for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
+NKINDS = BUMP_CARDS.shape[0]
+
+# -- the float parameters E -------------------------------------------------------------------
+# E[0..13]: the probability of each card face (E[13] Sorry!)
+E_SAFE = 14
+E_HOME = 15
+E_THREAT = 16
+E_RESERVE = 17
+E_SORRY_SHARE = 18
+E_EXIT_BLOCK = 19
+E_HAND = 20  # cards an attacker chooses from (1, or 5 for a rollout's leaf in points)
+E_HAND_WEIGHT = 21  # points: weight of what the kept cards could do next turn (MediumBot)
+E_SCALE = 22  # a cut-off rollout's evaluation squashed with this scale (1 / (1 + e^(-v/s)))
+E_LEN = 24
+
+Z_LEN = 64  # scratch: threat masks Z[10a + k] per attacker a, in-START flags Z[40 + c]
+
+#: KEEP_VALUE of the levels (what a card is worth keeping), by face, as floats
+KEEP = np.array([K.KEEP2[c] / 2.0 for c in range(14)], dtype=np.float64)
+
+
+def eval_params(
+    probs: dict[int, float],
+    weights: Weights = DEFAULT_WEIGHTS,
+    hand: int = 1,
+    hand_weight: float = 0.3,
+    scale: float = 40.0,
+) -> Arr:
+    """The array ``E`` for card probabilities ``probs`` (by face) and ``weights``."""
+    E = np.zeros(E_LEN, dtype=np.float64)
+    for card, p in probs.items():
+        E[card] = p
+    E[E_SAFE] = weights.safe_bonus
+    E[E_HOME] = weights.home_bonus
+    E[E_THREAT] = weights.threat
+    E[E_RESERVE] = weights.start_reserve
+    E[E_SORRY_SHARE] = weights.sorry_share
+    E[E_EXIT_BLOCK] = weights.exit_block
+    E[E_HAND] = hand
+    E[E_HAND_WEIGHT] = hand_weight
+    E[E_SCALE] = scale
+    return E
+
+
+def hit_masks(slide_on: str) -> Arr:
+    """``hitm`` for a slide rule: evaluate.hit_table as bit masks of track squares."""
+    table = _ev.hit_table(slide_on)
+    out = np.zeros((4, TRACK, NKINDS), dtype=np.int64)
+    for c in range(4):
+        for sq in range(TRACK):
+            for k in range(NKINDS):
+                m = 0
+                for q in table[c][sq][k]:
+                    m |= 1 << q
+                out[c, sq, k] = m
+    return out
+
+
+@ijit
+def in_team(c: int, team: int, teams: bool) -> bool:
+    return c == team or (teams and c == K.PARTNER[team])
+
+
+@ijit
+def has_start(S: Arr, c: int) -> bool:
+    b = 4 * c
+    return bool(S[b] == START or S[b + 1] == START or S[b + 2] == START or S[b + 3] == START)
+
+
+@jit
+def evaluate(
+    S: Arr, cols: Arr, ncols: int, team: int, teams: bool, hitm: Arr, E: Arr, Z: Arr
+) -> float:
+    """evaluate.evaluate(state, colours, team, probs, slide_on, teams, weights, hand)."""
+    for k in range(ncols):
+        c = cols[k]
+        partner = K.PARTNER[c] if teams else c
+        if K.all_home(S, c) and K.all_home(S, partner):
+            return WIN if in_team(c, team, teams) else -WIN
+    # threat masks of every colour in play (evaluate.threat_maps, as masks per card kind)
+    for k in range(ncols):
+        a = cols[k]
+        b = 4 * a
+        for kk in range(NKINDS):
+            m = np.int64(0)
+            for i in range(4):
+                y = S[b + i]
+                if y < TRACK:
+                    m |= hitm[a, y, kk]
+            Z[10 * a + kk] = m
+        Z[40 + a] = np.int64(has_start(S, a))
+        if Z[40 + a]:
+            ex = np.int64(1) << K.EXIT[a]
+            Z[10 * a] |= ex
+            Z[10 * a + 1] |= ex
+    p_sorry = E[K.SORRY] * E[E_SORRY_SHARE]
+    hand = E[E_HAND]
+    threat = E[E_THREAT]
+    mine = 0.0
+    opp_sum = 0.0  # the opposing groups: each colour, or each team of two
+    opp_max = -1e300
+    ngroups = 0
+    group_val = 0.0
+    group_n = 0
+    for k in range(ncols):
+        c = cols[k]
+        partner = K.PARTNER[c] if teams else c
+        sorry_risk = 0.0
+        for ka in range(ncols):
+            a = cols[ka]
+            if a != c and a != partner and Z[40 + a]:
+                sorry_risk = p_sorry
+        b = 4 * c
+        v = 0.0
+        for i in range(4):
+            loc = S[b + i]
+            if loc == START:
+                continue
+            if loc == HOME:
+                v += 65.0 + E[E_HOME]
+            elif loc > SAFE_BASE:
+                v += K.PROGRESS[c, loc] + E[E_SAFE]
+            else:
+                g = K.PROGRESS[c, loc]
+                risk = sorry_risk
+                for ka in range(ncols):
+                    a = cols[ka]
+                    if a == c or a == partner:  # noqa: SIM109 (compiled code)
+                        continue
+                    ma = 0.0
+                    for kk in range(NKINDS):
+                        p = E[BUMP_CARDS[kk]]
+                        if p != 0.0 and (Z[10 * a + kk] >> loc) & 1:
+                            ma += p
+                    risk += ma
+                if risk > 1.0:
+                    risk = 1.0
+                if hand > 1.0:
+                    risk = 1.0 - (1.0 - risk) ** hand
+                v += g - threat * risk * g
+        if Z[40 + c]:
+            targets = False
+            for ka in range(ncols):
+                a = cols[ka]
+                if a == c or a == partner:  # noqa: SIM109 (compiled code)
+                    continue
+                ba = 4 * a
+                for i in range(4):
+                    if S[ba + i] < TRACK:
+                        targets = True
+            if targets:
+                v += E[E_RESERVE]
+            ex = K.EXIT[c]
+            if S[b] == ex or S[b + 1] == ex or S[b + 2] == ex or S[b + 3] == ex:
+                v -= E[E_EXIT_BLOCK]
+        if in_team(c, team, teams):
+            mine += v
+        elif not teams:
+            opp_sum += v
+            opp_max = max(opp_max, v)
+            ngroups += 1
+        else:  # the opposing team: its two colours make one group
+            group_val += v
+            group_n += 1
+    if teams and group_n:
+        opp_sum = 0.0 + group_val
+        opp_max = group_val
+        ngroups = 1
+    if ngroups == 0:
+        return mine
+    return mine - 0.5 * (opp_sum / ngroups) - 0.5 * opp_max
+
+
+@jit
+def team_progress_gain(S: Arr, X: Arr, cols: Arr, ncols: int, team: int, teams: bool) -> Any:
+    """(team progress - opponents' progress) in X minus the same in S (levels.hand_potential)."""
+    d = np.int64(0)
+    for k in range(ncols):
+        c = cols[k]
+        b = 4 * c
+        s = np.int64(0)
+        for i in range(4):
+            s += K.PROGRESS[c, X[b + i]] - K.PROGRESS[c, S[b + i]]
+        d += s if in_team(c, team, teams) else -s
+    return d
+
+
+@jit
+def hand_potential(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    colour: int,
+    hand: Arr,
+    skip: int,
+    cols: Arr,
+    ncols: int,
+    mv: Arr,
+    n0: int,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+    X: Arr,
+) -> float:
+    """levels.hand_potential: what the kept cards (``hand`` counts per card slot, one card of
+    slot ``skip`` played) could do next turn: the best progress gain of any of their moves,
+    plus 0.2 of each kept kind's keep value. Moves are listed in mv[n0:] (scratch)."""
+    teams = P[K.P_TEAMS] != 0
+    best = np.int64(0)
+    keep = 0.0
+    for s in range(11):
+        held = hand[s] - (1 if s == skip else 0)
+        if held <= 0:
+            continue
+        card = K.CARD_KINDS[s]
+        keep += KEEP[card]
+        n1 = K.gen_card_call(S, slide, P, colour, card, mv, n0, keys, W, buf)
+        for m in range(n0, n1):
+            K.copy_into(X, S)
+            K.apply_move(X, slide, P, mv, m)
+            g = team_progress_gain(S, X, cols, ncols, colour, teams)
+            if g > best:
+                best = g
+    return best + 0.2 * keep
+
+
+@jit
+def discard_pick(mv: Arr, n: int, rng: Arr, stream: int) -> Any:
+    """levels.discard_choice: the card least worth keeping, ties drawn from the stream."""
+    best = np.int64(-100000)
+    for m in range(n):
+        v = -K.KEEP2[mv[m, K.M_CARD]]
+        if v > best:
+            best = v
+    top = 0
+    for m in range(n):
+        if -K.KEEP2[mv[m, K.M_CARD]] == best:
+            top += 1
+    pick = K.below(rng, stream, top) if top > 1 else np.int64(0)
+    for m in range(n):
+        if -K.KEEP2[mv[m, K.M_CARD]] == best:
+            if pick == 0:
+                return np.int64(m)
+            pick -= 1
+    return np.int64(0)
+
+
+@jit
+def medium(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    colour: int,
+    mv: Arr,
+    n: int,
+    rng: Arr,
+    stream: int,
+    hand: Arr,
+    cols: Arr,
+    ncols: int,
+    hitm: Arr,
+    E: Arr,
+    vals: Arr,
+    keys: Arr,
+    W: Arr,
+    buf: Arr,
+    X: Arr,
+    Z: Arr,
+) -> Any:
+    """MediumBot.choose: the index of the chosen move among mv[:n]. Ties (within 1e-9) are
+    drawn from ``rng[stream]`` as the Python bot draws from its generator; a single legal move
+    is played without drawing. ``hand``: the mover's hand (points), counts per card slot;
+    ``vals`` float64[MAX_MOVES] (the moves' values), ``X`` int8[2, 76] and ``Z`` scratch."""
+    if n == 1:
+        return np.int64(0)
+    plays = 0
+    for m in range(n):
+        if mv[m, K.M_KIND] != K.K_DISCARD:
+            plays += 1
+    if plays == 0:
+        return discard_pick(mv, n, rng, stream)
+    teams = P[K.P_TEAMS] != 0
+    points = P[K.P_POINTS] != 0
+    hw = E[E_HAND_WEIGHT]
+    best = -1e300
+    for m in range(n):
+        if mv[m, K.M_KIND] == K.K_DISCARD:
+            continue
+        after = X[0]
+        K.copy_into(after, S)
+        K.apply_move(after, slide, P, mv, m)
+        v = evaluate(after, cols, ncols, colour, teams, hitm, E, Z)
+        if points and hw != 0.0 and mv[m, K.M_KIND] != K.K_PASS:
+            slot = K.CARD_SLOT[mv[m, K.M_CARD]]
+            pot = hand_potential(
+                after, slide, P, colour, hand, slot, cols, ncols, mv, n, keys, W, buf, X[1]
+            )
+            v += hw * pot
+        vals[m] = v
+        if v > best:
+            best = v
+    top = 0
+    for m in range(n):
+        if mv[m, K.M_KIND] != K.K_DISCARD and vals[m] >= best - 1e-9:
+            top += 1
+    pick = K.below(rng, stream, top) if top > 1 else np.int64(0)
+    for m in range(n):
+        if mv[m, K.M_KIND] != K.K_DISCARD and vals[m] >= best - 1e-9:
+            if pick == 0:
+                return np.int64(m)
+            pick -= 1
+    return np.int64(0)
