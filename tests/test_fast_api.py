@@ -91,7 +91,7 @@ def test_custom_policy_hook() -> None:
     assert K.MAX_MOVES >= 256
 
 
-@pytest.mark.parametrize("bot", ["random", "easy"])
+@pytest.mark.parametrize("bot", ["random", "easy", "medium"])
 def test_report_matches_sorry_sim(bot: str) -> None:
     """Same seed, same bots: the fast engine's report is sorry.sim's, number for number."""
     configs = (
@@ -105,14 +105,14 @@ def test_report_matches_sorry_sim(bot: str) -> None:
         ref = sim_simulate(20, players, rules, bots=[bot], seed=2)
         for key in ("seats", "first_player", "length", "unfinished", "mean_points"):
             assert ours.get(key) == ref.get(key), (rules.variant, players, key)
-    with pytest.raises(SorryError, match="random, easy"):
-        simulate_report(5, 4, bots=["medium"])
+    with pytest.raises(SorryError, match="random, easy, medium"):
+        simulate_report(5, 4, bots=["hard"])
 
 
 def test_report_mixed_bots_match_sorry_sim() -> None:
     for rules, bots in (
         (Rules(), ["easy", "random", "random", "easy"]),
-        (Rules(variant="points"), ["random", "easy"]),
+        (Rules(variant="points"), ["medium", "easy"]),
     ):
         ours = simulate_report(20, len(bots), rules, bots=bots, seed=8)
         ref = sim_simulate(20, len(bots), rules, bots=bots, seed=8)
@@ -131,7 +131,7 @@ def test_cli_simulate_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
     assert fast_out[:-1] == python_out[:-1]  # all but the speed line
     assert main([*argv, "--engine", "fast", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "fast"
-    assert main([*argv, "--engine", "fast", "--bots", "medium"]) == 2
+    assert main([*argv, "--engine", "fast", "--bots", "hard"]) == 2
 
 
 def test_tournament_fast_matches_sorry_sim() -> None:
@@ -159,4 +159,4 @@ def test_cli_tournament_engine_fast(capsys: pytest.CaptureFixture[str]) -> None:
     # The same games, so the same table (the speed line aside).
     keep = [line for line in python_out.splitlines() if "games/s" not in line]
     assert [line for line in fast_out.splitlines() if "games/s" not in line] == keep
-    assert main(["tournament", "--bots", "medium,random", "-n", "2", "--engine", "fast"]) == 2
+    assert main(["tournament", "--bots", "hard,random", "-n", "2", "--engine", "fast"]) == 2

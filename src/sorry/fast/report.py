@@ -25,7 +25,7 @@ from ..sim.stats import median, percentile, wilson
 from . import FastResult, simulate
 
 #: sorry.sim bot specs that the fast engine plays exactly (same games, game for game).
-FAST_BOTS = {"random": "random", "easy": "easybot"}
+FAST_BOTS = {"random": "random", "easy": "easybot", "medium": "medium"}
 
 
 def _interval(wins: float, n: int) -> dict[str, float]:
