@@ -6,6 +6,7 @@ region; pawns carry their letter, so colour is never the only clue."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import socket
 import subprocess
@@ -35,6 +36,12 @@ FLAGS = [
     "--disable-quic",
 ]
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+_KIT = importlib.util.spec_from_file_location(
+    "browser_kit", Path(__file__).parent / "web" / "browser_kit.py"
+)
+assert _KIT and _KIT.loader
+browser_kit = importlib.util.module_from_spec(_KIT)
+_KIT.loader.exec_module(browser_kit)
 LANGS = ["en", "ca", "eo", "el", "sw"]
 
 
@@ -42,6 +49,7 @@ class Server:
     """``sorry serve`` on a free port of 127.0.0.1."""
 
     def __init__(self, database: str) -> None:
+        self.database = database
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
@@ -199,7 +207,28 @@ def test_no_serious_violations_on_the_main_pages(
     spectator, more = open_page(browser, page.url.split("#")[0], lang, scheme)
     spectator.wait_for_function("() => document.body.dataset.role === 'spectator'")
     assert axe_violations(spectator) == []
-    assert not errors and not more
+    # the end of a game (its last move tapped: a pawn into a HOME that holds three), its replay
+    g = browser_kit.preset_game(
+        server.database,
+        "R:H,H,H,s5 Y:S,S,40,48 R",
+        base=server.base,
+        card="1",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    end, last = open_page(browser, g["links"]["R"], lang, scheme)
+    end.wait_for_selector("#join-btn")
+    end.click("#join-btn")
+    end.wait_for_function("() => document.body.dataset.role === 'player'")
+    end.click('.pawn[data-loc="s5"]')
+    end.click('.dest[data-place="RH"]')
+    end.wait_for_selector("#over-panel:not([hidden])")
+    assert axe_violations(end) == []
+    end.click("#replay-btn")
+    end.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    end.click("#replay-next")
+    end.wait_for_function("() => document.body.dataset.replayAt === '1'")
+    assert axe_violations(end) == []
+    assert not errors and not more and not last
 
 
 def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> None:

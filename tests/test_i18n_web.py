@@ -179,6 +179,12 @@ def test_every_script_string_is_in_the_catalog() -> None:
     said = re.findall(r'\w+: "([^"]*)"', phrases.group(1))
     assert len(said) == 8
     used |= set(said)
+    # the rule options in words (lobby.js): every label and value
+    options = re.search(r"const OPTION_WORDS = \{(.*?)\n\};", script, re.S)
+    assert options is not None
+    words = re.findall(r'"((?:[^"\\]|\\.)*)"', options.group(1))
+    assert "Deck" in words and "every slide" in words
+    used |= set(words)
     missing = sorted(u for u in used if u not in known)
     assert not missing, missing
     page = web_i18n.render_page("sw")

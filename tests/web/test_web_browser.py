@@ -95,9 +95,20 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     touch = VIEWPORTS[viewport][2]
     page.goto(server.base + "/")
     page.wait_for_selector("#seat-Y option", state="attached")
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0
+    check_sizes(page, viewport, board=False)
     shot(page, f"lobby-{viewport}")
+    page.click("#create-form details summary")  # the rule options, in words
+    page.wait_for_selector('#options select[data-option="deck"]')
+    check_sizes(page, viewport, board=False)
+    labels = page.inner_text("#options")
+    assert "Deck" in labels and "two_draws_again" not in labels
+    # only the options of the variant chosen: the teams' options appear with the teams
+    assert page.locator('#options select[data-option="team_seven_split"]').is_hidden()
+    page.select_option("#variant", "teams")
+    assert page.locator('#options select[data-option="team_seven_split"]').is_visible()
+    assert page.locator('#options select[data-option="points_bonus"]').is_hidden()
+    page.select_option("#variant", "standard")
+    page.select_option("#seat-G", "none")  # the teams had filled every seat
     # the host makes a game: Red is me, Blue invited, Yellow a bot; the waiting room opens
     page.fill("#host-name", "Ann")
     page.fill("#game-name", "Screens")
@@ -139,6 +150,28 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     page.wait_for_selector(".dest")
     check_sizes(page, viewport)
     shot(page, f"game-{viewport}")
+    # the end of a game (one move from it), then its replay
+    g = preset_game(
+        server.database,
+        "R:H,H,H,s5 Y:S,S,40,48 R",
+        base=server.base,
+        card="1",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    page = context(browser, viewport).new_page()
+    errors += watch_errors(page)
+    join(page, g["links"]["R"], "Ann")
+    tapper = Tapper(page, touch)
+    tapper.tap(page.locator('.pawn[data-loc="s5"]'))
+    tapper.tap(page.locator('.dest[data-place="RH"]'))  # HOME, where three pawns are already
+    page.wait_for_selector("#over-panel:not([hidden])")
+    assert page.inner_text("#result") == "You won!"
+    check_sizes(page, viewport)
+    shot(page, f"end-{viewport}")
+    tapper.tap(page.locator("#replay-btn"))
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    check_sizes(page, viewport)
+    shot(page, f"replay-{viewport}")
     assert not errors
 
 
@@ -240,7 +273,13 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     mover = red if body(red, "toMove") == "R" else yellow
     seat = "R" if mover is red else "Y"
     mover.wait_for_selector("#clock:not([hidden])")
-    assert "s" in mover.inner_text("#clock")
+    first = int(mover.inner_text("#clock").split()[0])
+    assert 0 < first <= 6  # 30 s times 0.2
+    mover.wait_for_function(
+        f"() => parseInt(document.getElementById('clock').textContent) < {first}", timeout=5000
+    )  # counting down
+    clock = mover.locator("#clock").bounding_box()
+    assert clock and clock["height"] < 50  # on one line
     shot(mover, "timer-phone")
     # nobody taps: the bot plays the move and the seat is away
     mover.wait_for_function(
@@ -326,4 +365,126 @@ def test_the_board_comes_into_view_on_your_turn(server: ServerProcess, browser: 
             assert not red.evaluate(BOARD_IN_VIEW)  # not while typing
         else:
             red.wait_for_function(BOARD_IN_VIEW, timeout=5000)
+    assert not errors
+
+
+#: The browser's notifications, recorded (Chromium headless has none to show), and a tab
+#: that can be hidden.
+NOTIFY_STUB = """
+window.__notes = []; window.__asked = 0; window.__hidden = false;
+class FakeNotification {
+  constructor(title, opts) { window.__notes.push([title, (opts || {}).body || '']); }
+  static requestPermission() {
+    window.__asked++; FakeNotification.permission = 'granted'; return Promise.resolve('granted');
+  }
+}
+FakeNotification.permission = 'default';
+window.Notification = FakeNotification;
+Object.defineProperty(Document.prototype, 'hidden', {get() { return window.__hidden; }});
+"""
+
+
+def test_your_turn_title_icon_sound_and_notification(server: ServerProcess, browser: Any) -> None:
+    """ "Your turn" shows in the title and on the tab's icon; the sound is off until turned on
+    and the choice is remembered; permission to notify is asked only from a click, and a
+    notification comes only when the tab is hidden."""
+    g = preset_game(
+        server.database,
+        "R:S,S,12,33 Y:S,S,40,48 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+        name="Tuesday",
+    )
+    red_ctx = context(browser)
+    red_ctx.add_init_script(NOTIFY_STUB)
+    red, yellow = red_ctx.new_page(), context(browser).new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    icon = "document.getElementById('favicon').getAttribute('href')"
+    red.wait_for_function("() => document.title.startsWith('● Your turn')")
+    assert red.evaluate(icon) == "/static/favicon-turn.svg"
+    assert "Your turn" not in yellow.title() and yellow.evaluate(icon) == "/static/favicon.svg"
+    assert red.evaluate("window.__asked") == 0  # never asked without a click
+    # the sound: off by default, remembered once turned on
+    red.click("#settings summary")
+    assert not red.is_checked("#sound-on")
+    red.check("#sound-on")
+    assert red.evaluate("localStorage.getItem('sorry:sound')") == "on"
+    red.reload()
+    red.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    red.click("#settings summary")
+    assert red.is_checked("#sound-on")
+    red.click("#notify-btn")
+    red.wait_for_function("() => window.__asked === 1")
+    assert "on" in red.inner_text("#notify-state")
+    reds, yellows = Tapper(red), Tapper(yellow)
+
+    def round_trip() -> None:
+        """Red plays; Yellow plays until it is Red's turn again."""
+        reds.turn()
+        red.wait_for_function("() => !document.title.includes('Your turn')")
+        assert red.evaluate(icon) == "/static/favicon.svg"
+        while body(yellow, "toMove") != "R" or body(red, "myTurn") != "yes":
+            if body(yellow, "myTurn") == "yes":
+                yellows.turn()
+            time.sleep(0.05)
+
+    round_trip()  # the tab is on screen: no notification
+    assert red.evaluate("window.__notes") == []
+    red.evaluate("window.__hidden = true")
+    round_trip()  # hidden: a notification with the game's name
+    red.wait_for_function("() => window.__notes.length === 1")
+    assert red.evaluate("window.__notes") == [["Your turn", "Tuesday"]]
+    assert not errors
+
+
+@pytest.mark.parametrize("lang", ["ca", "eo", "el", "sw"])
+def test_every_language_fits_a_phone(server: ServerProcess, browser: Any, lang: str) -> None:
+    """The longer words of the other languages: the header holds on one line, nothing scrolls
+    sideways or sticks out of its panel, every control keeps 44 px, on the lobby (its rule
+    options open), the waiting room and a game with a pawn chosen."""
+    w, h, _touch = VIEWPORTS["phone"]
+    ctx = browser.new_context(
+        viewport={"width": w, "height": h},
+        has_touch=True,
+        is_mobile=True,
+        locale=lang,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#seat-Y option", state="attached")
+    assert page.evaluate("document.documentElement.lang") == lang
+    page.click("#create-form details summary")
+    check_sizes(page, "phone", board=False)
+    shot(page, f"lobby-phone-{lang}")
+    page.fill("#host-name", "Ann")
+    page.select_option("#seat-B", "invite")
+    page.click("#create-btn")
+    page.wait_for_selector("#room:not([hidden]) .invite-link")
+    page.click(".show-qr")
+    check_sizes(page, "phone")
+    shot(page, f"room-phone-{lang}")
+    g = preset_game(
+        server.database,
+        "R:S,S,12,33 Y:S,S,40,48 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+        room={"started": True, "start": "now", "timer": 60},
+    )
+    page.goto(g["links"]["R"])
+    page.wait_for_selector("#join-btn")
+    page.tap("#join-btn")
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    page.wait_for_selector("#clock:not([hidden])")
+    page.locator('.pawn[data-loc="12"]').tap()
+    page.wait_for_selector(".dest")
+    check_sizes(page, "phone")
+    banner = page.locator("#banner").bounding_box()
+    assert banner and banner["height"] <= 100, banner  # two lines at most
+    shot(page, f"game-phone-{lang}")
     assert not errors

@@ -12,7 +12,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, FLAGS, Tapper, body, context, preset_game, shot, watch_errors
+from browser_kit import (
+    CHROMIUM,
+    FLAGS,
+    Tapper,
+    body,
+    check_sizes,
+    context,
+    preset_game,
+    shot,
+    watch_errors,
+)
 
 from conftest import ServerProcess
 
@@ -101,6 +111,13 @@ def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: An
     # the log is numbered by sequence number at every width (the 100th move keeps its digits)
     numbers = page.eval_on_selector_all("#log li .n", "els => els.map(e => e.textContent)")
     assert numbers[-1] == str(log_count)
+    clipped = page.evaluate(
+        """() => { const box = document.getElementById('log').getBoundingClientRect();
+        return [...document.querySelectorAll('#log li .n')].filter(n => {
+          const r = n.getBoundingClientRect(); return r.left < box.left - 0.5
+            || n.scrollWidth > n.clientWidth + 0.5; }).map(n => n.textContent); }"""
+    )
+    assert clipped == []  # every digit on screen
     # the replay: board, log, status and move in step, step by step and by jumps
     with urllib.request.urlopen(f"{server.base}/api/games/{gid}/replay", timeout=10) as r:
         frames = json.loads(r.read())["frames"]
@@ -168,6 +185,30 @@ def test_points_game_by_tapping_card_first(server: ServerProcess, browser: Any) 
         assert "[S]" not in page.inner_text("#log") and "[S]" not in page.inner_text("#moves")
     assert "points" in page.inner_text("#seats") or page.locator("#scores").is_visible()
     assert "swap" in tapper.kinds or "split" in tapper.kinds, tapper.kinds
+    # the replay reveals every hand, in step with the board and the card
+    with urllib.request.urlopen(f"{server.base}/api/games/{_gid}/replay", timeout=10) as r:
+        frames = json.loads(r.read())["frames"]
+    page.tap("#replay-btn")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    for i in (1, 2, 3, len(frames) // 2):
+        if i > 3:
+            page.evaluate(
+                f"""() => {{ const r = document.getElementById('replay-range');
+                r.value = '{i}'; r.dispatchEvent(new Event('input')); }}"""
+            )
+        else:
+            page.tap("#replay-next")
+        page.wait_for_function(f"() => document.body.dataset.replayAt === '{i}'")
+        frame = frames[i]
+        for colour, hand in frame["hands"].items():
+            shown = page.inner_text(f'.seat[data-colour="{colour}"] .revealed')
+            want = " ".join("Sorry!" if c == "S" else c for c in hand)
+            assert shown == f"hand: {want}", (i, colour)
+        played = frame["view"]["discard_pile"][-1]
+        card = page.text_content(".centre-card .card-number")
+        assert card == ("Sorry!" if played == "S" else played), i
+        assert page.locator("#log li").count() == i
+    shot(page, "replay-points-phone")
     assert not errors
 
 
@@ -209,4 +250,64 @@ def test_dead_hand_discard_from_a_preset_position(server: ServerProcess, browser
     page.wait_for_function("() => document.querySelector('#log li[data-seq=\"1\"]')")
     assert "5" in page.inner_text('#log li[data-seq="1"]')
     assert "discard" in page.inner_text('#log li[data-seq="1"]')
+    assert not errors
+
+
+TAPS = {
+    # a 7 split: the pawn on 10 four squares, then the pawn on 20 the other three
+    "split": (
+        "R:S,S,10,20 Y:S,S,30,40 R",
+        "7",
+        [
+            '.pawn[data-loc="10"]',
+            '.dest[data-place="14"]',
+            '.pawn[data-loc="20"]',
+            '.dest[data-place="23"]',
+        ],
+        {"R": ["14", "23", "S", "S"], "Y": ["30", "40", "S", "S"]},
+    ),
+    # an 11 swap: the pawn on 10, then the Yellow pawn on 30 to swap with
+    "swap": (
+        "R:S,S,10,20 Y:S,S,30,40 R",
+        "11",
+        ['.pawn-R[data-loc="10"]', '.pawn-Y[data-loc="30"]'],
+        {"R": ["20", "30", "S", "S"], "Y": ["10", "40", "S", "S"]},
+    ),
+    # a Sorry!: the pawn it takes (a pawn comes out of START by itself)
+    "sorry": (
+        "R:S,S,S,S Y:S,S,30,40 R",
+        "S",
+        ['.pawn-Y[data-loc="30"]'],
+        {"R": ["30", "S", "S", "S"], "Y": ["40", "S", "S", "S"]},
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(TAPS))
+def test_split_swap_and_sorry_by_tapping(server: ServerProcess, browser: Any, kind: str) -> None:
+    """From a preset position, the move is made by tapping exactly the pawns and squares a
+    player would, and the board shows the position the server reached."""
+    position, card, taps, after = TAPS[kind]
+    g = preset_game(
+        server.database, position, base=server.base, card=card, seats={"R": "invite", "Y": "invite"}
+    )
+    page = open_seat(browser, g["links"]["R"])
+    errors = watch_errors(page)
+    for i, target in enumerate(taps):
+        page.locator(target).tap(timeout=10000)
+        if i == 1 and kind == "split":
+            # half-way: the first pawn's square is marked, the second pawn is asked for
+            page.wait_for_selector('.planned-pawn[data-place="14"]')
+            assert "second pawn" in page.inner_text("#prompt")
+            assert page.locator(".pawn.movable").count() == 1
+            check_sizes(page, "phone")
+            shot(page, "split-phone")
+        if i == 0 and kind == "swap":
+            # your pawn chosen: where it can go, and the pawns it can swap with
+            assert page.locator(".pawn-Y.takeable").count() == 2
+            check_sizes(page, "phone")
+            shot(page, "swap-phone")
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    assert pawn_places(page) == {c: sorted(v) for c, v in after.items()}
+    assert page.locator('#log li[data-seq="1"]').count() == 1
     assert not errors

@@ -191,3 +191,28 @@ def test_the_next_game_starts_when_every_player_accepts(client: TestClient) -> N
     assert r.status_code == 403
     r = client.post(f"/api/games/{nxt}/ready", json={"seat": "Y", "token": g["tokens"]["Y"]})
     assert r.json()["room"]["started"] is True
+
+
+def test_takeover_bots_wait_for_the_start(sqlite_url: str) -> None:
+    """An invited seat nobody opened counts as away only from the start: in the waiting room
+    no takeover bot plays it, however long the host takes; after the start one does."""
+    app = create_app(sqlite_url, fast_settings(takeover_after=0.2))
+    with TestClient(app) as client:
+        g = new_game(client, {"R": "invite", "B": "invite"}, room={"start": "host"})
+        gid = g["id"]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            hello(ws, "R", g["tokens"]["R"])  # Red is here; Blue never comes
+            time.sleep(1.0)  # five times the takeover delay
+            assert client.get(f"/api/games/{gid}").json()["seq"] == 0
+            assert host(client, g, "start").status_code == 200
+            live = client.app.state.service.live[gid]  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 10
+            while not any(e["actor"] == "takeover" for e in live.log):
+                assert time.monotonic() < deadline, live.log
+                if live.game.to_move == 0 and not live.game.is_over():  # Red plays itself
+                    ws.send_json(
+                        {"type": "move", "seq": live.seq, "move": str(live.game.legal_moves[0])}
+                    )
+                    recv(ws, "accepted")
+                time.sleep(0.05)
+            assert all(e["colour"] == "B" for e in live.log if e["actor"] == "takeover")

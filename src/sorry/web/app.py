@@ -232,11 +232,30 @@ async def favicon(request: Request) -> Response:
     return Response(status_code=204)
 
 
+def option_variants() -> dict[str, list[str]]:
+    """For each rule option, the variants in which every one of its values may be chosen
+    (asked of the rules themselves: the page offers an option only where it applies)."""
+
+    def accepted(variant: str, name: str, value: str) -> bool:
+        try:
+            Rules.from_options(variant, {name: value})
+        except SorryError:
+            return False
+        return True
+
+    return {
+        name: [v for v in VARIANTS if all(accepted(v, name, x) for x in values)]
+        for name, values in OPTION_VALUES.items()
+        if name != "turn_limit"
+    }
+
+
 async def meta(request: Request) -> Response:
     return JSONResponse(
         {
             "variants": list(VARIANTS),
             "options": {k: list(v) for k, v in OPTION_VALUES.items()},
+            "option_variants": option_variants(),
             "bot_levels": bot_levels(),
             "colours": list(COLOUR_LETTERS),
         }

@@ -30,6 +30,7 @@ const STEP_MS = 110; // a pawn's walk, per square
  * @property {Path[]} last                the last move's pawns
  * @property {Path[] | null} hint         the hinted move's pawns
  * @property {string | null} card         the card in the middle
+ * @property {string} [cardBy]            whose card it is (its border's colour; else toMove)
  * @property {boolean} [deck]             no card yet: the deck face down (the waiting room)
  * @property {string} toMove
  */
@@ -94,6 +95,9 @@ export class Board {
     this.reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
     /** @type {string | null} */
     this.shownCard = null;
+    /** @type {{el: SVGGElement, x: number, y: number}[]} what can be tapped now */
+    this.active = [];
+    root.addEventListener("click", (ev) => this.tapAt(ev));
     this.resize();
     new ResizeObserver(() => this.resize()).observe(root);
   }
@@ -106,6 +110,62 @@ export class Board {
     if (Math.abs(r - this.hitR) < 0.5) return;
     this.hitR = r;
     for (const c of this.svg.querySelectorAll("circle.hit")) c.setAttribute("r", r.toFixed(1));
+    this.fitTargets();
+  }
+
+  /**
+   * On a small board the squares are closer than a finger: two targets side by side (a 7's
+   * squares) cannot both have MIN_TAP_CSS_PX of their own. Each target's circle is as large
+   * as that allows without reaching past half-way to the nearest other target (so a tap on a
+   * square's centre is that square's), and a tap anywhere goes to the nearest target
+   * (tapAt), never to whichever was drawn last.
+   */
+  fitTargets() {
+    /** @type {{el: SVGGElement, x: number, y: number}[]} */
+    const active = [];
+    for (const list of Object.values(this.pawns)) {
+      for (const p of list) {
+        if (p.el.classList.contains("movable") || p.el.classList.contains("takeable")) {
+          active.push({ el: p.el, x: Number(p.el.dataset.x), y: Number(p.el.dataset.y) });
+        }
+      }
+    }
+    for (const g of /** @type {NodeListOf<SVGGElement>} */ (this.layers.targets.querySelectorAll(".dest:not(.on-pawn)"))) {
+      active.push({ el: g, x: Number(g.dataset.x), y: Number(g.dataset.y) });
+    }
+    for (const a of active) {
+      let near = Infinity;
+      for (const b of active) if (b !== a) near = Math.min(near, Math.hypot(a.x - b.x, a.y - b.y));
+      const hit = a.el.querySelector("circle.hit");
+      if (hit) hit.setAttribute("r", Math.min(this.hitR, near / 2).toFixed(1));
+    }
+    this.active = active;
+  }
+
+  /**
+   * A tap or click on the board: the nearest target within reach of the finger. A click
+   * that has no place (from assistive technology) goes to the element clicked.
+   * @param {MouseEvent} ev
+   */
+  tapAt(ev) {
+    /** @type {SVGGElement | null} */
+    let best = null;
+    const m = this.svg.getScreenCTM();
+    if (m && (ev.clientX || ev.clientY)) {
+      const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+      let reach = this.hitR;
+      for (const a of this.active) {
+        const d = Math.hypot(a.x - pt.x, a.y - pt.y);
+        if (d <= reach) {
+          reach = d;
+          best = a.el;
+        }
+      }
+    }
+    if (!best && ev.target instanceof Element) best = ev.target.closest(".pawn.movable, .pawn.takeable, .dest:not(.on-pawn)");
+    if (!best) return;
+    if (best.classList.contains("pawn")) this.tapPawnEl(best);
+    else this.onTap.place(best.dataset.place || "");
   }
 
   /** @param {string} c @param {string} loc @param {number} slot @returns {Point} */
@@ -152,7 +212,6 @@ export class Board {
         this.tapPawnEl(g);
       }
     });
-    g.addEventListener("click", () => this.tapPawnEl(g));
     this.layers["pawn-layer"].append(g);
     return g;
   }
@@ -263,7 +322,9 @@ export class Board {
         const tok = `P|${c}|${p.loc}`;
         const twin = seen.has(tok);
         seen.add(tok);
-        const target = !twin && v.places.has("D|" + placeKey(c, p.loc));
+        // only a pawn on the track is taken (bumped, swapped, sent back by a Sorry!); a
+        // HOME that already holds pawns is tapped through its own marker
+        const target = !twin && /^\d+$/.test(p.loc) && v.places.has("D|" + placeKey(c, p.loc));
         const canMove = !twin && v.movable.has(tok);
         p.el.classList.toggle("twin", twin && v.movable.has(tok));
         p.el.classList.toggle("movable", canMove);
@@ -272,7 +333,7 @@ export class Board {
         p.el.classList.toggle("hinted", !!v.hint && v.hint.some(([hc, from]) => hc === c && from === p.loc));
         const active = canMove || target;
         // the moves a tap here leads to (for tests and tools; the notation, not words)
-        const leads = twin ? [] : [...(v.movable.get(tok) || []), ...(v.places.get("D|" + placeKey(c, p.loc)) || [])];
+        const leads = twin ? [] : [...(v.movable.get(tok) || []), ...((target && v.places.get("D|" + placeKey(c, p.loc))) || [])];
         if (leads.length) p.el.dataset.moves = leads.join(" ");
         else delete p.el.dataset.moves;
         p.el.setAttribute("role", active ? "button" : "img");
@@ -289,8 +350,9 @@ export class Board {
       }
     }
     this.renderTargets(v);
-    this.renderMarks(v.last, v.hint);
-    this.renderCard(v.card, v.toMove, !!v.deck);
+    this.fitTargets();
+    this.renderMarks(v.last, v.hint, v.picked);
+    this.renderCard(v.card, v.cardBy || v.toMove, !!v.deck);
   }
 
   /** @param {BoardView} v */
@@ -302,9 +364,11 @@ export class Board {
     for (const [tok, leads] of v.places) {
       const place = tok.slice(2);
       const { x, y } = this.placeXY(place);
-      const taken = occupied.has(place);
+      const taken = /^\d+$/.test(place) && occupied.has(place);
       const g = /** @type {SVGGElement} */ (svg("g", { class: "dest" + (taken ? " on-pawn" : ""), transform: `translate(${x} ${y})` }));
       g.dataset.place = place;
+      g.dataset.x = String(x);
+      g.dataset.y = String(y);
       g.dataset.moves = leads.join(" ");
       g.append(svg("circle", { class: "ring", r: PAWN_R + 6 }));
       if (!taken) g.append(svg("circle", { class: "dot", r: 6 }));
@@ -314,7 +378,6 @@ export class Board {
         g.setAttribute("role", "button");
         g.setAttribute("tabindex", "0");
         g.setAttribute("aria-label", t("Move here: {place}", { place: placeLabel(place) }));
-        g.addEventListener("click", () => this.onTap.place(place));
         g.addEventListener("keydown", (ev) => {
           if (ev.key === "Enter" || ev.key === " ") {
             ev.preventDefault();
@@ -326,8 +389,8 @@ export class Board {
     }
   }
 
-  /** @param {Path[]} last @param {Path[] | null} hint */
-  renderMarks(last, hint) {
+  /** @param {Path[]} last @param {Path[] | null} hint @param {string[]} picked */
+  renderMarks(last, hint, picked) {
     const layer = this.layers.marks;
     layer.replaceChildren();
     for (const [c, from, to] of last || []) {
@@ -340,6 +403,19 @@ export class Board {
       const b = this.xy(c, to, 0);
       layer.append(svg("circle", { class: "hint-to", cx: b.x, cy: b.y, r: PAWN_R + 8 }));
     }
+    // a move chosen half-way (the first pawn of a 7 split): where that pawn will go
+    (picked || []).forEach((tok, i) => {
+      const before = i > 0 ? picked[i - 1] : "";
+      if (!tok.startsWith("D|") || !before.startsWith("P|")) return;
+      const c = before.split("|")[1];
+      const { x, y } = this.placeXY(tok.slice(2));
+      const g = svg("g", { class: "planned-pawn", "data-place": tok.slice(2) });
+      g.append(svg("circle", { class: "planned", cx: x, cy: y, r: PAWN_R, fill: FILL[c] }));
+      const letter = svg("text", { class: "planned-letter", x, y, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 15 });
+      letter.textContent = c;
+      g.append(letter);
+      layer.append(g);
+    });
   }
 
   /** The drawn card, face up in the middle of the board; it turns over when it changes.
@@ -347,7 +423,7 @@ export class Board {
    * @param {string | null} card @param {string} toMove @param {boolean} deck */
   renderCard(card, toMove, deck) {
     const layer = this.layers["card-layer"];
-    const shown = card || (deck ? "deck" : null);
+    const shown = card ? `${card}|${toMove}` : deck ? "deck" : null; // whose card: its border
     if (shown === this.shownCard && (layer.childElementCount || !shown)) return;
     const fresh = shown !== this.shownCard;
     this.shownCard = shown;

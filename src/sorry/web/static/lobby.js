@@ -16,6 +16,32 @@ const input = (id) => /** @type {HTMLInputElement} */ ($(id));
 /** @param {string} value @param {string} text */
 const option = (value, text) => el("option", { value, text });
 
+/**
+ * The rule options of RULES.md section 9 in words: each option's label and its values'.
+ * @type {Record<string, [string, Record<string, string>]>}
+ */
+const OPTION_WORDS = {
+  deck: ["Deck", { 45: "45 cards (five 1s)", 44: "44 cards (first edition)" }],
+  two_draws_again: ["A 2 lets you draw again", { yes: "yes", no: "no (later editions)" }],
+  sorry_forward_4: ["Sorry! may move 4 forward instead", { no: "no", always: "always", fallback: "only when there is no target" }],
+  slide_on: ["Pawns slide on", { other: "other colours' slides", own: "only their own colour's (later editions)", all: "every slide" }],
+  swap_slides: ["After an 11 swap, who slides", { mover: "the pawn that moved", both: "both pawns" }],
+  starting_pawns_out: ["Pawns on the board at the start", { 0: "none, all in START", 1: "one, on its START exit" }],
+  team_seven_split: ["Teams: a 7 may be split among", { two: "two pawns", any: "any number of the team's pawns" }],
+  team_swap_partner: ["Teams: an 11 may swap with your partner", { no: "no", yes: "yes" }],
+  points_bonus: ["Points: the winner's bonus", { highest: "only the highest that applies", cumulative: "all that apply, added up" }],
+};
+
+/** The rule options that apply to the variant chosen are shown; the others are hidden. */
+function showOptionsOf(/** @type {Record<string, string[]>} */ applies) {
+  const variant = select("variant").value;
+  for (const sel of /** @type {NodeListOf<HTMLSelectElement>} */ ($("options").querySelectorAll("select"))) {
+    const name = sel.dataset.option || "";
+    const label = /** @type {HTMLElement} */ (sel.closest("label"));
+    label.hidden = !!applies[name] && !applies[name].includes(variant);
+  }
+}
+
 export async function lobbyPage() {
   $("lobby-page").hidden = false;
   const meta = await api("/api/meta");
@@ -24,10 +50,14 @@ export async function lobbyPage() {
   const opts = $("options");
   for (const [name, values] of Object.entries(meta.options)) {
     if (name === "turn_limit") continue;
+    const [label, words] = OPTION_WORDS[name] || [name, {}];
     const sel = el("select", { "data-option": name });
-    for (const v of /** @type {string[]} */ (values)) sel.append(option(v, t(v)));
-    opts.append(el("label", { text: t(name) + " " }, sel));
+    for (const v of /** @type {string[]} */ (values)) sel.append(option(v, t(words[v] || v)));
+    opts.append(el("label", { text: t(label) + " " }, sel));
   }
+  const applies = meta.option_variants || {};
+  showOptionsOf(applies);
+  variant.addEventListener("change", () => showOptionsOf(applies));
   const start = select("start-mode");
   start.append(option("host", t("when I start it")), option("full", t("when every seat is taken")), option("now", t("at once")));
   const timer = select("timer");
@@ -53,14 +83,22 @@ export async function lobbyPage() {
     create(opts).catch((e) => ($("create-error").textContent = e.message));
   });
   await showLobby();
+  // the lobby keeps itself up to date while it is on screen
+  window.setInterval(() => {
+    if (!document.hidden) showLobby().catch(() => {});
+  }, LOBBY_REFRESH_MS);
 }
+
+const LOBBY_REFRESH_MS = 10000;
 
 /** @param {HTMLElement} opts */
 async function create(opts) {
   $("create-error").textContent = "";
+  const host = input("host-name").value.trim();
   /** @type {any} */
   const body = {
-    name: input("game-name").value,
+    // unnamed: named after its host, in the host's language
+    name: input("game-name").value.trim() || t("{name}'s game", { name: host || t("Player") }),
     variant: select("variant").value,
     public: input("public").checked,
     options: {},
@@ -68,7 +106,7 @@ async function create(opts) {
     room: { start: select("start-mode").value, timer: Number(select("timer").value), chat: input("chat-on").checked },
   };
   for (const sel of /** @type {NodeListOf<HTMLSelectElement>} */ (opts.querySelectorAll("select"))) {
-    if (sel.selectedIndex !== 0) body.options[sel.dataset.option || ""] = sel.value;
+    if (sel.selectedIndex !== 0 && !(/** @type {HTMLElement} */ (sel.closest("label")).hidden)) body.options[sel.dataset.option || ""] = sel.value;
   }
   let me = null;
   for (const c of COLOURS) {
@@ -88,7 +126,7 @@ async function create(opts) {
   saveCreds(res.id, { host: res.host_token, links });
   if (me) {
     const mine = res.seats.find((/** @type {any} */ s) => s.colour === me);
-    const name = input("host-name").value.trim() || t("Player");
+    const name = host || t("Player");
     localStorage.setItem("sorry:name", name);
     const joined = await api(`/api/games/${res.id}/join`, { seat: me, name, token: mine.token });
     saveCreds(res.id, { seat: me, token: joined.token, joined: true });
@@ -100,13 +138,23 @@ async function showLobby() {
   const lobby = await api("/api/games");
   const open = $("open-games");
   const done = $("finished-games");
+  const key = JSON.stringify(lobby.games);
+  if (open.dataset.key === key) return; // unchanged: keep the focus where it is
+  open.dataset.key = key;
   open.replaceChildren();
   done.replaceChildren();
   for (const g of lobby.games) {
     const over = g.status === "over";
     const free = g.seats.filter((/** @type {any} */ s) => s.open && !s.claimed);
+    // each seat: its colour as a dot and (for screen readers) in words, then who sits there
     const players = g.seats.map((/** @type {any} */ s) =>
-      el("span", { class: "who c-" + s.colour, text: s.kind === "bot" ? t("bot: {level}", { level: t(s.level) }) : s.claimed ? s.name : s.open ? t("open seat") : t("invited") }),
+      el(
+        "span",
+        { class: "who c-" + s.colour },
+        el("span", { class: "dot bg-" + s.colour, "aria-hidden": "true" }),
+        el("span", { class: "sr-only", text: colourName(s.colour) + ": " }),
+        s.kind === "bot" ? t("bot: {level}", { level: t(s.level) }) : s.claimed ? s.name : s.open ? t("open seat") : t("invited"),
+      ),
     );
     const state = over
       ? g.winners.length

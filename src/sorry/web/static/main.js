@@ -120,8 +120,10 @@ function render() {
     picked: ui.picks,
     last: s.last ? s.last.paths : [],
     hint: hinted ? hinted.movers : null,
-    // before the start the deck lies face down: the first card turns over at the start
-    card: !s.room.started ? null : s.view.card || (s.view.variant === "points" && pile.length ? pile[pile.length - 1] : null),
+    // before the start the deck lies face down: the first card turns over at the start; a
+    // replay frame (after its move) and the points variant show the card last played
+    card: !s.room.started ? null : s.view.card || ((s.replay || s.view.variant === "points") && pile.length ? pile[pile.length - 1] : null),
+    cardBy: s.replay && s.last ? s.last.colour : s.view.to_move,
     deck: !s.room.started,
     toMove: s.view.to_move,
   });
@@ -239,7 +241,8 @@ function renderOver(s) {
   panel.hidden = !st || st.status !== "over" || s.replay;
   if (!st || panel.hidden) return;
   const v = st.view;
-  $("result").textContent = v.winners.length ? t("{names} won!", { names: v.winners.map(colourName).join(" + ") }) : t("Game over");
+  const won = !!conn.seat && v.winners.includes(conn.seat);
+  $("result").textContent = won ? t("You won!") : v.winners.length ? t("{names} won!", { names: v.winners.map(colourName).join(" + ") }) : t("Game over");
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => `${colourName(c)} ${p}`).join(", ") : "";
   $("scores").textContent = scores ? t("Scores: {scores}", { scores }) : "";
   $("scores").hidden = !scores;
@@ -250,7 +253,10 @@ function renderOver(s) {
     tn("Match: {n} game played", "Match: {n} games played", m.games) +
     (wins ? t(" — wins: {wins}", { wins }) : "") +
     (pts ? t(" — points: {points}", { points: pts }) : "");
-  $("rematch-btn").hidden = !conn.seat;
+  const rematchBtn = $("rematch-btn");
+  rematchBtn.hidden = !conn.seat;
+  // somebody asked already: the button joins (and accepts) that game
+  rematchBtn.textContent = st.next_game ? t("Join the next game of the match") : t("Next game of the match");
   const next = /** @type {HTMLAnchorElement} */ ($("next-game"));
   next.hidden = !st.next_game || !!conn.seat;
   if (st.next_game) next.href = "/g/" + st.next_game;

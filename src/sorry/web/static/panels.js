@@ -71,12 +71,13 @@ export function renderBanner(s, seat, secondsLeft) {
   let mine = false;
   if (!s.room.started) text = t("Waiting for the start");
   else if (s.status === "over") text = v.winners.length ? t("{names} won!", { names: names(v.winners) }) : t("Game over");
-  else if (seat && v.to_move === seat) {
+  else if (seat && v.to_move === seat && !s.replay) {
     text = t("Your turn");
     mine = true;
   } else text = t("{colour} to move", { colour: colourName(v.to_move) });
   if (s.replay) text = t("Replay: {text}", { text });
-  $("status").textContent = text + (seat ? t(" — you are {colour}", { colour: colourName(seat) }) : s.replay ? "" : t(" — watching"));
+  $("status").textContent = text;
+  $("seat-note").textContent = seat ? t(" — you are {colour}", { colour: colourName(seat) }) : s.replay ? "" : t(" — watching");
   banner.className = "turn-" + (s.status === "over" && v.winners.length ? v.winners[0] : v.to_move) + (mine ? " mine" : "");
   const clock = $("clock");
   clock.hidden = secondsLeft === null || s.replay;
@@ -102,7 +103,8 @@ export function renderSeats(s, seat, muted, toggleMute) {
   for (const team of s.teams || []) for (const c of team) partner[c] = team.find((x) => x !== c) || c;
   for (const info of s.seats) {
     const c = info.colour;
-    const who = info.kind === "bot" ? t("bot: {level}", { level: t(info.level || "") }) : info.name;
+    // a seat nobody took has no name yet (its tag says invited or open)
+    const who = info.kind === "bot" ? t("bot: {level}", { level: t(info.level || "") }) : info.claimed ? info.name : "";
     const tags = [];
     if (c === seat) tags.push(t("you"));
     if (info.kind !== "bot" && !info.claimed) tags.push(info.open ? t("open seat") : t("invited"));
@@ -120,7 +122,6 @@ export function renderSeats(s, seat, muted, toggleMute) {
       el("span", { class: "dot bg-" + c, "aria-hidden": "true" }),
       el("span", { class: "seat-colour c-" + c, text: colourName(c) }),
       el("span", { class: "seat-name", text: who }),
-      el("span", { class: "tags", text: tags.join(" · ") }),
     );
     if (info.kind === "human" && c !== seat && info.claimed) {
       const on = muted.has(c);
@@ -135,6 +136,7 @@ export function renderSeats(s, seat, muted, toggleMute) {
         }),
       );
     }
+    li.append(el("span", { class: "tags", text: tags.join(" · ") }));
     if (s.hands && s.hands[c] && s.hands[c].length) {
       li.append(el("span", { class: "revealed", text: t("hand: {cards}", { cards: s.hands[c].map(cardName).join(" ") }) }));
     }
@@ -174,6 +176,7 @@ export function renderLog(log, variant) {
     ),
   );
   ol.scrollTop = ol.scrollHeight;
+  $("log-panel").hidden = !log.length;
 }
 
 /**
