@@ -258,13 +258,13 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
 
 
 def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) -> None:
-    """A 30-second timer (6 s here, --timer-scale 0.2): when it runs out a bot plays, the
+    """A 60-second timer (12 s here, --timer-scale 0.2): when it runs out a bot plays, the
     seat is away until its player is back; the next game of the match starts when both
     players have accepted."""
     g = create(
         server,
         {"R": "invite", "Y": "invite"},
-        room={"start": "now", "timer": 30},
+        room={"start": "now", "timer": 60},
     )
     red, yellow = context(browser).new_page(), context(browser).new_page()
     errors = watch_errors(red) + watch_errors(yellow)
@@ -274,7 +274,7 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     seat = "R" if mover is red else "Y"
     mover.wait_for_selector("#clock:not([hidden])")
     first = int(mover.inner_text("#clock").split()[0])
-    assert 0 < first <= 6  # 30 s times 0.2
+    assert 0 < first <= 12  # 60 s times 0.2
     mover.wait_for_function(
         f"() => parseInt(document.getElementById('clock').textContent) < {first}", timeout=5000
     )  # counting down
