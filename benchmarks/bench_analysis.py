@@ -4,7 +4,7 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
     .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python]
         [--rollouts N] [--turns 180] [--repeat R]
     .venv/bin/python benchmarks/bench_analysis.py calibration --out FILE.jsonl
-        [--games 2000] [--variant standard] [--players 2] [--per-game 5]
+        [--games 2000] [--variant standard] [--players 2] [--every 36]
         [--engine compiled|python] [--rollouts N] [--seed S]
     .venv/bin/python benchmarks/bench_analysis.py table FILE.jsonl [FILE.jsonl ...]
 
@@ -13,10 +13,10 @@ length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on 
 of ``--repeat`` runs; the compiled engine's load is timed apart).
 
 ``calibration`` plays ``--games`` self-play games of the estimator's own policy (game ``i``
-has seed ``derive_seed(seed, i)``), values ``--per-game`` chance nodes of each drawn at random
-(seeded) with the analysis's estimator and with the naive progress estimate, and appends one
-JSON line per game to ``--out`` (an interrupted run resumes where it stopped: games already in
-the file are skipped). It runs on one core: start it with ``nice -n 10`` on a shared machine.
+has seed ``derive_seed(seed, i)``), values each chance node with probability ``1 / --every``
+(seeded, whatever the game's length) with the analysis's estimator and with the naive
+progress estimate, and appends one JSON line per game to ``--out`` (an interrupted run resumes
+where it stopped: games already in the file are skipped). It runs on one core: start it with ``nice -n 10`` on a shared machine.
 ``table`` prints the reliability table by deciles and the Brier scores of such files.
 """
 
@@ -110,7 +110,7 @@ def calibration(args: argparse.Namespace) -> None:
     todo = [i for i in range(args.games) if i not in done]
     with out.open("a") as fh:
         for n, i in enumerate(todo, 1):
-            rows = samples(estimate, rules, players, est.policy, [i], args.per_game, args.seed)
+            rows = samples(estimate, rules, players, est.policy, [i], args.every, args.seed)
             fh.write(
                 json.dumps(
                     {
@@ -185,7 +185,7 @@ def main() -> None:
     c.add_argument("--games", type=int, default=2000)
     c.add_argument("--variant", choices=("standard", "teams", "points"), default="standard")
     c.add_argument("--players", type=int, default=2)
-    c.add_argument("--per-game", type=int, default=5)
+    c.add_argument("--every", type=int, default=36)
     c.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     c.add_argument("--rollouts", type=int)
     c.add_argument("--seed", type=int, default=1)

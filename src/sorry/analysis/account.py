@@ -69,6 +69,10 @@ REFINE_FACTOR: Final = 4
 #: Rollouts per card that could come, for each value before a draw (so up to 11 times this
 #: per value), by engine.
 DEFAULT_ROLLOUTS: Final = {"compiled": 64, "python": 4}
+#: A chance node with fewer kinds of card left than this gets more rollouts per card (at
+#: least MIN_CARDS times the rollouts per card in all): near the end of the draw pile one or
+#: two cards may be all that can come.
+MIN_CARDS: Final = 6
 #: Points variant: determinised worlds per decision judged from the decider's view.
 DEFAULT_WORLDS: Final = 11
 
@@ -369,9 +373,11 @@ def chance_values(
 ) -> list[ChanceValue]:
     """``V`` of each chance node (the result at the end): the average over the cards that can
     come of ``R`` with that card drawn: the rollouts' value after the reference move with it,
-    ``rollouts`` per card. One call of the estimator: every node and card is played in the
+    ``rollouts`` per card, or more when few kinds of card are left (at least
+    :data:`MIN_CARDS` times ``rollouts`` per node). The cards of one node are played in the
     same worlds."""
     batch: list[Game] = []
+    counts: list[int] = []
     plan: list[list[tuple[Card, Fraction]] | None] = []
     for node in nodes:
         if node.is_over():
@@ -379,14 +385,20 @@ def chance_values(
             continue
         fractions = node.chance_fractions()
         plan.append(fractions)
+        n = max(rollouts, -(-rollouts * MIN_CARDS // len(fractions)))
         for card, _p in fractions:
             child = node.copy(stack=False)
             child.draw(card)
             child.push(estimator.reference_move(child))
             batch.append(child)
-    live = [g for g in batch if not g.is_over()]
-    vals = iter(estimator.values(live, rollouts, seed) if live else [])
-    got = iter([result_values(g) if g.is_over() else next(vals) for g in batch])
+            counts.append(n)
+    got: list[Values | None] = [result_values(g) if g.is_over() else None for g in batch]
+    for n in sorted(set(counts)):  # one call of the estimator per number of rollouts
+        todo = [k for k, g in enumerate(batch) if got[k] is None and counts[k] == n]
+        if todo:
+            for k, v in zip(todo, estimator.values([batch[k] for k in todo], n, seed), strict=True):
+                got[k] = v
+    values = iter(got)
     out: list[ChanceValue] = []
     for node, fr in zip(nodes, plan, strict=True):
         if fr is None:
@@ -395,7 +407,9 @@ def chance_values(
         total = ZEROS
         outcomes = []
         for card, p in fr:
-            v = next(got)
+            got_v = next(values)
+            assert got_v is not None
+            v = got_v
             outcomes.append((card, p, v))
             total = _add(total, (p * v[0], p * v[1], p * v[2], p * v[3]))
         out.append((total, tuple(outcomes)))

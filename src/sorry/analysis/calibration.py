@@ -170,20 +170,25 @@ def samples(
     players: int,
     level: str,
     games: Iterable[int],
-    per_game: int,
+    every: int,
     seed: int,
 ) -> list[Sample]:
-    """For each self-play game ``i`` of ``games`` (seed ``derive_seed(seed, i)``),
-    ``per_game`` chance nodes drawn at random (seeded), each valued by
-    ``estimate(nodes, seed)`` and by :func:`naive_values`."""
+    """For each self-play game ``i`` of ``games`` (seed ``derive_seed(seed, i)``), each
+    chance node with probability ``1 / every`` (seeded), valued by ``estimate(nodes, seed)``
+    and by :func:`naive_values`.
+
+    Each node is chosen on its own, whatever the length of its game: choosing a number of
+    nodes per game would weigh the positions of short games more, and short games are those
+    where a lead held, so the observed frequencies would look more extreme than the
+    predictions (an estimator that is right would look underconfident)."""
     out = []
     for i in games:
         g_seed = derive_seed(seed, i)
         game = self_play(rules, players, level, g_seed)
-        nodes = chance_nodes(game)
         rng = Rng(derive_seed(g_seed, 77))
-        picks = sorted({rng.below(len(nodes)) for _ in range(per_game)})
-        chosen = [nodes[k] for k in picks]
+        chosen = [node for node in chance_nodes(game) if rng.below(every) == 0]
+        if not chosen:
+            continue
         values = estimate(chosen, derive_seed(g_seed, 78))
         won = set(game.winners)
         for node, v in zip(chosen, values, strict=True):

@@ -17,6 +17,7 @@ Routes:
 ``POST /api/games/{id}/host``      the host: start, turn a seat into a bot, chat on/off
 ``GET  /api/games/{id}/record``    the full game record (finished games only)
 ``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
+``GET  /api/games/{id}/analysis``  after the game: win probabilities, luck and decisions
 ``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
 =================================  =========================================================
 """
@@ -47,6 +48,7 @@ from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
 from . import chat, room
+from .analysis import AnalysisCache
 from .db import Database
 from .i18n import render_page, request_language
 from .limits import AddressLimits, Guard, HostPolicy, RateLimit
@@ -440,6 +442,24 @@ async def _finished(request: Request, what: str) -> Response:
     return Response(data, media_type="application/json", headers=headers)
 
 
+async def analysis(request: Request) -> Response:
+    """A finished game's analysis (:mod:`sorry.web.analysis`): 202 while it is computed."""
+    live = await _live(request)
+    if live is None:
+        return error(404, "no such game")
+    if not limits_of(request).allow(client_address(request), "replay"):
+        return too_many("too many analysis requests from this address: wait a moment")
+    cache: AnalysisCache = request.app.state.analysis
+    try:
+        status, data = await cache.get(request.app.state.service, live, request_language(request))
+    except PermissionError as exc:
+        return error(409, str(exc))
+    cached = "public, max-age=3600" if status == 200 else "no-store"
+    return Response(
+        data, status_code=status, media_type="application/json", headers={"Cache-Control": cached}
+    )
+
+
 # -- WebSocket -----------------------------------------------------------------------------
 async def ws_endpoint(ws: WebSocket) -> None:
     service: GameService = ws.app.state.service
@@ -625,6 +645,7 @@ def create_app(
     db = database if isinstance(database, Database) else Database(database)
     service = GameService(db, settings)
     hosts = HostPolicy(service.settings.bind_host, service.settings.allowed_hosts)
+    analyses = AnalysisCache()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -632,6 +653,7 @@ def create_app(
         try:
             yield
         finally:
+            analyses.close()
             await service.stop()
 
     routes = [
@@ -650,6 +672,7 @@ def create_app(
         Route("/api/games/{gid}/host", host, methods=["POST"]),
         Route("/api/games/{gid}/record", record),
         Route("/api/games/{gid}/replay", replay),
+        Route("/api/games/{gid}/analysis", analysis),
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -657,4 +680,5 @@ def create_app(
     app.state.service = service
     app.state.db = db
     app.state.limits = service.limits
+    app.state.analysis = analyses
     return app

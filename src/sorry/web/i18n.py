@@ -32,6 +32,7 @@ from ..i18n import (
     translation,
     using,
 )
+from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "sorry_lang"
@@ -312,6 +313,8 @@ SCRIPT_MESSAGES = (
     N_("{name}'s game"),
     N_("Join the next game of the match"),
     N_("Next game of the match"),
+    # the end screen's analysis (static/analysis.js, issue 16)
+    *ANALYSIS_MESSAGES,
 )
 
 

@@ -12,6 +12,7 @@ import { renderRoom } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
 import { bringBoardIntoView } from "./follow.js";
+import { EndAnalysis } from "./analysis.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
@@ -53,6 +54,8 @@ let gameId = "";
 /** @type {string[]} */
 let levels = [];
 let gameName = "";
+/** @type {EndAnalysis | null} the end screen's analysis */
+let analysis = null;
 
 /** @param {string} id @returns {HTMLInputElement} */
 const input = (id) => /** @type {HTMLInputElement} */ ($(id));
@@ -137,6 +140,7 @@ function render() {
     render();
   }, ui.hint);
   renderOver(s);
+  if (analysis) analysis.update(st.status === "over", ui.replay ? ui.replay.at : null);
   renderReplayPanel();
   renderChatPanel();
   const d = document.body.dataset;
@@ -524,6 +528,10 @@ async function gamePage(id) {
   board = new Board($("board"), svgText, geo, tapHandlers);
   $("subtitle").textContent = `${summary.name} — ${t(summary.variant)}` + (summary.options ? ` (${summary.options})` : "");
   wire();
+  analysis = new EndAnalysis(id, (frame) => (ui.replay ? Promise.resolve() : startReplay()).then(() => {
+    showFrame(frame);
+    bringBoardIntoView();
+  }).catch(showNotice));
   conn = new Connection(id, onMessage, (up) => {
     if (!up) $("status").textContent = t("Disconnected — reconnecting…");
   });
