@@ -16,7 +16,8 @@ of ``--repeat`` runs; the compiled engine's load is timed apart).
 has seed ``derive_seed(seed, i)``), values each chance node with probability ``1 / --every``
 (seeded, whatever the game's length) with the analysis's estimator and with the naive
 progress estimate, and appends one JSON line per game to ``--out`` (an interrupted run resumes
-where it stopped: games already in the file are skipped). It runs on one core: start it with ``nice -n 10`` on a shared machine.
+where it stopped: games already in the file are skipped). It runs on one core: start it with
+``nice -n 10`` on a shared machine.
 ``table`` prints the reliability table by deciles and the Brier scores of such files.
 """
 
