@@ -21,6 +21,7 @@ import collections
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -139,12 +140,14 @@ class _Entry:
     done: int = 0
     total: int = 0
     task: asyncio.Task[None] | None = None
+    retry_at: float | None = None  # an unexpected failure: computed again after this
 
 
 class AnalysisCache:
     """Each finished game's analysis, computed once (see the module doc)."""
 
     GAMES = 64  # analyses kept
+    RETRY_AFTER = 60.0  # seconds before an analysis that failed unexpectedly is tried again
     WORDS = 128  # (game, language) texts kept
 
     def __init__(self, rollouts: int | None = None) -> None:
@@ -160,6 +163,8 @@ class AnalysisCache:
         if not live.game.is_over():
             raise PermissionError("the analysis is available when the game is over")
         entry = self._games.get(live.id)
+        if entry is not None and entry.retry_at is not None and time.monotonic() > entry.retry_at:
+            entry = None
         if entry is None:
             entry = self._games[live.id] = _Entry()
             entry.task = asyncio.ensure_future(self._compute(service, live, entry))
@@ -198,7 +203,7 @@ class AnalysisCache:
         from .workers import LOW
 
         try:
-            record = await asyncio.to_thread(_record, service, live)
+            record = await _record(service, live)
             entry.total = account.decision_count(record)
             if self._one_at_a_time is None:
                 self._one_at_a_time = asyncio.Semaphore(1)
@@ -226,7 +231,8 @@ class AnalysisCache:
             raise
         except Exception:
             log.exception("the analysis of game %s failed", live.id)
-            self._forget(live.id, entry)  # the next request tries again
+            entry.error = "the analysis failed: try again in a minute"
+            entry.retry_at = time.monotonic() + self.RETRY_AFTER
 
     def _forget(self, gid: str, entry: _Entry) -> None:
         if self._games.get(gid) is entry:
@@ -250,12 +256,19 @@ async def _retry(run: Any, priority: int, fn: Any, *args: Any) -> Any:
             await asyncio.sleep(1.0)
 
 
-def _record(service: Any, live: Any) -> GameRecord:
-    try:
-        record: GameRecord = service.record(live)
-    except SorryError as exc:
-        raise SorryError(f"this game has no record to analyse ({exc})") from None
-    return record
+async def _record(service: Any, live: Any) -> GameRecord:
+    """The game's record, as the server gives it (computed once, in a worker, and cached)."""
+    from .workers import PoolBusy
+
+    while True:
+        try:
+            text = await service.finished_json(live, "record")
+            break
+        except PoolBusy:
+            await asyncio.sleep(1.0)
+        except SorryError as exc:
+            raise SorryError(f"this game has no record to analyse ({exc})") from None
+    return GameRecord.from_json(text.decode())
 
 
 def _numbers(
