@@ -14,6 +14,7 @@ from textual.widgets import Input, Select, Static
 
 from sorry import Game, Rules
 from sorry.cards import SORRY
+from sorry.record import Result
 from sorry.tui.app import (
     BoardView,
     ConfirmScreen,
@@ -123,6 +124,20 @@ def test_eleven_declined() -> None:
     run(app, body)
 
 
+def test_eleven_with_no_move_at_all_is_a_forfeit() -> None:
+    app, s = position_app("R:S,S,S,S Y:S,S,S,30 R", card=11)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        prompt = str(app.screen.query_one("#prompt", Static).render())
+        assert prompt == "No legal move: press Enter to forfeit the turn"
+        assert "no legal move: forfeit the turn" in " ".join(options_text(app).split())
+        assert "decline" not in options_text(app)
+        await keys(app, pilot, "enter")
+        assert s.game.move_stack[0].is_pass
+
+    run(app, body)
+
+
 def test_sorry_by_mouse() -> None:
     app, s = position_app("R:S,S,S,10 Y:S,S,20,30 R", card=SORRY)
 
@@ -169,6 +184,29 @@ def test_points_card_then_pawn() -> None:
     run(app, body)
 
 
+def test_points_chosen_card_is_highlighted() -> None:
+    rules = Rules(variant="points")
+    app, s = position_app("R:S,S,10,4 Y:S,S,S,34 R", rules=rules, hands={0: [1, 3, 3, 7, 12]})
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        hand = screen.query_one("#hand", Static)
+        assert "[" not in str(hand.render())
+        await keys(app, pilot, "2")  # play 3: the pawn on 4 or the one on 10
+        assert not s.game.move_stack and screen.chooser is not None
+        assert str(hand.render()) == "Your hand: 1  [3]  3  7  12"  # one 3 of the two
+        shown: Any = hand.render()
+        marked = [shown.plain[sp.start : sp.end] for sp in shown.spans if sp.style.reverse]
+        assert marked == ["[3]"]
+        centre = [text for text, _style in screen.centre_lines()]
+        assert "1  [3]  3  7  12" in centre and "Card: 3" in centre
+        await keys(app, pilot, "escape")  # back to the hand: nothing chosen
+        assert str(hand.render()) == "Your hand: 1  3  3  7  12"
+
+    run(app, body)
+
+
 def test_move_list_fallback() -> None:
     app, s = position_app("R:S,S,S,10 Y:S,S,S,30 R", card=11)
 
@@ -209,6 +247,12 @@ def test_whole_game_from_the_last_moves() -> None:
         assert isinstance(app.screen, GameOverScreen)
         result = str(app.screen.query_one("#result", Static).render())
         assert "Red wins! (you)" in result
+        # The turns played, as the game record counts them ("won after 1 turn").
+        game_screen = app.screen_stack[-2]
+        assert isinstance(game_screen, GameScreen)
+        centre = [text for text, _style in game_screen.centre_lines()]
+        assert centre[:3] == ["Game over", "after 1 turn", "Red wins!"]
+        assert Result.of(s.game).describe() == "Red won after 1 turn"
 
     run(app, body)
 
@@ -307,6 +351,51 @@ def test_hints_show_chances() -> None:
         await keys(app, pilot, "m")
         assert isinstance(app.screen, MoveListScreen)
         assert "%" in str(app.screen.query_one("#moves").render_line(0))
+
+    run(app, body)
+
+
+def test_hint_asked_while_another_is_worked_out_follows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    import sorry.tui.app as tui_app
+
+    release = threading.Event()
+    asked: list[str] = []
+
+    def slow_estimate(game: Game, **kw: Any) -> list[tuple[Any, float]]:
+        asked.append(game.position_string())
+        if len(asked) == 1:
+            release.wait(30)  # the first hint takes its time
+        return [(m, 0.5) for m in game.legal_moves]
+
+    monkeypatch.setattr(tui_app, "estimate_moves", slow_estimate)
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("h")  # worked out in a thread that waits
+        await pilot.pause()
+        first = session.game.position_string()
+        while session.game.position_string() == first or screen.chooser is None:
+            await pilot.press("enter")  # play on meanwhile
+            await pilot.pause()
+            for _ in range(20):
+                if screen.chooser is not None:
+                    break
+                await pilot.pause(0.05)
+        await pilot.press("h")  # another decision: follows the first
+        await pilot.pause()
+        assert "Estimating" in str(screen.query_one("#prompt", Static).render())
+        release.set()
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert asked == [first, session.game.position_string()]
+        assert screen.hints is not None and set(screen.hints) == set(session.game.legal_moves)
 
     run(app, body)
 

@@ -449,7 +449,8 @@ class GameScreen(Screen[None]):
         self.frame: tuple[list[list[int]], tuple[int, int] | None] | None = None
         self.last: list[tuple[int, int]] = []
         self.hints: dict[Move, float] | None = None
-        self.hinting = False
+        self.hinting: str | None = None  # the position whose hint is being worked out
+        self.hint_queued = False  # `h` pressed meanwhile at another position
         self.note = ""
         self.logged = 0
 
@@ -674,11 +675,26 @@ class GameScreen(Screen[None]):
         self.app.push_screen(MoveListScreen(items), chosen)
 
     # -- hints, undo, save, speed -------------------------------------------------------------
+    def _hint_key(self) -> str:
+        """The decision a hint is for (a position can come back after an undo)."""
+        g = self.session.game
+        return f"{len(g.history)} {g.position_string()}"
+
     def action_hint(self) -> None:
+        """Estimate each move's chance (in a thread). Pressed while an earlier hint is still
+        being worked out for another decision, this one follows it."""
         s = self.session
-        if self.chooser is None or self.hinting:
+        if self.chooser is None:
             return
-        self.hinting = True
+        key = self._hint_key()
+        if self.hinting is not None:
+            if self.hinting != key:
+                self.hint_queued = True
+                self.note = _("Estimating each move's chance of winning…")
+                self.refresh_all()
+            return
+        self.hinting = key
+        self.hint_queued = False
         self.note = _("Estimating each move's chance of winning…")
         game = s.game.copy(stack=False)
         app = self.sorry_app
@@ -692,15 +708,18 @@ class GameScreen(Screen[None]):
                 seed=seed,
                 engine=app.hint_engine,
             )
-            self.app.call_from_thread(self._hints_ready, game.position_string(), dict(est))
+            self.app.call_from_thread(self._hints_ready, key, dict(est))
 
         self.run_worker(work, thread=True, group="hint", exclusive=True)
         self.refresh_all()
 
-    def _hints_ready(self, position: str, hints: dict[Move, float]) -> None:
-        self.hinting = False
-        if self.chooser is None or self.session.game.position_string() != position:
+    def _hints_ready(self, key: str, hints: dict[Move, float]) -> None:
+        self.hinting = None
+        if self.chooser is None or self._hint_key() != key:
+            if self.hint_queued:  # asked for meanwhile: now for the decision on screen
+                self.action_hint()
             return
+        self.hint_queued = False
         self.hints = hints
         self.note = _("Hints: estimated chance of winning after each choice")
         self.refresh_all()
@@ -840,17 +859,44 @@ class GameScreen(Screen[None]):
                 marks[place] = ("last", "")
         self.query_one(BoardView).show(pawns, g.colours, marks, self.centre_lines())
 
+    def chosen_card(self) -> int | None:
+        """The card chosen from the hand for this move (points variant), if any yet."""
+        if self.chooser is None:
+            return None
+        for tok in self.chooser.chosen:
+            if tok.kind in ("card", "discard"):
+                return tok.value
+        return None
+
+    @staticmethod
+    def hand_text(cards: Sequence[int], chosen: int | None) -> Text:
+        """A hand, sorted, the chosen card in brackets and reversed: ``1  [4]  10``."""
+        text = Text(style="bold")
+        marked = False
+        for i, card in enumerate(sorted(cards)):
+            if i:
+                text.append("  ")
+            if card == chosen and not marked:
+                marked = True
+                text.append(f"[{card_words(card)}]", style="reverse")
+            else:
+                text.append(card_words(card))
+        return text
+
     def centre_lines(self) -> list[tuple[str, Style]]:
         s = self.session
         g = s.game
         lines: list[tuple[str, Style]] = []
         m = s.match
-        head = _("Turn {n}").format(n=g.turn + 1)
+        over = g.is_over()
+        head = _("Game over") if over else _("Turn {n}").format(n=g.turn + 1)
         if m.games != 1 or m.target is not None:
             number = m.games_played + (0 if s.recorded else 1)
             head = _("Game {n}").format(n=number) + " · " + head
         lines.append((head, Style(dim=True)))
-        if g.is_over():
+        if over:  # the turns played, as the game record counts them
+            played = ngettext("after {n} turn", "after {n} turns", g.turn).format(n=g.turn)
+            lines.append((played, Style(dim=True)))
             if g.winners:
                 names = " & ".join(colour_name(c) for c in g.winners)
                 won = _("{team} win!") if len(g.winners) > 1 else _("{team} wins!")
@@ -870,9 +916,13 @@ class GameScreen(Screen[None]):
         if g.rules.points:
             v = self.viewer()
             if v is not None and v == c:
-                hand = "  ".join(card_words(x) for x in sorted(g.hands[c]))
+                chosen = self.chosen_card()
                 lines.append((_("Your hand"), Style(dim=True)))
-                lines.append((hand, Style(bold=True)))
+                lines.append((self.hand_text(g.hands[c], chosen).plain, Style(bold=True)))
+                if chosen is not None:
+                    card = _("Card: {card}").format(card=card_words(chosen))
+                    lines.append((card, Style(bold=True, reverse=True)))
+                    lines.append((card_help(chosen), Style()))
             else:
                 n = len(g.hands[c])
                 in_hand = ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n)
@@ -923,7 +973,8 @@ class GameScreen(Screen[None]):
         v = self.viewer()
         if g.rules.points and v is not None:
             hand.append(_("Your hand:") + " ", style="dim")
-            hand.append("  ".join(card_words(x) for x in sorted(g.hands[v])), style="bold")
+            chosen = self.chosen_card() if v == g.to_move else None
+            hand.append_text(self.hand_text(g.hands[v], chosen))
         self.query_one("#hand", Static).update(hand)
         prompt = Text()
         if self.note:

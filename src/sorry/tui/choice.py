@@ -153,7 +153,9 @@ def options_of(game: Game) -> list[Option]:
             prefix = (Token("card", value=move.card, label=label),)
         paths: list[tuple[tuple[Token, ...], Move]] = []
         if move.kind == PASS:
-            label = _("decline the 11") if card == 11 else _("no legal move: forfeit the turn")
+            # Declining is a choice only when the 11 could be used; else there is no move.
+            declines = card == 11 and len(game.legal_moves) > 1
+            label = _("decline the 11") if declines else _("no legal move: forfeit the turn")
             paths.append(((Token("pass", label=label),), move))
         elif move.kind == DISCARD:
             assert move.card is not None
