@@ -116,6 +116,63 @@ def act(net: Net, obs: F, mask: npt.NDArray[np.bool_], rng: np.random.Generator 
     return a, logp[np.arange(len(a)), a], value
 
 
+def ppo_gradients(
+    net: Net,
+    x: F,
+    mask: npt.NDArray[np.bool_],
+    actions: npt.NDArray[np.int64],
+    old_logp: F,
+    adv: F,
+    returns: F,
+    clip: float,
+    entropy: float,
+    value_coef: float,
+) -> dict[str, F]:
+    """The gradients of :func:`ppo_loss` on one minibatch, written out by hand."""
+    B = len(actions)
+    logits, value, cache = net.forward(x)
+    logp_all = masked_log_softmax(logits, mask)
+    pi = np.exp(logp_all) * mask
+    rows = np.arange(B)
+    ratio = np.exp(logp_all[rows, actions] - old_logp)
+    # the clipped surrogate is flat where the ratio left the interval in the advantage's way
+    clipped = ((adv > 0) & (ratio > 1 + clip)) | ((adv < 0) & (ratio < 1 - clip))
+    coef = np.where(clipped, 0.0, -adv * ratio).astype(np.float32) / B
+    dlogits = -pi * coef[:, None]
+    dlogits[rows, actions] += coef
+    # entropy bonus: d(-H)/dlogits = pi * (log pi + H)
+    ent = -(pi * np.where(mask, logp_all, 0)).sum(1)
+    dlogits += entropy / B * pi * (np.where(mask, logp_all, 0) + ent[:, None])
+    dvalue = (value_coef * (value - returns) / B).astype(np.float32)
+    return net.backward(cache, dlogits.astype(np.float32), dvalue)
+
+
+def ppo_loss(
+    net: Net,
+    x: F,
+    mask: npt.NDArray[np.bool_],
+    actions: npt.NDArray[np.int64],
+    old_logp: F,
+    adv: F,
+    returns: F,
+    clip: float,
+    entropy: float,
+    value_coef: float,
+) -> float:
+    """PPO's loss on one minibatch (what :func:`ppo_gradients` differentiates): the clipped
+    surrogate, minus ``entropy`` times the policy's entropy, plus ``value_coef`` times half
+    the value's squared error; means over the minibatch."""
+    B = len(actions)
+    logits, value, _ = net.forward(x)
+    logp_all = masked_log_softmax(logits, mask)
+    logp = np.where(mask, logp_all, 0)
+    ratio = np.exp(logp_all[np.arange(B), actions] - old_logp)
+    surrogate = np.minimum(ratio * adv, np.clip(ratio, 1 - clip, 1 + clip) * adv)
+    ent = -(np.exp(logp_all) * mask * logp).sum(1)
+    value_error = 0.5 * ((value - returns) ** 2).mean()
+    return float(-surrogate.mean() - entropy * ent.mean() + value_coef * value_error)
+
+
 def win_rate(net: Net | None, players: int, opponents: str, games: int, seed: int) -> float:
     """Share of ``games`` fresh games the policy wins (greedy; None: uniform random)."""
     n = min(games, 500)
@@ -206,24 +263,11 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             order = rng.permutation(flat)
             for lo in range(0, flat, args.minibatch):
                 idx = order[lo : lo + args.minibatch]
-                B = len(idx)
-                logits, value, cache = net.forward(X[idx])
-                logp_all = masked_log_softmax(logits, M[idx])
-                pi = np.exp(logp_all) * M[idx]
-                rows = np.arange(B)
-                ratio = np.exp(logp_all[rows, A[idx]] - LP[idx])
-                adv_b = ADV[idx]
-                clipped = ((adv_b > 0) & (ratio > 1 + args.clip)) | (
-                    (adv_b < 0) & (ratio < 1 - args.clip)
-                )
-                coef = np.where(clipped, 0.0, -adv_b * ratio).astype(np.float32) / B
-                dlogits = -pi * coef[:, None]
-                dlogits[rows, A[idx]] += coef
-                # entropy bonus: d(-H)/dlogits = pi * (log pi + H)
-                ent = -(pi * np.where(M[idx], logp_all, 0)).sum(1)
-                dlogits += args.entropy / B * pi * (np.where(M[idx], logp_all, 0) + ent[:, None])
-                dvalue = (args.value_coef * (value - R[idx]) / B).astype(np.float32)
-                net.adam(net.backward(cache, dlogits.astype(np.float32), dvalue), args.lr)
+                grads = ppo_gradients(
+                    net, X[idx], M[idx], A[idx], LP[idx], ADV[idx], R[idx], args.clip,
+                    args.entropy, args.value_coef,
+                )  # fmt: skip
+                net.adam(grads, args.lr)
         if args.verbose:
             wins = np.mean(np.array(recent[-2000:]) > 0) if recent else 0.0
             minutes = (time.perf_counter() - start) / 60

@@ -49,3 +49,54 @@ def test_openspiel_search_smoke() -> None:
         "mcts_standard_win_rate_vs_random",
         "ismcts_points_win_rate_vs_random",
     }
+
+
+def test_train_vector_gradients_are_the_loss_gradients() -> None:
+    """The PPO example's hand-written gradients (policy through the masked softmax, clipped
+    surrogate, entropy bonus, value head, both hidden layers) against central differences of
+    its loss, in float64, on a minibatch where some ratios are clipped and some not."""
+    import numpy as np
+
+    train = _load("train_vector")
+    rng = np.random.default_rng(0)
+    net = train.Net.new(8, rng)
+    net.p = {k: v.astype(np.float64) for k, v in net.p.items()}
+    net.p["wp"] *= 300  # a policy far from uniform, so the ratios move
+    net.p["bv"] += 0.3
+    batch = 12
+    x = rng.random((batch, train.OBS_SIZE))
+    mask = rng.random((batch, train.NUM_ACTIONS)) < 0.01
+    mask[:, :3] = True  # at least three legal actions everywhere
+    actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+    logits, _, _ = net.forward(x)
+    logp = train.masked_log_softmax(logits, mask)[np.arange(batch), actions]
+    # old log-probabilities: ratios of 1.3 and 0.7 (clipped for one sign of the advantage,
+    # with the clip at 0.2) and 1.05
+    old = logp - np.log(np.tile([1.3, 0.7, 1.05], batch // 3))
+    adv = np.tile([1.0, -0.7, 0.4, -1.2], batch // 4)  # every ratio with every sign
+    returns = rng.choice([-1.0, 1.0], batch)
+    args = (x, mask, actions, old, adv, returns, 0.2, 0.05, 0.5)
+    grads = train.ppo_gradients(net, *args)
+    assert set(grads) == set(net.p)
+    h = 1e-6
+    checked = 0
+    for name, param in net.p.items():
+        flat = param.reshape(-1)
+        # the entries that matter: the chosen actions' logits, and some others
+        picks = set(rng.choice(flat.size, min(6, flat.size), replace=False).tolist())
+        if name in ("wp", "bp"):
+            picks |= {int(a) for a in actions[:3]}
+        for k in picks:
+            keep = flat[k]
+            flat[k] = keep + h
+            up = train.ppo_loss(net, *args)
+            flat[k] = keep - h
+            down = train.ppo_loss(net, *args)
+            flat[k] = keep
+            numeric = (up - down) / (2 * h)
+            assert grads[name].reshape(-1)[k] == pytest.approx(numeric, rel=1e-4, abs=1e-7), name
+            checked += 1
+    assert checked > 40
+    ratio = np.exp(logp - old)
+    clipped = ((adv > 0) & (ratio > 1.2)) | ((adv < 0) & (ratio < 0.8))
+    assert 0 < clipped.sum() < batch  # both kinds of sample were in the minibatch

@@ -6,6 +6,7 @@ information state in the points variant, where the others' cards are hidden."""
 
 from __future__ import annotations
 
+import itertools
 import unittest
 from typing import Any
 
@@ -83,9 +84,57 @@ def _full_case(name: str) -> type:
     )
 
 
+class _AlongWholeGames(api_test.EnforceAPIOnPartialTreeBase):  # type: ignore[misc]
+    """OpenSpiel's partial-tree checks on states taken along whole random games instead of
+    near the root (where ``sample_some_states`` stays in a game this long): deep states,
+    reshuffles, the last decisions and the terminal state. Every third state and the last."""
+
+    __test__ = False  # a base: the classes made from it below are collected
+    seed = 0
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        super(api_test.EnforceAPIOnPartialTreeBase, cls).setUpClass()
+        cls.game_type = cls.game.get_type()
+        rng = np.random.RandomState(cls.seed)
+        state = cls.game.new_initial_state()
+        states = []
+        for k in itertools.count():
+            if k % 3 == 0 or state.is_terminal():
+                states.append(state.clone())
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        assert states[-1].is_terminal() and not states[-1].engine.unfinished
+        cls.some_states = states
+
+
+# Whole games of these variants (no turn limit reached): standard, teams, points.
+DEEP = {"standard2": {"players": 2}, "teams": {"players": 4, "variant": "teams"}}
+DEEP["points3"] = {"players": 3, "variant": "points"}
+
+
+def _deep_case(name: str, params: dict[str, Any]) -> type:
+    return type(
+        f"TestOpenSpielAPIWholeGame_{name}",
+        (_AlongWholeGames,),
+        {
+            "__test__": True,
+            "game_name": f"python_sorry_{name}",
+            "game": pyspiel.load_game("python_sorry", params),
+        },
+    )
+
+
 # pytest collects these unittest classes (one per variant) like any test class.
 for _name, _params in PARTIAL.items():
     globals()[f"TestOpenSpielAPI_{_name}"] = _partial_case(_name, _params)
+for _name, _params in DEEP.items():
+    globals()[f"TestOpenSpielAPIWholeGame_{_name}"] = _deep_case(_name, _params)
 for _name in FULL:
     globals()[f"TestOpenSpielFullTree_{_name}"] = _full_case(_name)
 

@@ -45,6 +45,9 @@ def test_playthroughs_cover_the_variants_and_end() -> None:
         text = (SCRIPT.DATA / name).read_text()
         assert text.startswith(f"game: {game_string}\n")
         assert "IsTerminal() = True" in text
+        # a whole game, won (a game stopped by the turn limit would return all zeros)
+        returns = re.findall(r"^Returns\(\) = \[(.*)\]$", text, re.MULTILINE)[-1]
+        assert sorted(float(x) for x in returns.split(", "))[-1] > 0
         params = re.search(r"^GetParameters\(\) = .*variant=(\w+)", text, re.MULTILINE)
         assert params is not None
         variants.add(params[1])
