@@ -159,6 +159,11 @@ SMALL_TARGETS = """() => {
     if (r.right > p.right + 0.5 || r.left < p.left - 0.5)
       out.push(`${e.tagName}#${e.id}.${e.className} "${e.textContent}" outside its panel`);
   }
+  // a control's own text is not cut off (a word longer than its button)
+  for (const e of document.querySelectorAll('button, a.button')) {
+    if (visible(e) && e.scrollWidth > e.clientWidth + 1)
+      out.push(`${e.tagName}#${e.id}.${e.className} "${e.textContent}" cut off`);
+  }
   for (const e of document.querySelectorAll('label.check')) {
     if (visible(e) && e.getBoundingClientRect().height < 44) out.push('label ' + e.textContent);
   }

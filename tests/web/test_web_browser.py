@@ -487,4 +487,28 @@ def test_every_language_fits_a_phone(server: ServerProcess, browser: Any, lang: 
     banner = page.locator("#banner").bounding_box()
     assert banner and banner["height"] <= 100, banner  # two lines at most
     shot(page, f"game-phone-{lang}")
+    # the end of a game and its replay, the move shown in the page's language
+    g = preset_game(
+        server.database,
+        "R:H,H,H,s5 Y:S,S,40,48 R",
+        base=server.base,
+        card="1",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    page.goto(g["links"]["R"])
+    page.wait_for_selector("#join-btn")
+    page.tap("#join-btn")
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    page.locator('.pawn[data-loc="s5"]').tap()
+    page.locator('.dest[data-place="RH"]').tap()
+    page.wait_for_selector("#over-panel:not([hidden])")
+    check_sizes(page, "phone")
+    page.tap("#replay-btn")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    page.tap("#replay-next")
+    page.wait_for_function("() => document.body.dataset.replayAt === '1'")
+    check_sizes(page, "phone")
+    red = {"ca": "Vermell", "eo": "Ruĝa", "el": "Κόκκινο", "sw": "Nyekundu"}[lang]
+    assert page.inner_text("#replay-move").startswith(red)
+    shot(page, f"replay-phone-{lang}")
     assert not errors

@@ -277,7 +277,9 @@ function renderReplayPanel() {
   const range = input("replay-range");
   range.max = String(last);
   range.value = String(r.at);
-  $("replay-move").textContent = f.entry ? logLine(f.entry, f.view.variant) : t("The start");
+  // the words of the move from the game's log (in this page's language), else the frame's own
+  const entry = f.entry && (store.log.find((e) => e.seq === f.entry?.seq) || f.entry);
+  $("replay-move").textContent = entry ? logLine(entry, f.view.variant) : t("The start");
   $("replay-play").textContent = r.timer ? t("Pause") : t("Play");
   document.body.dataset.replayAt = String(r.at);
 }
