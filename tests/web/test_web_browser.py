@@ -287,21 +287,21 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
         ".some(li => li.textContent.includes('time ran out'))",
         timeout=15000,
     )
-    mover.wait_for_selector(f'.seat[data-colour="{seat}"] >> text=away')
-    mover.wait_for_selector("#back-btn:not([hidden])")
+    mover.wait_for_selector(f'.seat[data-colour="{seat}"] >> text=away', timeout=60000)
+    mover.wait_for_selector("#back-btn:not([hidden])", timeout=60000)
     mover.click("#back-btn")
-    mover.wait_for_selector("#back-btn", state="hidden")
+    mover.wait_for_selector("#back-btn", state="hidden", timeout=60000)
     # both go away: bots finish the game
     for p in (red, yellow):
         p.wait_for_function("() => document.body.dataset.status === 'over'", timeout=240000)
     for p in (red, yellow):
-        p.wait_for_selector("#over-panel:not([hidden])")
+        p.wait_for_selector("#over-panel:not([hidden])", timeout=60000)
         assert "won" in p.inner_text("#result")
     shot(red, "end-phone")
     # Ann asks for the next game: she waits in its room until Yan accepts too
     red.click("#rematch-btn")
-    red.wait_for_url("**/g/*")
-    red.wait_for_selector("#room:not([hidden])")
+    red.wait_for_url("**/g/*", timeout=60000)
+    red.wait_for_selector("#room:not([hidden])", timeout=60000)
     assert body(red, "started") == "no"
     assert "not ready yet" in red.inner_text("#room-seats")
     yellow.click("#rematch-btn")
