@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Bot
+from .estimate import Estimate, MoveEstimate, estimate
 from .expert import ExpertBot
 from .hard import HardBot
 from .hint import hint
@@ -57,11 +58,14 @@ __all__ = [
     "LEVEL_TABLE",
     "Bot",
     "EasyBot",
+    "Estimate",
     "ExpertBot",
     "HardBot",
     "LevelInfo",
     "MediumBot",
+    "MoveEstimate",
     "RandomBot",
+    "estimate",
     "hint",
     "level_info",
     "level_label",

@@ -5,17 +5,19 @@
 2. Each simulation deals one world consistent with the view (the unseen cards shuffled into
    the others' hands and the draw pile: a determinisation) and plays every candidate in that
    same world (common random numbers: the same cards follow every candidate, so their
-   difference is measured with far less noise), then a fast greedy playout of up to ``depth``
-   moves (:mod:`sorry.bots.rollout`). A finished playout scores 1 or 0, an unfinished one the
-   evaluation squashed into (0, 1).
+   difference is measured with far less noise), then plays on (:mod:`sorry.bots.rollouts`):
+   on the compiled engine (the ``fast`` extra) every seat plays the compiled ``medium`` bot for
+   up to ``depth`` moves; without it, a greedy playout on progress. A finished game scores 1 or
+   0, an unfinished one the evaluation squashed into (0, 1).
 3. A candidate replaces the hard bot's choice only if its mean advantage over it in the same
    worlds exceeds ``confidence`` standard errors of the paired differences; the largest such
-   advantage wins.
+   advantage wins. On the compiled engine, candidates clearly behind the best (by ``drop``
+   standard errors) stop being played out, so the budget goes to the close ones.
 
-The budget is ``simulations`` (worlds; deterministic for a seed; by default 40, or 20 in the
-points variant) and optionally ``time_limit`` seconds, after which the search stops with what
-it has (at least one world). The default budget takes about 0.1-0.2 s per decision with
-several candidates on one core of this machine (see ``docs/strength.md``).
+The budget is ``simulations`` (worlds; deterministic for a seed; the defaults in
+:data:`DEFAULT_SIMULATIONS` per engine and variant) and optionally ``time_limit`` seconds,
+after which the search stops with what it has (at least one round of worlds). See
+``docs/strength.md`` for the strength and the decision times of both engines.
 """
 
 from __future__ import annotations
@@ -23,19 +25,25 @@ from __future__ import annotations
 import math
 import time
 
-from ..cards import Card
 from ..moves import DISCARD, Move
 from ..rng import Rng
 from ..view import PlayerView
-from .base import deck_probabilities, next_colour, state_of, team_of
 from .evaluate import DEFAULT_WEIGHTS, Weights
 from .hard import HardBot
 from .levels import discard_choice
-from .rollout import Playout
+from .rollouts import engine_name, root_of
 
-#: Worlds per decision by default: about 0.1-0.2 s for a decision with several candidates on
-#: one unloaded core of this machine (a points playout, with five cards a turn, costs more).
-DEFAULT_SIMULATIONS = {"standard": 40, "teams": 40, "points": 20}
+#: Worlds per decision by default, per engine and variant (see docs/strength.md).
+DEFAULT_SIMULATIONS = {
+    "python": {"standard": 40, "teams": 40, "points": 20},
+    "compiled": {"standard": 160, "teams": 160, "points": 160},
+}
+#: Moves played out after the candidate by default, per engine.
+DEFAULT_DEPTH = {"python": 24, "compiled": 100_000}
+#: Candidates (the hard bot's best moves) by default, per engine.
+DEFAULT_CANDIDATES = {"python": 4, "compiled": 6}
+#: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
+ROUND = 32
 
 
 class ExpertBot:
@@ -47,22 +55,26 @@ class ExpertBot:
         self,
         simulations: int | None = None,
         time_limit: float | None = None,
-        candidates: int = 4,
-        depth: int = 24,
+        candidates: int | None = None,
+        depth: int | None = None,
         scale: float = 40.0,
         confidence: float = 1.5,
+        drop: float = 3.0,
+        engine: str = "auto",
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
         if time_limit is not None and time_limit <= 0:
             raise ValueError("time_limit must be positive")
+        self.engine = engine_name(engine)
         self.simulations = simulations
         self.time_limit = time_limit
-        self.candidates = max(1, candidates)
-        self.depth = depth
+        self.candidates = max(1, candidates or DEFAULT_CANDIDATES[self.engine])
+        self.depth = depth or DEFAULT_DEPTH[self.engine]
         self.scale = scale
         self.confidence = confidence
+        self.drop = drop
         self.hard = HardBot(weights)
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
@@ -88,64 +100,61 @@ class ExpertBot:
         when the playouts clearly disagree."""
         start = time.perf_counter() if start is None else start
         k = len(cands)
+        index = {m: i for i, m in enumerate(view.legal_moves)}
+        legal = [index[m] for m in cands]
+        root = root_of(view, self.engine, self.scale)
+        sims = self.simulations or DEFAULT_SIMULATIONS[self.engine][view.rules.variant]
+        step = ROUND if root.engine == "compiled" else 1
         sums = [0.0] * k
         squares = [0.0] * k
+        counts = [0] * k
+        active = list(range(k))
         done = 0
-        sims = self.simulations or DEFAULT_SIMULATIONS[view.rules.variant]
-        for _ in range(sims):
-            world = rng.next64()
-            base = self.playout(view, cands[0], world)
-            for i in range(1, k):
-                d = self.playout(view, cands[i], world) - base
-                sums[i] += d
-                squares[i] += d * d
-            done += 1
+        while done < sims:
+            size = min(step, sims - done)
+            worlds = [rng.next64() for _ in range(size)]
+            table = root.scores([legal[i] for i in active], worlds, self.depth)
+            for row in table:
+                base = row[0]  # active[0] is always candidate 0, the hard bot's choice
+                for pos in range(1, len(active)):
+                    i = active[pos]
+                    d = float(row[pos]) - float(base)
+                    sums[i] += d
+                    squares[i] += d * d
+                    counts[i] += 1
+            done += size
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
+            if root.engine == "compiled" and len(active) > 2:
+                active = self._keep(active, sums, squares, counts)
         out = [0.0] * k
         for i in range(1, k):
-            mean = sums[i] / done
-            var = max(0.0, squares[i] / done - mean * mean)
-            se = math.sqrt(var / max(1, done - 1)) if done > 1 else float("inf")
+            n = counts[i]
+            if n == 0:
+                continue
+            mean = sums[i] / n
+            var = max(0.0, squares[i] / n - mean * mean)
+            se = math.sqrt(var / max(1, n - 1)) if n > 1 else float("inf")
             out[i] = mean if mean > self.confidence * se else 0.0
         return out
 
-    def playout(self, view: PlayerView, move: Move, world: int) -> float:
-        """Score of ``move`` in the determinised world ``world`` (a seed)."""
-        rules = view.rules
-        team = team_of(rules, view.viewer)
-        r = Rng(world)
-        unseen = [c for c, n in view.unseen_counts().items() for _ in range(n)]
-        r.shuffle(unseen)
-        hands: list[list[Card]] = [[], [], [], []]
-        for c in view.colours:
-            if c == view.viewer:
-                hands[c] = list(view.hand)
-            elif rules.points:
-                k = view.hand_sizes[c]
-                hands[c], unseen = unseen[:k], unseen[k:]
-        pile = unseen
-        discard = list(view.discard_pile)
-        state = state_of(view)
-        state.apply(move, [])
-        played = move.card if rules.points else view.card
-        assert played is not None
-        me = view.viewer
-        if all(state.all_home(c) for c in team):
-            return 1.0
-        discard.append(played)
-        world_rng = Rng(world ^ 0x5DEECE66D)
-        if rules.points:
-            hands[me].remove(played)
-        sim = Playout(rules, view.colours, state, me, pile, discard, hands, world_rng)
-        if rules.points:
-            new = sim._draw()
-            if new is not None:
-                hands[me].append(new)
-        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
-            sim.mover = next_colour(view.colours, me)
-        winner = sim.run(self.depth)
-        return sim.score(team, winner, deck_probabilities(rules), self.scale)
+    def _keep(
+        self, active: list[int], sums: list[float], squares: list[float], counts: list[int]
+    ) -> list[int]:
+        """The candidates still worth playing out: the hard bot's choice, and every other
+        one not clearly behind the best of them (by ``drop`` standard errors)."""
+        means = {i: sums[i] / counts[i] if counts[i] else 0.0 for i in active}
+        means[0] = 0.0
+        best = max(active, key=lambda i: means[i])
+        keep = [0]
+        for i in active[1:]:
+            n = counts[i]
+            var = max(0.0, squares[i] / n - means[i] ** 2) if n else 0.0
+            se = math.sqrt(var / max(1, n - 1)) if n > 1 else float("inf")
+            # behind the best by more than `drop` standard errors of either difference
+            if i == best or means[best] - means[i] <= self.drop * se + 1e-12:
+                keep.append(i)
+        return keep
 
 
 def _first_max(values: list[float]) -> int:

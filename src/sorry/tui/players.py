@@ -198,9 +198,19 @@ def estimate_moves(
     player's side winning), best first, from at most ``rollouts`` playouts per move of games
     consistent with what that player can see, stopping after ``seconds``.
 
-    ``engine``: ``bots`` uses :func:`sorry.bots.hint` (greedy playouts, in batches so that the
-    time limit holds), ``random`` uniformly random playouts, ``auto`` the first if it exists."""
+    ``engine``: ``bots`` uses the bots' estimator (:func:`sorry.bots.estimate`: compiled
+    rollouts with the ``fast`` extra, sampled until the best move is told apart or the time is
+    up), ``random`` uniformly random playouts, ``auto`` the first if it exists."""
     if engine in ("auto", "bots"):
+        est = getattr(_bots_module(), "estimate", None)
+        if est is not None:
+            view = game.view(game.to_move)
+            if not view.legal_moves:
+                return []
+            pairs: list[tuple[Move, float]] = est(
+                view, seconds=seconds, max_worlds=rollouts, seed=seed
+            ).pairs()
+            return pairs
         fn = getattr(_bots_module(), "hint", None)
         if fn is not None:
             return _bots_hint(fn, game, rollouts, seconds, seed)

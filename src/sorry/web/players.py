@@ -11,6 +11,8 @@ from ..rng import Rng
 from ..view import PlayerView
 
 HINT_ROLLOUTS = 24
+#: Processor time of one hint (the issue's budget: 20 ms; the server caches it per position).
+HINT_CPU_SECONDS = 0.02
 
 
 class Chooser(Protocol):
@@ -60,9 +62,14 @@ def make_bot(level: str, time_limit: float | None = None) -> Chooser:
 
 
 def hint(view: PlayerView, rng: Rng) -> Move:
-    """A suggested move for the viewer: ``sorry.bots.hint`` when it exists, else the
-    choice of the strongest bot level available."""
+    """A suggested move for the viewer: the best move of ``sorry.bots.estimate`` (at most
+    HINT_CPU_SECONDS of processor time, the same worlds for the same view: cached), else of
+    ``sorry.bots.hint``, else the choice of the strongest bot level available."""
     mod = _bots_module()
+    est = getattr(mod, "estimate", None) if mod is not None else None
+    if est is not None and view.legal_moves:
+        best: Move = est(view, seconds=None, cpu_seconds=HINT_CPU_SECONDS, seed=0).best.move
+        return best
     fn = getattr(mod, "hint", None) if mod is not None else None
     if fn is not None:
         try:

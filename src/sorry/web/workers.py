@@ -60,6 +60,16 @@ def _init_worker(server_pid: int) -> None:
         os.nice(WORKER_NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which stops us
     threading.Thread(target=_watch_server, args=(server_pid,), daemon=True).start()
+    _warmup()
+
+
+def _warmup() -> None:
+    """Load the compiled search now (the first hint or expert move would pay for it)."""
+    try:
+        from ..bots.rollouts import warmup
+    except ImportError:  # pragma: no cover - the bots are part of the package
+        return
+    warmup()
 
 
 def _server_alive(pid: int) -> bool:

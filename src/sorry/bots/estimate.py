@@ -1,0 +1,227 @@
+"""The move hints' estimator: each legal move with its chance of winning and a 95% interval,
+sampled until the best move is told apart from the second or the budget is spent.
+
+One estimator for every face (``sorry hint``, the terminal game, the server). Each move is
+played in the same determinised worlds (:mod:`sorry.bots.rollouts`: the unseen cards dealt at
+random, then every seat plays the compiled ``medium`` bot to the end of the game; greedy
+playouts without the ``fast`` extra), in rounds of fresh worlds:
+
+- after each round, a move whose paired difference with the best move is below zero by
+  more than ``drop_z`` standard errors stops being sampled (it keeps its estimate);
+- sampling stops when one move is left (the best, separated from every other), when every
+  move has ``max_worlds`` worlds, or when the time (``seconds``, wall clock) or the processor
+  time (``cpu_seconds``) is spent.
+
+A move is ``tied`` with the best when the 95% interval of their paired difference still
+contains zero: the estimator cannot say which is better. Results are cached per view, seed and
+budget (a server asked twice for the same position computes once).
+
+>>> from sorry import Game
+>>> g = Game.from_position("R:S,S,10,s1 Y:20,30,40,S R", card=5)
+>>> est = estimate(g, max_worlds=4000, seconds=None)
+>>> str(est.best.move), est.separated, est.best.low < est.best.win < est.best.high
+('Rs1+5', True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..errors import GameStateError
+from ..game import Game
+from ..moves import Move
+from ..rng import derive_seed
+from ..view import PlayerView
+from .rollouts import engine_name, root_of
+
+#: Worlds per round without a time budget (every move still sampled is played in each); with
+#: one, the first round has FIRST_ROUND worlds and each later one what fits in the time left.
+ROUND = 16
+FIRST_ROUND = {"compiled": 8, "python": 1}
+#: Full games: a hint's value is a chance of winning, not an evaluation.
+HINT_DEPTH = 100_000
+_Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEstimate:
+    """One move's chance of winning (``win``), its 95% interval and how many worlds it had."""
+
+    move: Move
+    win: float
+    low: float
+    high: float
+    worlds: int
+    tied: bool  # the estimator cannot tell it from the best move (the best: a tie exists)
+
+    def __str__(self) -> str:
+        return f"{self.move} {100 * self.win:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """Every legal move, best first."""
+
+    moves: tuple[MoveEstimate, ...]
+    worlds: int  # worlds dealt in all
+    rollouts: int  # moves played out in all
+    seconds: float
+    engine: str  # compiled or python
+
+    @property
+    def best(self) -> MoveEstimate:
+        return self.moves[0]
+
+    @property
+    def separated(self) -> bool:
+        """Whether the best move is told apart from every other one."""
+        return not self.moves[0].tied
+
+    def pairs(self) -> list[tuple[Move, float]]:
+        """(move, chance of winning), best first: the older ``hint`` result."""
+        return [(m.move, m.win) for m in self.moves]
+
+
+def interval(mean: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson's score interval of a share ``mean`` of ``n`` trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2 = z * z
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(max(0.0, mean * (1 - mean)) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of a[w] - b[w] over the worlds both have."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, math.inf
+    d = [a[w] - b[w] for w in range(n)]
+    mean = sum(d) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+_cache: OrderedDict[tuple[object, ...], Estimate] = OrderedDict()
+CACHE_SIZE = 256
+
+
+def estimate(
+    game_or_view: Game | PlayerView,
+    seconds: float | None = 0.25,
+    cpu_seconds: float | None = None,
+    max_worlds: int = 4000,
+    seed: int = 0,
+    engine: str = "auto",
+    drop_z: float = 3.0,
+    cache: bool = True,
+) -> Estimate:
+    """Each legal move of the player to move with its chance of winning (see the module doc).
+
+    ``seconds``/``cpu_seconds`` bound the time (None: no bound; at least one round is
+    played); ``max_worlds`` bounds the worlds per move; ``seed`` chooses the worlds."""
+    view = _view_of(game_or_view)
+    if max_worlds < 1:
+        raise ValueError("max_worlds must be at least 1")
+    eng = engine_name(engine)
+    key = (view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z)
+    if cache and key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    result = _estimate(view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z)
+    if cache:
+        _cache[key] = result
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return result
+
+
+def _view_of(game_or_view: Game | PlayerView) -> PlayerView:
+    if isinstance(game_or_view, Game):
+        g = game_or_view
+        if g.is_over() or g.is_chance():
+            raise GameStateError("hints need a player to move (draw the card first)")
+        return g.view(g.to_move)
+    if not game_or_view.my_turn or not game_or_view.legal_moves:
+        raise GameStateError("hints need the view of the player to move")
+    return game_or_view
+
+
+def _estimate(
+    view: PlayerView,
+    seconds: float | None,
+    cpu_seconds: float | None,
+    max_worlds: int,
+    seed: int,
+    engine: str,
+    drop_z: float,
+) -> Estimate:
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    moves = view.legal_moves
+    k = len(moves)
+    root = root_of(view, engine)
+    scores: list[list[float]] = [[] for _ in range(k)]
+    active = list(range(k))
+    dealt = 0
+    rollouts = 0
+    size = FIRST_ROUND[engine]
+    while True:
+        size = max(1, min(size, max_worlds - dealt))
+        worlds = [derive_seed(seed, dealt + w) for w in range(size)]
+        r0 = time.perf_counter()
+        table = root.scores(active, worlds, HINT_DEPTH)
+        per_world = (time.perf_counter() - r0) / size  # the next round fits the time left
+        for row in table:
+            for j, x in zip(active, row, strict=True):
+                scores[j].append(float(x))
+        dealt += size
+        rollouts += size * len(active)
+        if len(active) > 1:
+            best = max(active, key=lambda j: sum(scores[j]) / len(scores[j]))
+            keep = []
+            for j in active:
+                if j == best:
+                    keep.append(j)
+                    continue
+                mean, se = _paired(scores[j], scores[best])
+                if not (mean + drop_z * se < 0):
+                    keep.append(j)
+            active = keep
+        if len(active) == 1 or dealt >= max_worlds:
+            break
+        left = math.inf
+        if seconds is not None:
+            left = seconds - (time.perf_counter() - t0)
+        if cpu_seconds is not None:
+            left = min(left, cpu_seconds - (time.process_time() - c0))
+        if left <= 0:
+            break
+        size = ROUND if left == math.inf else min(4 * ROUND, int(left / max(per_world, 1e-6)))
+        if size < 1:
+            break
+    means = [sum(s) / len(s) for s in scores]
+    order = sorted(range(k), key=lambda j: (-means[j], j))
+    top = order[0]
+    out = []
+    any_tie = False
+    for j in order:
+        tied = False
+        if j != top:
+            mean, se = _paired(scores[top], scores[j])
+            tied = not (mean - _Z95 * se > 0)
+            any_tie = any_tie or tied
+        lo, hi = interval(means[j], len(scores[j]))
+        out.append(MoveEstimate(moves[j], means[j], lo, hi, len(scores[j]), tied))
+    if any_tie:
+        out[0] = MoveEstimate(out[0].move, out[0].win, out[0].low, out[0].high, out[0].worlds, True)
+    return Estimate(tuple(out), dealt, rollouts, time.perf_counter() - t0, engine)
+
+
+__all__ = ["CACHE_SIZE", "Estimate", "MoveEstimate", "estimate", "interval"]

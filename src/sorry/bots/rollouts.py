@@ -1,0 +1,155 @@
+"""Scores of a view's moves in determinised worlds: the common ground of the ``expert`` search
+and the move hints, with two engines behind one interface.
+
+``compiled`` (the ``fast`` extra, :mod:`sorry.fast.search`): each world deals the cards the
+viewer cannot see into the other hands and the draw pile, the move is played, and every seat
+then plays the compiled ``medium`` bot to the end of the game (or ``depth`` moves).
+
+``python`` (the fallback, always there): the same worlds, the move, then a greedy playout on
+progress (:mod:`sorry.bots.rollout`) of at most ``depth`` moves.
+
+Either way a world's score is 1 (the viewer's side won), 0 (lost) or, for a playout cut off,
+the evaluation squashed into (0, 1); every move is played in the same worlds (common random
+numbers), so differences between moves are measured with less noise than their values.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..cards import Card
+from ..moves import DISCARD, Move
+from ..rng import Rng
+from ..view import PlayerView
+from .base import deck_probabilities, next_colour, state_of, team_of
+from .rollout import Playout
+
+ENGINES = ("auto", "compiled", "python")
+
+
+class Root(Protocol):
+    """The moves of one view, scored in worlds (seeds)."""
+
+    engine: str
+
+    def scores(self, cands: Sequence[int], worlds: Sequence[int], depth: int) -> Any:
+        """[world][candidate]: the score of ``view.legal_moves[cands[j]]`` in world ``w``."""
+        ...
+
+
+@functools.cache
+def compiled_available() -> bool:
+    """Whether the compiled engine (the ``fast`` extra: numba and numpy) can be used."""
+    try:
+        import sorry.fast.search  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def engine_name(engine: str = "auto") -> str:
+    """``compiled`` or ``python``: what ``engine`` means here (``auto``: compiled if installed)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "auto":
+        return "compiled" if compiled_available() else "python"
+    if engine == "compiled" and not compiled_available():
+        from ..errors import SorryError
+
+        raise SorryError("the compiled engine needs the fast extra (numba and numpy)")
+    return engine
+
+
+def root_of(view: PlayerView, engine: str = "auto", scale: float = 40.0) -> Root:
+    """The root of a search from ``view`` (the viewer to move) on ``engine``."""
+    if engine_name(engine) == "compiled":
+        from ..fast.search import ViewRoot
+
+        return ViewRoot(view, scale=scale)
+    return PythonRoot(view, scale=scale)
+
+
+def warmup() -> float:
+    """Load the compiled rollouts (numba's on-disk cache, or compile them) now rather than at
+    the first search or hint; returns the seconds it took (0 without the ``fast`` extra). A
+    server's worker processes call it when they start."""
+    if not compiled_available():
+        return 0.0
+    import time
+
+    from ..game import Game
+    from ..rules import Rules
+
+    t0 = time.perf_counter()
+    for variant in ("standard", "points"):
+        g = Game(Rules(variant=variant), 2, seed=1)
+        while g.is_chance():
+            g.draw()
+        root_of(g.view(g.to_move)).scores([0], [1], 8)
+    return time.perf_counter() - t0
+
+
+class PythonRoot:
+    """The pure-Python engine: greedy playouts on progress (the fallback)."""
+
+    engine = "python"
+
+    def __init__(self, view: PlayerView, scale: float = 40.0) -> None:
+        self.view = view
+        self.scale = scale
+        self.probs = deck_probabilities(view.rules)
+
+    def scores(self, cands: Sequence[int], worlds: Sequence[int], depth: int) -> list[list[float]]:
+        moves = self.view.legal_moves
+        return [[self.playout(moves[j], int(w), depth) for j in cands] for w in worlds]
+
+    def playout(self, move: Move, world: int, depth: int) -> float:
+        """Score of ``move`` in the determinised world ``world`` (a seed)."""
+        view = self.view
+        rules = view.rules
+        team = team_of(rules, view.viewer)
+        r = Rng(world)
+        unseen = [c for c, n in view.unseen_counts().items() for _ in range(n)]
+        r.shuffle(unseen)
+        hands: list[list[Card]] = [[], [], [], []]
+        for c in view.colours:
+            if c == view.viewer:
+                hands[c] = list(view.hand)
+            elif rules.points:
+                k = view.hand_sizes[c]
+                hands[c], unseen = unseen[:k], unseen[k:]
+        discard = list(view.discard_pile)
+        state = state_of(view)
+        state.apply(move, [])
+        played = move.card if rules.points else view.card
+        assert played is not None
+        me = view.viewer
+        if all(state.all_home(c) for c in team):
+            return 1.0
+        discard.append(played)
+        if rules.points:
+            hands[me].remove(played)
+        sim = Playout(
+            rules, view.colours, state, me, unseen, discard, hands, Rng(world ^ 0x5DEECE66D)
+        )
+        if rules.points:
+            new = sim._draw()
+            if new is not None:
+                hands[me].append(new)
+        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
+            sim.mover = next_colour(view.colours, me)
+        winner = sim.run(depth)
+        return sim.score(team, winner, self.probs, self.scale)
+
+
+__all__ = [
+    "ENGINES",
+    "PythonRoot",
+    "Root",
+    "compiled_available",
+    "engine_name",
+    "root_of",
+    "warmup",
+]
