@@ -368,3 +368,33 @@ def test_replay_and_record_cached_and_rate_limited(sqlite_url: str) -> None:
         assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
         r = c.get(f"/api/games/{gid}/record")
         assert r.status_code == 429 and "too many record requests" in r.json()["error"]
+
+
+def test_the_bots_thinking_time_is_capped_by_the_server(sqlite_url: str) -> None:
+    """--bot-time-limit reaches every bot move (the expert stops searching then); a level that
+    does not search is made without it."""
+    from sorry.web.players import make_bot
+
+    assert getattr(make_bot("expert", 0.05), "time_limit", None) == 0.05
+    assert make_bot("random", 0.05) is not None
+    asked: list[tuple[str, float | None]] = []
+    with app_client(sqlite_url, bot_time_limit=0.05) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        real = service.pool.bot_move
+
+        async def spy(level: str, limit: float | None, view: Any, seed: int) -> str:
+            asked.append((level, limit))
+            return str(await real(level, limit, view, seed))
+
+        service.pool.bot_move = spy
+        g = new_game(c, {"R": "invite", "Y": "bot:expert"})
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            state = hello(ws, "R", g["tokens"]["R"])
+            deadline = time.monotonic() + 60
+            while not asked and time.monotonic() < deadline:
+                if state["view"]["to_move"] == "R" and state["view"]["legal_moves"]:
+                    state = play(ws, state, state["view"]["legal_moves"][0]["move"])
+                else:
+                    state = recv(ws, "state")
+    assert asked and all(limit == 0.05 for _level, limit in asked)
+    assert asked[0][0] == "expert"
