@@ -730,12 +730,18 @@ class GameService:
             self.broadcast_seats(live)
 
     def broadcast_seats(self, live: LiveGame) -> None:
+        """The seats to every client whose seats differ (a spectator coming or going changes
+        nobody's), written once."""
         seats = self.seats_json(live)
-        msg = {"type": "seats", "seq": live.seq, "seats": seats}
+        text: str | None = None
         for conn in list(live.conns):
             if conn.state is not None:
+                if conn.state["seats"] == seats:
+                    continue
                 conn.state = {**conn.state, "seats": seats}
-            conn.send(msg)
+            if text is None:
+                text = dumps({"type": "seats", "seq": live.seq, "seats": seats})
+            conn.send_text(text)
 
     # -- moves --------------------------------------------------------------------------------
     async def submit(
