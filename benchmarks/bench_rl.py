@@ -166,6 +166,8 @@ VECTOR_SETTINGS: tuple[tuple[str, dict[str, object]], ...] = (
     ("2 players, agent vs random", {"players": 2}),
     ("4 players, agent vs 3 random", {"players": 4}),
     ("4 players, agent vs 3 easy", {"players": 4, "opponents": "easy"}),
+    ("2 players, agent vs medium", {"players": 2, "opponents": "medium"}),
+    ("4 players, agent vs 3 medium", {"players": 4, "opponents": "medium"}),
     ("teams, agent + random partner vs random", {"players": 4, "variant": "teams"}),
     ("4 players, self-play", {"players": 4, "opponents": "self"}),
     ("2 players, points, agent vs random", {"players": 2, "variant": "points"}),

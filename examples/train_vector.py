@@ -4,13 +4,13 @@
     python examples/train_vector.py --steps 500000 --opponents easy
     python examples/train_vector.py --players 4 --eval-games 2000
 
-The agent plays :class:`sorry.rl.vector.SorryVectorEnv` (``--num-envs`` games stepped
-together in compiled code; the other seats are the compiled ``random`` or ``easy`` bots). Its
-policy and value are one small multilayer perceptron over the 339-float observation (two
+The agent plays :class:`sorry.rl.vector.SorryVectorEnv` (``--num-envs`` games stepped together
+in compiled code; the other seats are the compiled ``random``, ``easy`` or ``medium`` bots).
+Its policy and value are one small multilayer perceptron over the 339-float observation (two
 hidden layers of ``--hidden`` ReLU units, then 684 action logits, masked to the legal actions,
 and one value), trained by PPO (clipped surrogate, generalised advantage estimation, Adam),
-with the gradients written out by hand: NumPy only, no deep-learning library. Rewards are
-the environment's: +1 for a win, -1 for a loss, at the end of a game.
+with the gradients written out by hand: NumPy only, no deep-learning library. Rewards are the
+environment's: +1 for a win, -1 for a loss, at the end of a game.
 
 It reports the win rate of the trained policy (greedy: the most probable legal action)
 against ``random`` and ``easy`` on fresh seeds, next to the untrained network's, with the
@@ -294,7 +294,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--opponents", default="random", help="random or easy")
+    parser.add_argument("--opponents", default="random", help="random, easy or medium")
     parser.add_argument("--steps", type=int, default=3_000_000, help="agent steps to train")
     parser.add_argument("--num-envs", type=int, default=256)
     parser.add_argument("--rollout", type=int, default=32, help="steps per game per update")
@@ -311,8 +311,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", dest="verbose", action="store_false")
     args = parser.parse_args(argv)
-    if args.opponents not in ("random", "easy"):
-        parser.error("--opponents must be random or easy")
+    if args.opponents not in ("random", "easy", "medium"):
+        parser.error("--opponents must be random, easy or medium")
     for name in ("steps", "num_envs", "rollout", "hidden", "eval_games", "minibatch", "epochs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")

@@ -132,6 +132,9 @@ CASES: list[dict[str, Any]] = [
     {"players": 4, "variant": "points", "opponents": "easy", "seat": 2},
     {"players": 4, "opponents": "self", "options": {"sorry_forward_4": "fallback"}},
     {"players": 2, "turn_limit": 40, "options": {"starting_pawns_out": 1}},
+    {"players": 2, "opponents": "medium"},
+    {"players": 4, "variant": "teams", "opponents": "medium", "seat": 1},
+    {"players": 3, "variant": "points", "opponents": ["medium", "easy"], "seat": 2},
 ]
 IDS = [
     "2",
@@ -143,13 +146,17 @@ IDS = [
     "points4-easy",
     "4-self",
     "limit",
+    "2-medium",
+    "teams-medium",
+    "points3-medium",
 ]
 
 
 @pytest.mark.parametrize("kw", CASES, ids=IDS)
 def test_same_games_as_the_reference_engine(kw: dict[str, Any]) -> None:
     env = SorryVectorEnv(num_envs=6, illegal_reward=-0.5, **kw)
-    steps = 150 if kw.get("turn_limit") else 450
+    # the Python medium bot is slow: fewer steps, still whole games
+    steps = 150 if kw.get("turn_limit") else 220 if "medium" in str(kw.get("opponents")) else 450
     assert _replay(env, seed=11, steps=steps, illegal_every=9) >= 1
 
 

@@ -23,6 +23,7 @@ from ..actions import DISCARD_BASE, PASS_ACTION, SORRY_BASE, SPLIT_BASE, SWAP_BA
 from ..cards import CARDS, deck_counts
 from ..rl import observation as O
 from . import _kernel as K
+from . import _search as SR
 from ._kernel import Arr, ajit, ijit, jit
 
 # -- the scalars of a game (G[g, :]) ------------------------------------------------------------
@@ -225,6 +226,8 @@ def advance(
     cols: Arr,
     slide: Arr,
     P: Arr,
+    hitm: Arr,
+    E: Arr,
     V: Arr,
     S: Arr,
     piles: Arr,
@@ -237,6 +240,9 @@ def advance(
     W: Arr,
     buf: Arr,
     keys: Arr,
+    vals: Arr,
+    X: Arr,
+    Z: Arr,
 ) -> None:
     """Play slot i's game until the agent has a decision (its moves listed in mvs[i] and
     their actions in acts[i]) or the game is over."""
@@ -259,11 +265,10 @@ def advance(
             for k in range(n):
                 a[k] = encode(Si, to_move, mv, k)
             return
-        policy = P[K.P_SEAT_POLICY + to_move]
-        if policy == K.POLICY_RANDOM:
-            idx = K.below(rg, 1 + to_move, n)
-        else:
-            idx = K.choose(policy, Si, slide, P, to_move, mv, n, rg, W)
+        idx = SR.decide(
+            P[K.P_SEAT_POLICY + to_move], Si, slide, P, to_move, mv, n, rg, hands[i], cols,
+            cols.shape[0], hitm, E, vals, keys, W, buf, X, Z,
+        )  # fmt: skip
         mover = to_move
         to_move, turn, winner, over = K.end_turn(
             Si, slide, P, to_move, turn, mv, idx, buf, piles[i], counts[i], hands[i], rg
@@ -284,6 +289,8 @@ def start(
     cols: Arr,
     slide: Arr,
     P: Arr,
+    hitm: Arr,
+    E: Arr,
     V: Arr,
     base: Arr,
     seeds: Arr,
@@ -298,6 +305,9 @@ def start(
     W: Arr,
     buf: Arr,
     keys: Arr,
+    vals: Arr,
+    X: Arr,
+    Z: Arr,
 ) -> None:
     """A new game in slot i (its next seed), played to the agent's first decision."""
     g = G[i]
@@ -310,7 +320,10 @@ def start(
     g[G_FIRST] = first
     g[G_WINNER] = -1
     g[G_OVER] = 0
-    advance(i, cols, slide, P, V, S, piles, counts, hands, rng, G, mvs, acts, W, buf, keys)
+    advance(
+        i, cols, slide, P, hitm, E, V, S, piles, counts, hands, rng, G, mvs, acts, W, buf, keys,
+        vals, X, Z,
+    )  # fmt: skip
 
 
 @ijit
@@ -381,6 +394,8 @@ def reset_slots(
     cols: Arr,
     slide: Arr,
     P: Arr,
+    hitm: Arr,
+    E: Arr,
     V: Arr,
     base: Arr,
     seeds: Arr,
@@ -395,6 +410,9 @@ def reset_slots(
     W: Arr,
     buf: Arr,
     keys: Arr,
+    vals: Arr,
+    X: Arr,
+    Z: Arr,
     obs: Arr,
     mask: Arr,
     reward: Arr,
@@ -406,25 +424,9 @@ def reset_slots(
     for i in range(lo, hi):
         G[i, G_EPISODE] = 0
         start(
-            i,
-            cols,
-            slide,
-            P,
-            V,
-            base,
-            seeds,
-            S,
-            piles,
-            counts,
-            hands,
-            rng,
-            G,
-            mvs,
-            acts,
-            W,
-            buf,
-            keys,
-        )
+            i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs, acts,
+            W, buf, keys, vals, X, Z,
+        )  # fmt: skip
         write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
         write_result(i, cols, P, G, reward, term, trunc, returns)
 
@@ -438,6 +440,8 @@ def step_slots(
     cols: Arr,
     slide: Arr,
     P: Arr,
+    hitm: Arr,
+    E: Arr,
     V: Arr,
     base: Arr,
     seeds: Arr,
@@ -452,6 +456,9 @@ def step_slots(
     W: Arr,
     buf: Arr,
     keys: Arr,
+    vals: Arr,
+    X: Arr,
+    Z: Arr,
     obs: Arr,
     mask: Arr,
     reward: Arr,
@@ -476,25 +483,9 @@ def step_slots(
         if g[G_OVER] != 0:
             g[G_EPISODE] += 1
             start(
-                i,
-                cols,
-                slide,
-                P,
-                V,
-                base,
-                seeds,
-                S,
-                piles,
-                counts,
-                hands,
-                rng,
-                G,
-                mvs,
-                acts,
-                W,
-                buf,
-                keys,
-            )
+                i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs,
+                acts, W, buf, keys, vals, X, Z,
+            )  # fmt: skip
             write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
             write_result(i, cols, P, G, reward, term, trunc, returns)
             continue
@@ -534,7 +525,10 @@ def step_slots(
             g[G_CARD] = 0
         else:
             g[G_TO_MOVE] = to_move
-            advance(i, cols, slide, P, V, S, piles, counts, hands, rng, G, mvs, acts, W, buf, keys)
+            advance(
+                i, cols, slide, P, hitm, E, V, S, piles, counts, hands, rng, G, mvs, acts, W,
+                buf, keys, vals, X, Z,
+            )  # fmt: skip
         write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
         write_result(i, cols, P, G, reward, term, trunc, returns)
         if illegal[i]:
@@ -544,25 +538,9 @@ def step_slots(
             has_final[i] = True
             g[G_EPISODE] += 1
             start(
-                i,
-                cols,
-                slide,
-                P,
-                V,
-                base,
-                seeds,
-                S,
-                piles,
-                counts,
-                hands,
-                rng,
-                G,
-                mvs,
-                acts,
-                W,
-                buf,
-                keys,
-            )
+                i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs,
+                acts, W, buf, keys, vals, X, Z,
+            )  # fmt: skip
             write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
     return decisions
 

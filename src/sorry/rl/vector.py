@@ -14,9 +14,10 @@ True
 
 Each of the ``num_envs`` slots plays one game at a time. The agent plays the colour of
 ``seat`` (an index into the colours in play); every other seat, in teams the partner too, is
-played inside the batch by a compiled policy (``opponents``: ``random``, ``easy``, or one
-name per other seat), or ``opponents="self"`` lets the agent play every seat (self-play: each
-step is the decision of the colour to move, ``info["to_move"]``). Observations are the
+played inside the batch by a compiled policy (``opponents``: ``random``, ``easy``,
+``medium``, or one name per other seat; exactly the bots of :mod:`sorry.bots`), or
+``opponents="self"`` lets the agent play every seat (self-play: each step is the decision of
+the colour to move, ``info["to_move"]``). Observations are the
 339-float layout of :mod:`sorry.rl.observation` for the agent's colour, actions those of
 :mod:`sorry.actions` (``info["action_mask"]``, :meth:`action_masks`), rewards +1 when the
 agent's side wins and -1 when it loses (self-play: the side of the colour that moved), at the
@@ -54,13 +55,16 @@ from .observation import OBS_SIZE, make_rules
 try:
     from .. import fast
     from ..fast import _kernel as K
+    from ..fast import _policy as PO
+    from ..fast import _search as SR
     from ..fast import _vector as VK
+    from ..fast.search import rule_arrays
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"sorry.rl.vector needs the fast extra (numba): {exc}") from exc
 
 DEFAULT_TURN_LIMIT = 1000
 #: The compiled policies the other seats can play (sorry.bots' levels, exactly).
-OPPONENTS = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASYBOT}
+OPPONENTS = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASYBOT, "medium": SR.POLICY_MEDIUM}
 SELF_PLAY = "self"
 
 Array = npt.NDArray[Any]
@@ -118,6 +122,8 @@ class SorryVectorEnv(VectorEnv):
             rules, K.POLICY_RANDOM, [self.policies.get(c, 0) for c in range(4)]
         )
         self._P = P
+        # the medium bot's evaluation tables (threat masks, card probabilities and weights)
+        _P, _slide, self._hitm, self._E = rule_arrays(rules)
         self._cols = np.array(self.colours, dtype=np.int64)
         V = np.zeros(VK.V_LEN, dtype=np.int64)
         for c in self.colours:
@@ -136,6 +142,9 @@ class SorryVectorEnv(VectorEnv):
         (self._S, self._piles, self._counts, self._hands, self._rng, self._G, self._mvs,
          self._acts) = VK.new_slots(n)  # fmt: skip
         self._W = np.zeros((3, K.STATE_LEN), dtype=np.int8)
+        self._vals = np.zeros(K.MAX_MOVES, dtype=np.float64)
+        self._X = np.zeros((2, K.STATE_LEN), dtype=np.int8)
+        self._Z = np.zeros(PO.Z_LEN, dtype=np.int64)
         self._buf = np.zeros(48, dtype=np.int64)
         self._keys = np.zeros((2, K.MAX_MOVES), dtype=np.int64)
         self._base = np.zeros(n, dtype=np.uint64)
@@ -266,11 +275,13 @@ class SorryVectorEnv(VectorEnv):
 
     # -- internals ------------------------------------------------------------------------------
     def _rules(self) -> tuple[Array, ...]:
-        return self._cols, self._slide, self._P, self._V, self._base, self._seeds
+        return (self._cols, self._slide, self._P, self._hitm, self._E, self._V, self._base,
+                self._seeds)  # fmt: skip
 
     def _state(self) -> tuple[Array, ...]:
         return (self._S, self._piles, self._counts, self._hands, self._rng, self._G, self._mvs,
-                self._acts, self._W, self._buf, self._keys)  # fmt: skip
+                self._acts, self._W, self._buf, self._keys, self._vals, self._X,
+                self._Z)  # fmt: skip
 
     def _outputs(self) -> tuple[Array, ...]:
         return (self._obs, self._mask, self._reward, self._term, self._trunc, self._returns,
