@@ -29,6 +29,7 @@ def test_train_rl_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["episodes"] == 6 and report["agent_steps"] > 0
     for key in ("win_rate_vs_random", "win_rate_vs_easy", "untrained_win_rate_vs_easy"):
         assert 0.0 <= report[key] <= 1.0
+        assert report[key] * 3 == pytest.approx(round(report[key] * 3))  # wins out of 3 games
     assert '"win_rate_vs_random"' in capsys.readouterr().out
 
 
@@ -40,7 +41,31 @@ def test_train_vector_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["training_minutes"] >= 0 and report["training_cpu_minutes"] > 0
     for key in ("win_rate_vs_random", "win_rate_vs_easy", "uniform_win_rate_vs_easy"):
         assert 0.0 <= report[key] <= 1.0
+        assert report[key] * 4 == pytest.approx(round(report[key] * 4))  # wins out of 4 games
     assert '"win_rate_vs_easy"' in capsys.readouterr().out
+
+
+def test_train_vector_win_rate_counts_each_slots_first_game() -> None:
+    """The example's evaluation: with as many slots as games, each slot's first game is
+    counted once, a win when the reward is +1 (here counted again by hand, the same actions
+    drawn from the same generator)."""
+    import numpy as np
+
+    from sorry.rl.vector import SorryVectorEnv
+
+    train = _load("train_vector")
+    games, seed = 30, 5
+    env = SorryVectorEnv(num_envs=games, players=2, opponents="easy")
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    result = np.zeros(games)
+    while not result.all():
+        _obs, reward, term, trunc, _info = env.step(env.sample_actions(rng))
+        first = (term | trunc) & (result == 0)
+        result[first] = np.where(reward[first] > 0, 1, -1)
+    wins = int((result > 0).sum())
+    assert 0 < wins < games
+    assert train.win_rate(None, 2, "easy", games, seed) == wins / games
 
 
 def test_openspiel_search_smoke() -> None:
