@@ -400,6 +400,21 @@ def test_hint_asked_while_another_is_worked_out_follows_it(
     run(app, body)
 
 
+def test_hints_come_first_on_each_choice() -> None:
+    app, _s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+    app.hint_rollouts = 3
+    app.hint_engine = "random"
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "1", "h")  # the pawn on 8: long split labels
+        view = app.screen.query_one(OptionsView)
+        lines = options_text(app).splitlines()
+        firsts = [lines[i] for i, row in enumerate(view.rows) if i == 0 or view.rows[i - 1] != row]
+        assert len(firsts) > 3 and all("%" in line for line in firsts)
+
+    run(app, body)
+
+
 def test_hint_engines_agree_on_a_sure_win() -> None:
     g = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
     for engine in ("random", "bots", "auto"):
@@ -759,6 +774,69 @@ def test_ctrl_q_asks_during_a_game() -> None:
     run(app, body)
 
 
+def test_too_small_a_terminal_says_so() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=11)
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        note = app.screen.query_one("#too-small", Static)
+        assert note.display and not app.screen.query_one("#table").display
+        assert "too small (80×24 needed; it is 79×30 now)" in str(note.render())
+        moves = len(session.game.move_stack)
+        await keys(app, pilot, "enter", "1")  # no choosing blind
+        assert len(session.game.move_stack) == moves
+        await pilot.resize_terminal(80, 23)
+        await settle(app, pilot)
+        assert "it is 80×23 now" in str(note.render())
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert not note.display and app.screen.query_one("#table").display
+        assert app.screen.query_one(BoardView).scale == (3, 1)
+
+    run(app, body, size=(79, 30))
+
+
+@pytest.mark.parametrize(
+    ("size", "scale", "side"),
+    [((80, 24), (3, 1), 32), ((100, 30), (4, 1), 36), ((160, 50), (7, 2), 48)],
+)
+def test_the_side_panel_takes_the_width_the_board_leaves(
+    size: tuple[int, int], scale: tuple[int, int], side: int
+) -> None:
+    app, _s = position_app("R:S,8,20,50 B:S,S,25,S Y:S,S,S,30 G:44,S,S,S R", card=7)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        board = app.screen.query_one(BoardView)
+        panel = app.screen.query_one("#side")
+        assert board.scale == scale and board.region.width == 16 * scale[0]
+        assert panel.region.x == board.region.right and panel.region.width == side
+        assert panel.region.right == size[0]
+
+    run(app, body, size=size)
+
+
+def test_the_log_wraps_again_when_the_terminal_changes_size() -> None:
+    session = Session(Rules(), players=2, seats="human,random", seed=3)
+    session.draw_cards()
+    while len(session.log) < 40 or not session.is_human_turn():
+        session.play(session.bot_move())  # a random move for the person too
+        session.draw_cards()
+    app = SorryApp(session, speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        log = app.screen.query_one("#log")
+        narrow = len(log.lines)  # type: ignore[attr-defined]
+        assert narrow > len(log.entries)  # type: ignore[attr-defined]
+        await pilot.resize_terminal(160, 50)
+        await settle(app, pilot)
+        assert len(log.lines) == len(log.entries) < narrow  # type: ignore[attr-defined]
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert len(log.lines) == narrow  # type: ignore[attr-defined]
+
+    run(app, body)
+
+
 def test_points_card_by_mouse() -> None:
     rules = Rules(variant="points")
     app, s = position_app("R:S,S,S,4 Y:S,S,S,34 R", rules=rules, hands={0: [1, 3, 4, 7, 12]})
@@ -793,13 +871,20 @@ def test_bots_animated_at_a_pace() -> None:
     async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        seen_frame = False
+        frames: list[Any] = []
+        draw = screen.refresh_board
+
+        def drawn() -> None:  # every board drawn in between moves is a frame of animation
+            if screen.frame is not None:
+                frames.append(screen.frame)
+            draw()
+
+        screen.refresh_board = drawn  # type: ignore[method-assign]
         for _ in range(1000):  # up to 20 s on a loaded machine; about a second usually
             await pilot.pause(0.02)
-            seen_frame = seen_frame or screen.frame is not None
             if len(session.log) >= 4:
                 break
-        assert len(session.log) >= 4 and seen_frame
+        assert len(session.log) >= 4 and frames
         await pilot.press("q")  # no person in the game: quits without asking
         await pilot.pause()
         assert app.return_value == 0

@@ -46,7 +46,7 @@ from .anim import frames
 from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
 from .help import help_text
-from .layout import CENTRE, GRID, places_at
+from .layout import CENTRE, GRID, MIN_SIZE, board_scale, places_at
 from .players import bot_levels, default_level, estimate_moves, level_name
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
@@ -77,6 +77,9 @@ def _name(colour: int) -> Text:
 #: Textual's own command palette key, as its footer shows it (translated with the others).
 TEXTUAL_MESSAGES = (N_("palette"), N_("Open the command palette"))
 
+
+#: The game screen's actions that choose a move: not while the board cannot be seen.
+BLIND_ACTIONS = frozenset({"cursor", "choose", "number", "pass", "move_list", "back"})
 
 #: Actions left out of a footer too narrow for every key, first to last (``?`` lists them all).
 FOOTER_SPARE = ("choose", "move_list", "new_game", "save")
@@ -127,7 +130,8 @@ def _footer_width(app: App[Any], bindings: dict[str, list[Binding]]) -> int:
 
 
 class BoardView(Widget):
-    """The board, sized to fit: 3x1 characters a square at 80x24, larger when there is room."""
+    """The board at ``scale`` characters a cell (set by the game screen from the terminal's
+    size: 3x1 at 80x24, larger when there is room)."""
 
     DEFAULT_CSS = """
     BoardView { height: auto; width: 1fr; }
@@ -146,15 +150,8 @@ class BoardView(Widget):
         self.centre: list[tuple[str, Style]] = []
         self.scale = (3, 1)
 
-    def _scale(self, width: int) -> tuple[int, int]:
-        w = max(3, min(width // GRID, 8))
-        h = max(1, min((self.app.size.height - 8) // GRID, 3))
-        h = min(h, max(1, (w - 1) // 2))
-        w = min(w, 2 * h + 3)
-        return w, h
-
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return GRID * self._scale(width)[1]
+        return GRID * self.scale[1]
 
     def show(
         self,
@@ -170,7 +167,6 @@ class BoardView(Widget):
         self.refresh(layout=True)
 
     def render(self) -> Text:
-        self.scale = self._scale(self.size.width)
         w, h = self.scale
         return board_text(self.pawns, self.colours, w, h, self.marks, self.centre)
 
@@ -179,6 +175,33 @@ class BoardView(Widget):
         cell = cell_at(event.x, event.y, w, h)
         if cell is not None:
             self.post_message(self.Clicked(cell))
+
+
+class GameLog(RichLog):
+    """The game log: its entries are kept, so that they wrap again when the width changes."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(wrap=True, max_lines=1000, min_width=16, **kw)
+        self.can_focus = False
+        self.entries: list[Text] = []
+        self.wrapped_at = 0
+
+    def add(self, entry: Text) -> None:
+        self.entries.append(entry)
+        self.entries = self.entries[-1000:]
+        self.write(entry)
+
+    def reset(self) -> None:
+        self.entries = []
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width != self.wrapped_at and self.entries and self._size_known:
+            self.clear()
+            for entry in self.entries:
+                self.write(entry)
+        self.wrapped_at = width
 
 
 class OptionsView(Static):
@@ -429,11 +452,14 @@ class GameScreen(Screen[None]):
         Binding("q", "quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
-    GameScreen { layout: horizontal; }
-    #left { width: 1fr; height: 1fr; }
+    GameScreen { layout: vertical; }
+    #table { height: 1fr; }
+    #left { width: 48; height: 1fr; }
     #log { height: 1fr; min-height: 2; border-top: solid $primary-darken-2;
         scrollbar-size-vertical: 1; }
-    #side { width: 32; height: 1fr; border-left: solid $primary-darken-2; padding: 0 0 0 1; }
+    #side { width: 1fr; height: 1fr; border-left: solid $primary-darken-2; padding: 0 0 0 1; }
+    #too-small { height: 1fr; content-align: center middle; text-align: center;
+        display: none; }
     #status { height: auto; }
     #hand { height: auto; }
     #prompt { height: auto; color: $accent; text-style: bold; }
@@ -461,12 +487,11 @@ class GameScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        yield Static(id="too-small")
+        with Horizontal(id="table"):
             with Vertical(id="left"):
                 yield BoardView(id="board")
-                log = RichLog(id="log", wrap=True, max_lines=1000, min_width=16)
-                log.can_focus = False
-                yield log
+                yield GameLog(id="log")
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="hand")
@@ -476,12 +501,42 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = _("Sorry!")
-        translate_bindings(self, self.app.size.width)
+        self.fit(self.app.size)
         self.rebuild_log()
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
-        translate_bindings(self, event.size.width)
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Lay the screen out for a terminal of ``size``: the board as large as fits, the side
+        panel the rest of the width; below :data:`MIN_SIZE`, a note instead of a garbled board."""
+        translate_bindings(self, size.width)
+        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        note = self.query_one("#too-small", Static)
+        note.display = small
+        self.query_one("#table").display = not small
+        if small:
+            self.refresh_bindings()
+            need = f"{MIN_SIZE[0]}×{MIN_SIZE[1]}"
+            note.update(
+                _("The terminal is too small ({need} needed; it is {size} now).").format(
+                    need=need, size=f"{size.width}×{size.height}"
+                )
+            )
+            return
+        board = self.query_one(BoardView)
+        board.scale = board_scale(size.width, size.height)
+        self.query_one("#left").styles.width = GRID * board.scale[0]
+        board.refresh(layout=True)
+        self.refresh_bindings()
+        self.call_after_refresh(self.refresh_side)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No choosing blind while the terminal is too small to show the board."""
+        if action in BLIND_ACTIONS and self.is_mounted:
+            return bool(self.query_one("#table").display)
+        return True
 
     # -- the flow of play ---------------------------------------------------------------------
     def advance(self, move: Move | None = None) -> None:
@@ -995,10 +1050,7 @@ class GameScreen(Screen[None]):
         height = max(3, widget.size.height or 10)
         width = max(10, widget.size.width or 30)
         cur = min(self.cursor, len(opts) - 1)
-        console = self.app.console
-        wrapped = [
-            self._option_line(i, tok, i == cur).wrap(console, width) for i, tok in enumerate(opts)
-        ]
+        wrapped = [self._option_lines(i, tok, i == cur, width) for i, tok in enumerate(opts)]
         rows = [max(1, len(w)) for w in wrapped]
         first = 0
         while first < cur and sum(rows[first : cur + 1]) > height:
@@ -1020,34 +1072,40 @@ class GameScreen(Screen[None]):
         if 0 <= event.index < len(opts):
             self.take(opts[event.index])
 
-    def _option_line(self, i: int, tok: Token, current: bool) -> Text:
+    def _option_lines(self, i: int, tok: Token, current: bool, width: int) -> list[Text]:
+        """A choice as lines of ``width``: its number, its hint (first, so that it never lands
+        on a continuation line), its words, wrapped under the words."""
         num = f"{i + 1}." if i < 9 else "  "
-        line = Text(f"{'▸' if current else ' '}{num:<3}")
-        if tok.kind == "pawn" and tok.colour >= 0:
-            line.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
-            line.append(" ")
-        line.append(tok.label)
+        label = Text()
         hint = self._token_hint(tok)
         if hint is not None:
-            line.append(f" {hint:.0%}", style="bold green")
+            label.append(f"{hint:>4.0%} ", style="bold green")
+        if tok.kind == "pawn" and tok.colour >= 0:
+            label.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
+            label.append(" ")
+        label.append(tok.label)
+        lead = f"{'▸' if current else ' '}{num:<3}"
+        parts = label.wrap(self.app.console, max(1, width - len(lead)))
+        lines = [Text(lead if k == 0 else " " * len(lead)) + part for k, part in enumerate(parts)]
         if current:
-            line.stylize("reverse")
-        return line
+            for line in lines:
+                line.stylize("reverse")
+        return lines or [Text(lead)]
 
     def rebuild_log(self) -> None:
-        log = self.query_one("#log", RichLog)
-        log.clear()
+        log = self.query_one("#log", GameLog)
+        log.reset()
         self.logged = 0
         self.write_log()
 
     def write_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         s = self.session
         for entry in s.log[self.logged :]:
             line = Text()
             line.append(f"{COLOUR_LETTERS[entry.colour]} ", style=colour_style(entry.colour))
             line.append(Session.entry_text(entry, s.rules))
-            log.write(line)
+            log.add(line)
         self.logged = len(s.log)
         self.refresh_all()
 

@@ -12,6 +12,12 @@ its START exit (b+4), as on the real board.
 ((1, 2), (2, 14))
 >>> cell_of(0, START) in START_BOX[0]
 True
+
+The board's cells grow with the terminal (:func:`board_scale`); the side panel takes the rest of
+the width:
+
+>>> [board_scale(*size) for size in ((80, 24), (100, 30), (120, 40), (160, 50), (200, 60))]
+[(3, 1), (4, 1), (5, 2), (7, 2), (8, 3)]
 """
 
 from __future__ import annotations
@@ -22,6 +28,24 @@ from ..board import COLOURS, HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
 
 GRID: Final = 16
 Cell = tuple[int, int]  # (row, column)
+
+#: The smallest terminal the game is drawn in (columns, rows): the board at 3x1 characters a
+#: cell, the side panel, a few lines of log and the footer.
+MIN_SIZE: Final = (80, 24)
+#: The side panel's least width (its border included); it takes all the width the board leaves.
+SIDE_MIN: Final = 32
+#: Rows under the board kept for the log (its border included) and the footer.
+BELOW_BOARD: Final = 8
+
+
+def board_scale(columns: int, rows: int) -> tuple[int, int]:
+    """Characters a cell (wide, high) for a terminal of ``columns`` x ``rows``: 3x1 at
+    :data:`MIN_SIZE`, up to 8x3, cells never more than about twice as wide as high."""
+    w = max(3, min((columns - SIDE_MIN) // GRID, 8))
+    h = max(1, min((rows - BELOW_BOARD) // GRID, 3))
+    h = min(h, max(1, (w - 1) // 2))
+    w = min(w, 2 * h + 3)
+    return w, h
 
 
 def rotate(cell: Cell, turns: int) -> Cell:
