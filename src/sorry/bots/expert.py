@@ -36,10 +36,12 @@ from .rollouts import engine_name, root_of
 #: Worlds per decision by default, per engine and variant (see docs/strength.md).
 DEFAULT_SIMULATIONS = {
     "python": {"standard": 40, "teams": 40, "points": 20},
-    "compiled": {"standard": 160, "teams": 160, "points": 160},
+    "compiled": {"standard": 4000, "teams": 4000, "points": 4000},
 }
-#: Moves played out after the candidate by default, per engine.
-DEFAULT_DEPTH = {"python": 24, "compiled": 100_000}
+#: Moves played out after the candidate by default, per engine (then the evaluation).
+DEFAULT_DEPTH = {"python": 24, "compiled": 30}
+#: How many standard errors of the paired differences it takes to overrule the hard bot.
+DEFAULT_CONFIDENCE = {"python": 1.5, "compiled": 0.5}
 #: Candidates (the hard bot's best moves) by default, per engine.
 DEFAULT_CANDIDATES = {"python": 4, "compiled": 6}
 #: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
@@ -58,7 +60,7 @@ class ExpertBot:
         candidates: int | None = None,
         depth: int | None = None,
         scale: float = 40.0,
-        confidence: float = 1.5,
+        confidence: float | None = None,
         drop: float = 3.0,
         engine: str = "auto",
         weights: Weights = DEFAULT_WEIGHTS,
@@ -73,7 +75,7 @@ class ExpertBot:
         self.candidates = max(1, candidates or DEFAULT_CANDIDATES[self.engine])
         self.depth = depth or DEFAULT_DEPTH[self.engine]
         self.scale = scale
-        self.confidence = confidence
+        self.confidence = DEFAULT_CONFIDENCE[self.engine] if confidence is None else confidence
         self.drop = drop
         self.hard = HardBot(weights)
 
@@ -114,19 +116,31 @@ class ExpertBot:
             size = min(step, sims - done)
             worlds = [rng.next64() for _ in range(size)]
             table = root.scores([legal[i] for i in active], worlds, self.depth)
-            for row in table:
-                base = row[0]  # active[0] is always candidate 0, the hard bot's choice
+            # active[0] is always candidate 0, the hard bot's choice: the differences to it
+            if hasattr(table, "shape"):  # a numpy array (compiled engine)
+                diff = table[:, 1:] - table[:, :1]
+                dsum = diff.sum(axis=0).tolist()
+                dsq = (diff * diff).sum(axis=0).tolist()
                 for pos in range(1, len(active)):
                     i = active[pos]
-                    d = float(row[pos]) - float(base)
-                    sums[i] += d
-                    squares[i] += d * d
-                    counts[i] += 1
+                    sums[i] += dsum[pos - 1]
+                    squares[i] += dsq[pos - 1]
+                    counts[i] += size
+            else:
+                for row in table:
+                    for pos in range(1, len(active)):
+                        i = active[pos]
+                        d = row[pos] - row[0]
+                        sums[i] += d
+                        squares[i] += d * d
+                        counts[i] += 1
             done += size
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
-            if root.engine == "compiled" and len(active) > 2:
+            if root.engine == "compiled":
                 active = self._keep(active, sums, squares, counts)
+                if len(active) == 1:  # every other candidate is clearly behind
+                    break
         out = [0.0] * k
         for i in range(1, k):
             n = counts[i]
@@ -141,20 +155,23 @@ class ExpertBot:
     def _keep(
         self, active: list[int], sums: list[float], squares: list[float], counts: list[int]
     ) -> list[int]:
-        """The candidates still worth playing out: the hard bot's choice, and every other
-        one not clearly behind the best of them (by ``drop`` standard errors)."""
+        """The candidates still worth playing out: every one not clearly behind the best of
+        them (by ``drop`` standard errors of its difference to the hard bot's choice, which
+        stays while another candidate does: the differences are measured against it)."""
         means = {i: sums[i] / counts[i] if counts[i] else 0.0 for i in active}
         means[0] = 0.0
-        best = max(active, key=lambda i: means[i])
-        keep = [0]
+        ses = {0: 0.0}
         for i in active[1:]:
             n = counts[i]
             var = max(0.0, squares[i] / n - means[i] ** 2) if n else 0.0
-            se = math.sqrt(var / max(1, n - 1)) if n > 1 else float("inf")
-            # behind the best by more than `drop` standard errors of either difference
-            if i == best or means[best] - means[i] <= self.drop * se + 1e-12:
-                keep.append(i)
-        return keep
+            ses[i] = math.sqrt(var / max(1, n - 1)) if n > 1 else math.inf
+        best = max(active, key=lambda i: means[i])
+        keep = [
+            i for i in active[1:] if means[best] - means[i] <= self.drop * max(ses[i], ses[best])
+        ]
+        if keep == [best] and best != 0:
+            return [0, best] if means[best] <= self.drop * ses[best] else [best]
+        return [0, *keep]
 
 
 def _first_max(values: list[float]) -> int:
