@@ -147,8 +147,8 @@ def test_estimate_lists_every_move_best_first_with_intervals(engine: str) -> Non
 
 
 @needs_fast
-def test_estimate_separates_a_sure_win_and_stops_early() -> None:
-    """Rs4+1 wins at once (every world scores 1); entering a pawn does not: the estimator
+def test_estimate_separates_a_clear_best_move_and_stops_early() -> None:
+    """Rs4+1 takes a third pawn HOME, far better than entering the fourth: the estimator
     drops the other move after a few rounds, long before its budget."""
     g = Game.from_position("R:H,H,S,s4 Y:20,30,40,S R", card=1)
     est = estimate(g, seconds=None, max_worlds=4000, cache=False)

@@ -63,10 +63,10 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_hint_lists_moves_best_first(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["hint", "R:S,S,10,s1 Y:20,30,40,S R", "5", "--rollouts", "4000"]) == 0
+    assert main(["hint", "R:H,H,S,s4 Y:20,30,40,S R", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Rs1+5") and lines[0].endswith("%")
-    assert sorted(line.split()[0] for line in lines) == ["R10+5", "Rs1+5"]
+    assert lines[0].startswith("Rs4+1") and lines[0].endswith("%")
+    assert sorted(line.split()[0] for line in lines) == ["RS>4", "Rs4+1"]
 
 
 def test_hint_points_json(capsys: pytest.CaptureFixture[str]) -> None:
