@@ -246,7 +246,7 @@ def test_whole_game_from_the_last_moves() -> None:
         assert s.game.is_over() and s.game.winner == 0
         assert isinstance(app.screen, GameOverScreen)
         result = str(app.screen.query_one("#result", Static).render())
-        assert "Red wins! (you)" in result
+        assert "Red wins! (you)" in result and "Game over · after 1 turn" in result
         # The turns played, as the game record counts them ("won after 1 turn").
         game_screen = app.screen_stack[-2]
         assert isinstance(game_screen, GameScreen)

@@ -390,15 +390,26 @@ class GameOverScreen(ModalScreen[str]):
         background: $surface; }
     """
 
-    def __init__(self, lines: list[str], match_over: bool, extra: Widget | None = None) -> None:
+    def __init__(
+        self,
+        lines: list[str],
+        match_over: bool,
+        extra: Widget | None = None,
+        turns: int | None = None,
+    ) -> None:
         super().__init__()
         self.lines = lines
         self.match_over = match_over
         self.extra = extra  # the after-game analysis (sorry.tui.analysis_view)
+        self.turns = turns  # the turns played, as the game record counts them
 
     def compose(self) -> ComposeResult:
         text = Text()
-        text.append(_("Game over") + "\n\n", style="bold")
+        head = _("Game over")
+        if self.turns is not None:
+            after = ngettext("after {n} turn", "after {n} turns", self.turns)
+            head += " · " + after.format(n=self.turns)
+        text.append(head + "\n\n", style="bold")
         for line in self.lines:
             text.append(line + "\n")
         text.append("\n")
@@ -624,7 +635,8 @@ class GameScreen(Screen[None]):
         seats = [s.seats[c].spec() for c in s.colours]
         panel = AnalysisPanel.of_game(s.game, seats)
         self.app.push_screen(
-            GameOverScreen(s.result_lines(), s.match_over(), panel), self._after_game
+            GameOverScreen(s.result_lines(), s.match_over(), panel, s.game.turn),
+            self._after_game,
         )
 
     def _after_game(self, choice: str | None) -> None:
