@@ -200,7 +200,7 @@ def test_bots_only_see_the_view() -> None:
     while g.is_chance():
         g.draw()
     view = g.view(g.to_move)
-    other = view.determinise(seed=99)
+    other = Game.from_view(view, seed=99)
     assert other.view(view.viewer) == view
     for level in LEVELS:
         assert tiny(level).choose(view, Rng(5)) == tiny(level).choose(

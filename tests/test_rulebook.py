@@ -103,4 +103,9 @@ def test_the_compiled_kernel_reads_the_rulebook() -> None:
     assert list(k.BSTEP) == list(BACKWARD_STEPS)
     assert list(k.PARTNER) == list(PARTNER)
     assert k.PROGRESS.tolist() == [list(row) for row in PROGRESS]
-    assert [int(x) for x in k.BONUS] == [b for b, _ in rulebook.POINTS_BONUSES]
+    assert k.WIN_BONUS.tolist() == [[100, 50, 25, 0, 0], [175, 75, 25, 0, 0]]
+    assert k.WIN_BONUS.tolist() == [
+        [rulebook.winner_bonus(most, cumulative) for most in range(5)]
+        for cumulative in (False, True)
+    ]
+    assert list(k.CARD_KINDS) == list(CARDS)

@@ -15,6 +15,7 @@ Move.parse('R4+10')
 
 from .board import BLUE, COLOUR_LETTERS, COLOUR_NAMES, GREEN, HOME, RED, START, YELLOW
 from .cards import CARDS, SORRY, card_name, parse_card
+from .effects import Effect, EffectKind
 from .errors import (
     GameStateError,
     IllegalMoveError,
@@ -25,10 +26,13 @@ from .errors import (
 )
 from .game import Game
 from .match import Match
-from .moves import Move
+from .moves import Kind, Move
 from .position import Position
 from .rules import Rules
+from .view import Phase, PlayerView
 
+#: The package's version: the one source (pyproject.toml reads it; ``sorry --version`` prints
+#: it; records name it). Changes are listed in CHANGELOG.md.
 __version__ = "0.1.0"
 
 __all__ = [
@@ -42,12 +46,17 @@ __all__ = [
     "SORRY",
     "START",
     "YELLOW",
+    "Effect",
+    "EffectKind",
     "Game",
     "GameStateError",
     "IllegalMoveError",
+    "Kind",
     "Match",
     "Move",
     "NotationError",
+    "Phase",
+    "PlayerView",
     "Position",
     "PositionError",
     "Rules",

@@ -1,4 +1,5 @@
-"""Board geometry (RULES.md section 2) as plain ints and tables computed once at import.
+"""Board geometry (docs/rules.md, Board and coordinates) as plain ints and tables computed once
+at import.
 
 Locations are small ints:
 

@@ -1,4 +1,4 @@
-"""Cards (RULES.md sections 1, 4, 8): values, notation and the deck's composition.
+"""Cards (docs/rules.md, Cards): values, notation and the deck's composition.
 
 A card is a plain int: its face value, with ``SORRY = 13``. There are no 6s or 9s.
 

@@ -30,14 +30,14 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .board import COLOUR_LETTERS, COLOUR_NAMES, HOME, START, START_EXIT, TRACK_LEN, colour_name
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .effects import Effect
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .i18n import _
-from .movegen import card_moves
+from .movegen import card_moves, matching_move
 from .movegen import legal_moves as standard_moves
 from .moves import DISCARD, PASS, SPLIT, Move
 from .position import Position, field_text
@@ -47,14 +47,36 @@ from .rulebook import next_colour as rulebook_next
 from .rulebook import score as points_score
 from .rules import Rules
 from .state import Change, PawnState
-from .view import PlayerView
+from .view import Phase, PlayerView
 
-CHANCE: Final = 0
-DECISION: Final = 1
-OVER: Final = 2
+CHANCE: Final = Phase.CHANCE
+DECISION: Final = Phase.DECISION
+OVER: Final = Phase.OVER
 
-# An undo record: (kind, payload, scalars, pawn changes, deck operations).
-_Undo = tuple[str, Any, tuple[Any, ...], list[Change], list[tuple[Any, ...]]]
+
+class Counters(NamedTuple):
+    """The game's scalars that a step changes (kept in each undo record)."""
+
+    to_move: int
+    phase: Phase
+    card: Card | None
+    turn: int
+    winners: tuple[int, ...]
+    scores: dict[int, int] | None
+    deal_to: int | None
+
+
+class Undo(NamedTuple):
+    """How to take back one step exactly: a draw or a move, and what it changed."""
+
+    step: Move | Card  # the move played, or the card drawn
+    drawn: bool  # a draw (else a move)
+    before: Counters
+    changes: list[Change]  # a move: the pawns it moved (PawnState.undo)
+    at: int  # a draw: where the card lay in the draw pile; a move: where in the hand, or -1
+    hand: int  # the colour whose hand received (draw) or gave (move) the card, or -1
+    reshuffled: tuple[list[Card], int] | None  # a draw: the discard pile and the generator
+    # state before the discard pile was reshuffled into the draw pile
 
 
 class Game:
@@ -124,6 +146,37 @@ class Game:
         game._setup(pos, deck, [], rng, dealt=hands, card=card)
         return game
 
+    @classmethod
+    def from_view(cls, view: PlayerView, seed: int) -> Game:
+        """A whole game that agrees with ``view``: the cards the viewer cannot see dealt at
+        random (seeded) among the others' hands and the draw pile (:meth:`PlayerView.deal`).
+        A determinisation, for search in the hidden-information game; the game's own
+        generator goes on from the deal's (for reshuffles).
+
+        >>> g = Game(Rules(variant="points"), players=3, seed=5)
+        >>> while g.is_chance():
+        ...     _ = g.draw()
+        >>> v = g.view(0)
+        >>> world = Game.from_view(v, seed=2)
+        >>> world.view(0) == v, world.hands[0] == g.hands[0], len(world.hands[1])
+        (True, True, 5)
+        """
+        rng = Rng(seed)
+        deal = view.deal(rng)
+        game = cls.__new__(cls)
+        game.rules = view.rules
+        game.seed = seed
+        game._setup(view.position(), deal.draw_pile, list(view.discard_pile), rng, card=view.card)
+        game.hands = deal.hands
+        game.phase = view.phase
+        game.turn = view.turn
+        game.first = view.first
+        game.winners = view.winners
+        game.scores = dict(view.scores) if view.scores is not None else None
+        game._deal_to = view.deal_to if view.rules.points else None
+        game._initial = game.snapshot()
+        return game
+
     def _setup(
         self,
         pos: Position,
@@ -148,9 +201,9 @@ class Game:
         self.scores: dict[int, int] | None = None
         self.phase = DECISION if card is not None else CHANCE
         self._deal_to: int | None = None  # points: who receives the next chance card
-        self._stack: list[_Undo] = []
+        self._stack: list[Undo] = []
         self._moves_cache: list[Move] | None = None
-        self._initial = self._snapshot()
+        self._initial = self.snapshot()
         if rules.points:
             for c, hand in (dealt or {}).items():
                 if c not in self.colours:
@@ -159,7 +212,7 @@ class Game:
                     raise GameStateError(_("a hand holds five cards"))
                 self.hands[c] = list(hand)
             self._next_deal()
-            self._initial = self._snapshot()
+            self._initial = self.snapshot()
 
     def _next_deal(self) -> None:
         """Points: the next seat short of five cards (dealing round the table), or none."""
@@ -209,7 +262,27 @@ class Game:
 
     def view(self, colour: int) -> PlayerView:
         """What ``colour`` may know now (see :mod:`sorry.view`)."""
-        return PlayerView.of(self, colour)
+        if colour not in self.colours:
+            raise GameStateError(f"{COLOUR_NAMES[colour]} is not playing: no view")
+        return PlayerView(
+            rules=self.rules,
+            viewer=colour,
+            colours=self.colours,
+            to_move=self.to_move,
+            phase=self.phase,
+            pawns=self.state.sorted_pawns(),
+            card=self.card,
+            hand=tuple(self.hands[colour]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            discard_pile=tuple(self.discard_pile),
+            draw_count=len(self.draw_pile),
+            turn=self.turn,
+            first=self.first,
+            winners=self.winners,
+            scores=tuple(sorted(self.scores.items())) if self.scores is not None else None,
+            legal_moves=tuple(self.legal_moves) if self.to_move == colour else (),
+            deal_to=self.deal_to,
+        )
 
     def position(self) -> Position:
         return Position(self.state.sorted_pawns(), self.to_move)
@@ -274,134 +347,12 @@ class Game:
     def is_legal(self, move: Move) -> bool:
         if self.phase != DECISION:
             return False
-        if move in self.legal_moves:
-            return True
-        return self._equivalent(move) is not None
+        return move in self.legal_moves or self._matching(move) is not None
 
-    def _equivalent(self, move: Move) -> Move | None:
-        """A listed move with the same card and result as ``move`` (e.g. a 7's halves in the
-        other order), or None. Lets people type any order of a split, and a swap between
-        partners (team_swap_partner=yes) from either side: it is listed once when both sides
-        give the same result."""
-        team = self.team_of(self.to_move)
-        if move.kind == 4 and move.colour in team and move.target_colour in team:
-            rev = move._replace(
-                colour=move.target_colour,
-                src=move.target,
-                target_colour=move.colour,
-                target=move.src,
-            )
-            if rev not in self.legal_moves:
-                return None
-            a, b = self.state.copy(), self.state.copy()
-            try:
-                a.apply(move, [])
-            except ValueError:
-                return None
-            b.apply(rev, [])
-            return rev if a.key() == b.key() else None
-        if move.kind == 4 and self.phase == DECISION:
-            return self._equivalent_swap(move)
-        if move.kind in (0, 1, 3) and self.phase == DECISION:  # forward, backward, Sorry!
-            return self._equivalent_single(move)
-        if move.kind != 5 or self.phase != DECISION:
-            return None
-        before = self.state.copy()
-        try:
-            trial = self.state.copy()
-            if not _split_playable(trial, self.rules, self.to_move, move):
-                return None
-            key = trial.key()
-        except ValueError:
-            return None
-        for m in self.legal_moves:
-            if m.card == move.card:  # a split may also equal a plain 7 of one pawn
-                s = before.copy()
-                s.apply(m, [])
-                if s.key() == key:
-                    return m
-        return None
-
-    def _equivalent_single(self, move: Move) -> Move | None:
-        """The listed move ending like ``move``: a legal move of one pawn is left out of the
-        list when another ends alike (two 4s back from the ends of long slides both slide back
-        to where they were)."""
-        from .board import BACKWARD as BWD
-        from .board import FORWARD as FWD
-        from .cards import SORRY as SORRY_CARD
-        from .moves import FORWARD as FWD_KIND
-        from .moves import SORRY as SORRY_KIND
-        from .rulebook import BACKWARD_STEPS, FORWARD_STEPS
-
+    def _matching(self, move: Move) -> Move | None:
+        """The listed move that ``move``, typed another way, plays (movegen.matching_move)."""
         card = move.card if self.rules.points else self.card
-        team = self.team_of(self.to_move)
-        c = move.colour
-        state = self.state
-        if card is None or c not in team or move.src not in state.pawns[c]:
-            return None
-        if move.kind == SORRY_KIND:
-            t = move.target_colour
-            if not (
-                card == SORRY_CARD
-                and move.src == START
-                and 0 <= t < 4
-                and t != c
-                and (self.rules.teams or t not in team)
-                and move.target < TRACK_LEN
-                and move.target in state.pawns[t]
-            ):
-                return None
-        else:
-            if move.src in (START, HOME):
-                return None
-            if move.kind == FWD_KIND:
-                sorry_4 = card == SORRY_CARD and any(m.kind == FWD_KIND for m in self.legal_moves)
-                if move.steps != (4 if sorry_4 else FORWARD_STEPS[card]):
-                    return None
-                dest = FWD[c][move.src][move.steps]
-            else:
-                if move.steps != BACKWARD_STEPS[card]:
-                    return None
-                dest = BWD[c][move.src][move.steps]
-            if dest < 0 or not state.can_land(c, dest):
-                return None
-        trial = state.copy()
-        trial.apply(move, [])
-        key = trial.key()
-        for m in self.legal_moves:
-            if m.card == move.card and not m.is_pass:
-                listed = state.copy()
-                listed.apply(m, [])
-                if listed.key() == key:
-                    return m
-        return None
-
-    def _equivalent_swap(self, move: Move) -> Move | None:
-        """The listed move ending like ``move``: a legal swap is left out of the list when
-        another move of the same 11 ends alike through slides (another swap, or even the 11
-        forward: Red 16<>Yellow 27 with slide_on=all and swap_slides=both ends like R16+11)."""
-        card = move.card if self.rules.points else self.card
-        team = self.team_of(self.to_move)
-        c, t = move.colour, move.target_colour
-        pawns = self.state.pawns
-        if (
-            card != 11
-            or c not in team
-            or t in team
-            or not (move.src < TRACK_LEN and move.src in pawns[c])
-            or not (move.target < TRACK_LEN and move.target in pawns[t])
-        ):
-            return None
-        trial = self.state.copy()
-        trial.apply(move, [])
-        key = trial.key()
-        for m in self.legal_moves:
-            if m.card == move.card and not m.is_pass:
-                listed = self.state.copy()
-                listed.apply(m, [])
-                if listed.key() == key:
-                    return m
-        return None
+        return matching_move(self.state, self.rules, self.to_move, card, move, self.legal_moves)
 
     # -- actions ------------------------------------------------------------------------------
     def draw(self, card: Card | None = None) -> Card:
@@ -411,10 +362,10 @@ class Game:
         if card is not None and card not in (self.draw_pile or self.discard_pile):
             name = card_name(card) if card in CARDS else repr(card)
             raise GameStateError(_("no {card} is left in the draw pile").format(card=name))
-        ops: list[tuple[Any, ...]] = []
-        scalars = self._scalars()
+        before = self._counters()
+        reshuffled = None
         if not self.draw_pile:
-            ops.append(("reshuffle", self.discard_pile[:], self.rng.state))
+            reshuffled = (self.discard_pile[:], self.rng.state)
             self.draw_pile = self.discard_pile
             self.discard_pile = []
             self.rng.shuffle(self.draw_pile)
@@ -429,17 +380,16 @@ class Game:
                     _("no {card} is left in the draw pile").format(card=card_name(card))
                 ) from None
         drawn = pile.pop(idx)
-        ops.append(("draw", idx, drawn))
+        hand = -1
         if self.rules.points:
-            target = self._deal_to
-            assert target is not None
-            self.hands[target].append(drawn)
-            ops.append(("hand_add", target))
+            assert self._deal_to is not None
+            hand = self._deal_to
+            self.hands[hand].append(drawn)
             self._next_deal()
         else:
             self.card = drawn
             self.phase = DECISION
-        self._stack.append(("draw", drawn, scalars, [], ops))
+        self._stack.append(Undo(drawn, True, before, [], idx, hand, reshuffled))
         self._moves_cache = None
         return drawn
 
@@ -467,10 +417,10 @@ class Game:
         if listed is None:
             listed = self._moves_cache = self._generate()
         if move not in listed:
-            equivalent = self._equivalent(move)
-            if equivalent is None:
+            matching = self._matching(move)
+            if matching is None:
                 raise IllegalMoveError(self._illegal_reason(move))
-            move = equivalent
+            move = matching
         return move
 
     def effects(self, move: Move | str) -> list[Effect]:
@@ -502,26 +452,24 @@ class Game:
 
     def _play(self, move: Move) -> None:
         rules = self.rules
-        scalars = self._scalars()
+        before = self._counters()
         changes: list[Change] = []
-        ops: list[tuple[Any, ...]] = []
         mover = self.to_move
         self.state.apply(move, changes)
+        idx = hand = -1
         if rules.points:
             played = move.card
             assert played is not None
-            hand = self.hands[mover]
-            idx = hand.index(played)
-            hand.pop(idx)
-            ops.append(("hand_remove", mover, idx, played))
+            hand = mover
+            idx = self.hands[mover].index(played)
+            self.hands[mover].pop(idx)
         else:
             played = self.card
             assert played is not None
             self.card = None
         self.discard_pile.append(played)
-        ops.append(("discard",))
         self.turn += 1
-        self._stack.append(("move", move, scalars, changes, ops))
+        self._stack.append(Undo(move, False, before, changes, idx, hand, None))
         self._moves_cache = None
         # Who won? Only the team of the mover can have completed its pawns.
         team = self.team_of(mover)
@@ -546,25 +494,24 @@ class Game:
         """Take back the last step (a move or a draw) exactly; returns what was undone."""
         if not self._stack:
             raise GameStateError(_("nothing to take back"))
-        _kind, payload, scalars, changes, ops = self._stack.pop()
-        self.state.undo(changes)
-        for op in reversed(ops):
-            name = op[0]
-            if name == "discard":
-                self.discard_pile.pop()
-            elif name == "hand_remove":
-                self.hands[op[1]].insert(op[2], op[3])
-            elif name == "hand_add":
-                self.hands[op[1]].pop()
-            elif name == "draw":
-                self.draw_pile.insert(op[1], op[2])
-            elif name == "reshuffle":
-                self.discard_pile = op[1][:]
+        undo = self._stack.pop()
+        if undo.drawn:
+            assert not isinstance(undo.step, Move)
+            if undo.hand >= 0:
+                self.hands[undo.hand].pop()
+            self.draw_pile.insert(undo.at, undo.step)
+            if undo.reshuffled is not None:
+                discard, self.rng.state = undo.reshuffled
+                self.discard_pile = discard[:]
                 self.draw_pile = []
-                self.rng.state = op[2]
-        self._restore_scalars(scalars)
+        else:
+            self.state.undo(undo.changes)
+            played = self.discard_pile.pop()
+            if undo.hand >= 0:
+                self.hands[undo.hand].insert(undo.at, played)
+        self._restore_counters(undo.before)
         self._moves_cache = None
-        return payload  # type: ignore[no-any-return]
+        return undo.step
 
     def step(self, move: Move | str | None = None) -> None:
         """Convenience: draw at a chance node, else push ``move``."""
@@ -575,8 +522,8 @@ class Game:
         else:
             self.push(move)
 
-    def _scalars(self) -> tuple[Any, ...]:
-        return (
+    def _counters(self) -> Counters:
+        return Counters(
             self.to_move,
             self.phase,
             self.card,
@@ -586,7 +533,7 @@ class Game:
             self._deal_to,
         )
 
-    def _restore_scalars(self, s: tuple[Any, ...]) -> None:
+    def _restore_counters(self, c: Counters) -> None:
         (
             self.to_move,
             self.phase,
@@ -595,20 +542,23 @@ class Game:
             self.winners,
             self.scores,
             self._deal_to,
-        ) = s
+        ) = c
 
     @property
     def history(self) -> list[Move | Card]:
-        """Every step since the game (or position) began: moves and drawn cards."""
-        return [entry[1] for entry in self._stack]
+        """Every step since the game (or position) began, in order: each move played (a
+        :class:`Move`) and each card drawn (an int)."""
+        return [u.step for u in self._stack]
 
     @property
     def move_stack(self) -> list[Move]:
-        return [entry[1] for entry in self._stack if entry[0] == "move"]
+        """The moves played since the game (or position) began."""
+        return [u.step for u in self._stack if isinstance(u.step, Move)]
 
     # -- scoring ------------------------------------------------------------------------------
     def _score(self) -> dict[int, int]:
-        """Points of the finished game (``sorry.rulebook.score``, RULES.md section 7)."""
+        """Points of the finished game (``sorry.rulebook.score``; docs/variants.md, Play for
+        points)."""
         homes = [p.count(HOME) for p in self.state.pawns]
         return points_score(
             homes, self.colours, self.winners, self.rules.points_bonus == "cumulative"
@@ -643,10 +593,13 @@ class Game:
         new._moves_cache = self._moves_cache
         return new
 
-    def _snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state now, without the history, as JSON-able data: the position, the
+        phase, the card, the hands, the piles (in order), the generator's state, the turn
+        count and the first player. :meth:`from_snapshot` reads it back."""
         return {
             "position": self.position_string(),
-            "phase": ("chance", "decision", "over")[self.phase],
+            "phase": self.phase.word,
             "card": card_name(self.card) if self.card is not None else None,
             "hands": {
                 COLOUR_LETTERS[c]: [card_name(x) for x in self.hands[c]] for c in self.colours
@@ -669,11 +622,12 @@ class Game:
             "version": 1,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
-            "initial": copy.deepcopy(self._initial),
+            "initial": self.initial_snapshot(),
             "steps": [
-                ("draw:" + card_name(p)) if k == "draw" else str(p) for k, p, *_ in self._stack
+                str(u.step) if isinstance(u.step, Move) else "draw:" + card_name(u.step)
+                for u in self._stack
             ],
-            "current": self._snapshot(),
+            "current": self.snapshot(),
             "winners": [COLOUR_LETTERS[c] for c in self.winners],
             "scores": {COLOUR_LETTERS[c]: s for c, s in self.scores.items()}
             if self.scores is not None
@@ -691,14 +645,13 @@ class Game:
         game = cls.__new__(cls)
         game.rules = rules
         game.seed = int(data.get("seed", 0))
-        init = data["initial"]
-        game._restore_snapshot(init)
+        game._restore(data["initial"])
         for step in data["steps"]:
             if step.startswith("draw:"):
                 game.draw(parse_card(step[5:]))
             else:
                 game.push(Move.parse(step))
-        if game._snapshot() != data["current"]:
+        if game.snapshot() != data["current"]:
             raise NotationError(_("the serialised steps do not lead to the serialised state"))
         return game
 
@@ -710,7 +663,27 @@ class Game:
             raise NotationError(_("bad JSON: {error}").format(error=exc)) from None
         return cls.from_dict(data)
 
-    def _restore_snapshot(self, snap: dict[str, Any]) -> None:
+    def initial_snapshot(self) -> dict[str, Any]:
+        """The :meth:`snapshot` of the state the history begins from (a game's start)."""
+        return copy.deepcopy(self._initial)
+
+    @classmethod
+    def from_snapshot(cls, snap: dict[str, Any], rules: Rules, seed: int = 0) -> Game:
+        """A game in the state of ``snap`` (a :meth:`snapshot`), with no history. A finished
+        game's winners are the team of the player to move if it has every pawn HOME (the
+        winning move leaves it to move), and in the points variant its scores follow."""
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = seed
+        game._restore(snap)
+        team = game.team_of(game.to_move)
+        if game.phase == OVER and all(game.state.all_home(c) for c in team):
+            game.winners = team
+            if rules.points:
+                game.scores = game._score()
+        return game
+
+    def _restore(self, snap: dict[str, Any]) -> None:
         pos = Position.parse(snap["position"])
         draw = [parse_card(x) for x in snap["draw_pile"]]
         discard = [parse_card(x) for x in snap["discard_pile"]]
@@ -728,15 +701,15 @@ class Game:
         self.first = COLOUR_LETTERS.index(snap.get("first", COLOUR_LETTERS[pos.to_move]))
         self.turn = int(snap.get("turn", 0))
         phase = snap.get("phase", "chance")
-        self.phase = {"chance": CHANCE, "decision": DECISION, "over": OVER}[phase]
+        self.phase = Phase[phase.upper()]
         deal = snap.get("deal_to")
         self._deal_to = COLOUR_LETTERS.index(deal) if deal else None
-        self._initial = self._snapshot()
+        self._initial = self.snapshot()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return self.rules == other.rules and self._snapshot() == other._snapshot()
+        return self.rules == other.rules and self.snapshot() == other.snapshot()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -745,31 +718,15 @@ class Game:
         return f"<Game {self.rules.variant} {self.position_string()!r}{extra}>"
 
 
-def _split_playable(state: PawnState, rules: Rules, colour: int, move: Move) -> bool:
-    """Whether each half of a split, played in order, is a legal forward move on the board
-    left by the halves before it (used to accept any order of a split)."""
-    from .board import FORWARD as FWD
-    from .movegen import movers
-
-    cols = movers(rules, colour)
-    if len(move.parts) < 2 or sum(p.steps for p in move.parts) != 7:
-        return False
-    if len(move.parts) > 2 and not (rules.teams and rules.team_seven_split == "any"):
-        return False
-    used = set()
-    for part in move.parts:
-        c = part.colour
-        if c not in cols or part.src not in state.pawns[c] or part.src in (START, HOME):
-            return False
-        pawn = (c, state.pawns[c].index(part.src))  # the pawn itself, not its square
-        if pawn in used:
-            return False
-        used.add(pawn)
-        dest = FWD[c][part.src][part.steps]
-        if dest < 0 or not state.can_land(c, dest):
-            return False
-        state.apply(part, [])
-    return True
-
-
-__all__ = ["CHANCE", "DECISION", "DEFAULT_COLOURS", "HAND_SIZE", "OVER", "TRACK_LEN", "Game"]
+__all__ = [
+    "CHANCE",
+    "DECISION",
+    "DEFAULT_COLOURS",
+    "HAND_SIZE",
+    "OVER",
+    "TRACK_LEN",
+    "Counters",
+    "Game",
+    "Phase",
+    "Undo",
+]

@@ -1,4 +1,4 @@
-"""Matches (RULES.md 3.4 and 7): a series of games with running scores.
+"""Matches (docs/variants.md, Matches): a series of games with running scores.
 
 The winner of a game starts the next. A match is played to a number of games, to a target
 score, or both (it ends at whichever comes first). Each game's seed is derived from the match
@@ -6,7 +6,8 @@ seed with :func:`sorry.rng.derive_seed`, so a match seed reproduces every game.
 
 What a game is worth:
 
-* **points** variant: the game's score (RULES.md section 7) is added to each player's total;
+* **points** variant: the game's score (docs/variants.md, Play for points) is added to each
+  player's total;
 * **standard** and **teams**: each winning colour scores 1 (in teams both partners score, so
   a team's score is either partner's).
 
@@ -180,9 +181,7 @@ class Match:
 
     def _sides(self) -> list[tuple[int, ...]]:
         """Who wins together: each team in the teams variant, each colour otherwise."""
-        if self.rules.teams:
-            return [(0, 2), (1, 3)]
-        return [(c,) for c in self.colours]
+        return list(self.rules.book.sides(self.colours))
 
     @property
     def leaders(self) -> tuple[int, ...]:

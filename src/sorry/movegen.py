@@ -1,9 +1,11 @@
-"""Legal moves of one card (RULES.md sections 4-6): pure functions over a :class:`PawnState`.
+"""Legal moves of one card (docs/rules.md, Cards and Legal move lists; docs/variants.md, Team
+variant): pure functions over a :class:`PawnState`.
 
 The moves are listed in a canonical order (the pawns of the mover's colour, then its partner's,
 by location) and moves that lead to the same result are listed once (only the 7 and the 11 can
 produce such duplicates: splits, swaps with a partner, and swaps whose slides bump alike; they
-are checked by result).
+are checked by result). :func:`matching_move` finds the listed move that a move typed another
+way plays (a split's halves in the other order, a move left out because another ends alike).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
 from .board import HOME, START, START_EXIT, TRACK_LEN
 from .cards import SORRY
-from .moves import BACKWARD, ENTER, FORWARD, PASS_MOVE, SPLIT, SWAP, Move
+from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, PASS_MOVE, SPLIT, SWAP, Move
 from .moves import SORRY as SORRY_KIND
 from .rulebook import BACKWARD_STEPS, FORWARD_STEPS, SORRY_FORWARD, may_decline
 from .rules import Rules
@@ -319,7 +321,7 @@ def _split_any(
     parts: tuple[Move, ...],
     remaining: int,
     used: int,
-    memo: set[tuple[int, int, int]],
+    memo: set[tuple[tuple[tuple[int, ...], ...], int, int]],
     seen: set[int],
     out: list[Move],
     origin: int,
@@ -349,10 +351,96 @@ def _split_any(
                     out.append(Move(SPLIT, parts=now))
             else:
                 # Which pawn is which matters for `used`, so the memo keys raw locations.
-                memo_key = (hash(tuple(map(tuple, pawns))), used | 1 << n, remaining - s)
+                memo_key = (tuple(map(tuple, pawns)), used | 1 << n, remaining - s)
                 if memo_key not in memo:
                     memo.add(memo_key)
                     _split_any(
                         state, movable, now, remaining - s, used | 1 << n, memo, seen, out, origin
                     )
             state.undo(ch)
+
+
+# -- moves typed another way ---------------------------------------------------------------------
+def matching_move(
+    state: PawnState, rules: Rules, colour: int, card: int | None, move: Move, listed: list[Move]
+) -> Move | None:
+    """The move of ``listed`` (the legal moves of ``card`` for the player ``colour``) that ends
+    like ``move``, or None. Lets people type a move another way than the list has it: a split
+    7's halves in another order, a swap between partners (``team_swap_partner=yes``) from
+    either side, a move left out of the list because another ends alike (Red 43-4 and Red
+    58-4 both slide back to where they were; a swap whose slides end like the 11 forward).
+    ``move`` must be playable with ``card`` on ``state`` as it stands; the listed moves are
+    compared with it by the position they lead to."""
+    trial = state.copy()
+    if card is None or not _playable(trial, rules, colour, card, move, listed):
+        return None
+    key = trial.key()
+    for m in listed:
+        if m.card == move.card and m.kind not in (PASS, DISCARD):
+            after = state.copy()
+            after.apply(m, [])
+            if after.key() == key:
+                return m
+    return None
+
+
+def _playable(
+    state: PawnState, rules: Rules, colour: int, card: int, move: Move, listed: list[Move]
+) -> bool:
+    """Whether ``move`` is a move of ``card`` for ``colour`` by the board alone (the listed
+    moves say whether the Sorry! card's forward 4 is allowed); if so it is played on ``state``."""
+    team = rules.book.movers[colour]
+    pawns = state.pawns
+    kind = move.kind
+    if kind == SPLIT:
+        return card == 7 and _split_playable(state, team, rules, move)
+    c = move.colour
+    if c not in team or move.src not in pawns[c]:
+        return False
+    if kind in (SWAP, SORRY_KIND):
+        t = move.target_colour
+        if not (0 <= t < 4 and t != c and move.target < TRACK_LEN and move.target in pawns[t]):
+            return False
+        if kind == SWAP:
+            ok = card == 11 and move.src < TRACK_LEN and (rules.team_swap_partner or t not in team)
+        else:  # Sorry!: any other colour in the teams variant, an opponent's otherwise
+            ok = card == SORRY and move.src == START and (rules.teams or t not in team)
+    elif (kind in (FORWARD, BACKWARD)) and move.src != START and move.src != HOME:
+        if kind == FORWARD:
+            sorry_4 = card == SORRY and any(m.kind == FORWARD for m in listed)
+            steps = SORRY_FORWARD if sorry_4 else FORWARD_STEPS[card]
+            dest = FWD[c][move.src][steps] if steps and move.steps == steps else -1
+        else:
+            steps = BACKWARD_STEPS[card]
+            dest = BWD[c][move.src][steps] if steps and move.steps == steps else -1
+        ok = dest >= 0 and state.can_land(c, dest)
+    else:  # starts, passes and discards are listed as they are typed
+        return False
+    if ok:
+        state.apply(move, [])
+    return ok
+
+
+def _split_playable(state: PawnState, team: tuple[int, ...], rules: Rules, move: Move) -> bool:
+    """Whether each half of a split, played in order on ``state``, is a legal forward move on
+    the board the halves before it left (and plays them)."""
+    if len(move.parts) < 2 or sum(p.steps for p in move.parts) != 7:
+        return False
+    if len(move.parts) > 2 and not (rules.teams and rules.team_seven_split == "any"):
+        return False
+    used = set()
+    for part in move.parts:
+        c = part.colour
+        if c not in team or part.src not in state.pawns[c] or part.src in (START, HOME):
+            return False
+        if part.kind != FORWARD or part.steps < 1:
+            return False
+        pawn = (c, state.pawns[c].index(part.src))  # the pawn itself, not its square
+        if pawn in used:
+            return False
+        used.add(pawn)
+        dest = FWD[c][part.src][part.steps]
+        if dest < 0 or not state.can_land(c, dest):
+            return False
+        state.apply(part, [])
+    return True

@@ -26,6 +26,7 @@ Move.parse('R12+3/R40+4')
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 from typing import Final, NamedTuple
 
 from .board import COLOUR_LETTERS, START, START_EXIT, TRACK_LEN, loc_name, parse_loc
@@ -33,22 +34,37 @@ from .cards import Card, card_name, parse_card
 from .errors import NotationError
 from .i18n import _
 
-FORWARD: Final = 0
-BACKWARD: Final = 1
-ENTER: Final = 2  # leave START for the START exit (cards 1 and 2)
-SORRY: Final = 3
-SWAP: Final = 4
-SPLIT: Final = 5
-PASS: Final = 6
-DISCARD: Final = 7
 
+class Kind(IntEnum):
+    """The kinds of move (ints, so that tables and the compiled engine can index by them)."""
+
+    FORWARD = 0
+    BACKWARD = 1
+    ENTER = 2  # leave START for the START exit (cards 1 and 2)
+    SORRY = 3
+    SWAP = 4
+    SPLIT = 5
+    PASS = 6
+    DISCARD = 7
+
+
+FORWARD: Final = Kind.FORWARD
+BACKWARD: Final = Kind.BACKWARD
+ENTER: Final = Kind.ENTER
+SORRY: Final = Kind.SORRY
+SWAP: Final = Kind.SWAP
+SPLIT: Final = Kind.SPLIT
+PASS: Final = Kind.PASS
+DISCARD: Final = Kind.DISCARD
+
+#: The kinds' names in the notation's words (``start`` for ENTER), by kind.
 KIND_NAMES: Final = ("forward", "backward", "start", "sorry", "swap", "split", "pass", "discard")
 
 
 class Move(NamedTuple):
     """One decision of a player. Build moves with :meth:`parse` or take them from the game."""
 
-    kind: int
+    kind: Kind
     colour: int = -1  # colour of the pawn that moves (or is placed)
     src: int = -1  # its location before the move
     steps: int = 0  # forward/backward count

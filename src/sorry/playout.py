@@ -18,6 +18,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Final
 
 from .board import BACKWARD as BWD
 from .board import FORWARD as FWD
@@ -38,7 +39,7 @@ from .rulebook import (
     may_decline,
     seat_after,
 )
-from .rules import Rules
+from .rules import Rules, Unsupported
 from .state import Change, PawnState
 
 #: FWD_BY_STEPS[colour][n][location] and BWD_BY_STEPS[colour][n][location]: the board tables
@@ -52,6 +53,9 @@ BWD_BY_STEPS = tuple(
 
 #: SPLIT_STEPS[colour]: (k, FWD_BY_STEPS[colour][7 - k]) for k = 1..6, the halves of a 7.
 SPLIT_STEPS = tuple(tuple((k, FWD_BY_STEPS[c][7 - k]) for k in range(1, 7)) for c in range(4))
+
+#: The settings playouts cannot play (hands of five are left to Game): see rules.Unsupported.
+UNSUPPORTED: Final[Unsupported] = frozenset({("variant", "points")})
 
 #: A policy: given the state, the player, the card and the listed moves, the index of the choice.
 Policy = Callable[[PawnState, int, int, list[Move]], int]
@@ -79,8 +83,7 @@ def play(
     """Play a whole standard or team game with ``policy`` choosing every move (``None``:
     uniformly at random with ``Rng(choice_seed)``, inlined because it is the hot loop of
     simulations)."""
-    if rules.points:
-        raise ValueError("playouts cover the standard and team games; use Game for points")
+    rules.check_supported(UNSUPPORTED, "sorry.playout")
     colours = colours_for(players, rules)
     if policy is None and not rules.teams:
         return _random_standard(rules, colours, seed, choice_seed & MASK64)

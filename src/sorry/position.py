@@ -1,4 +1,4 @@
-"""The position string of RULES.md section 8: parse, validate, print.
+"""The position string (docs/rules.md, Positions given by hand): parse, validate, print.
 
 >>> p = Position.parse("Y:H,40,12,33 R:s2,S,4,S R")
 >>> str(p)

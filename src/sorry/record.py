@@ -93,7 +93,7 @@ def mix_seed(*contributions: str) -> int:
 
 def initial_deck(game: Game) -> tuple[Card, ...]:
     """The deck a game started with, in drawing order (top card first)."""
-    return tuple(parse_card(c) for c in reversed(game._initial["draw_pile"]))
+    return tuple(parse_card(c) for c in reversed(game.initial_snapshot()["draw_pile"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,16 +308,16 @@ class GameRecord:
             raise RecordError("the commitment is not that of this game's seed and deck")
         replay = _start(game.rules, game.colours, game.seed, game.first, chosen_by)
         steps: list[Step] = []
-        for kind, payload, *_rest in game._stack:
-            if kind == "draw":
+        for step in game.history:
+            if isinstance(step, Move):
+                by = replay.to_move
+                replay.push(step)
+                steps.append(Step(COLOUR_LETTERS[by], move=str(step), position=_pos(replay)))
+            else:
                 to = replay.deal_to
                 assert to is not None
-                replay.draw(payload)
-                steps.append(Step(COLOUR_LETTERS[to], draw=card_name(payload)))
-            else:
-                by = replay.to_move
-                replay.push(payload)
-                steps.append(Step(COLOUR_LETTERS[by], move=str(payload), position=_pos(replay)))
+                replay.draw(step)
+                steps.append(Step(COLOUR_LETTERS[to], draw=card_name(step)))
         if replay != game:
             raise RecordError("re-playing the game's history does not give the game")
         return cls(
@@ -575,7 +575,7 @@ def _first_chosen_by(game: Game) -> str:
             start = _start(game.rules, game.colours, game.seed, game.first, chosen_by)
         except SorryError:
             continue
-        if start._initial == game._initial:
+        if start.initial_snapshot() == game.initial_snapshot():
             return chosen_by
     raise RecordError(
         "a record needs a game that began from its seed (Game(rules, players, seed)), "

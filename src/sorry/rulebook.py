@@ -20,6 +20,8 @@ The kernel converts these tables with numpy at import; nothing is retyped.
 ((0, 1, 2), True)
 >>> score([4, 1, 0, 0], (0, 1), winners=(0,), cumulative=False)
 {0: 85, 1: 5}
+>>> book.sides((0, 1, 2, 3)), r.book.sides((0, 2))
+(((0, 2), (1, 3)), ((0,), (2,)))
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ DEFAULT_COLOURS: Final = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 #: Cards in a hand in the points variant.
 HAND_SIZE: Final = 5
 
-# -- points (RULES.md section 7) -----------------------------------------------------------
+# -- points (docs/variants.md, Play for points) ---------------------------------------------
 #: Points for each own pawn HOME; for the winner, also for each opponent pawn not HOME.
 POINTS_PER_PAWN: Final = 5
 #: (bonus, most pawns HOME an opponent may have): the winner's bonus, highest first.
@@ -125,9 +127,9 @@ def check_colours(colours: Iterable[int], rules: Rules) -> None:
 def score(
     homes: Sequence[int], colours: Iterable[int], winners: Sequence[int], cumulative: bool
 ) -> dict[int, int]:
-    """Points (RULES.md section 7) from ``homes[colour]``, the pawns each colour has HOME: 5
-    per own pawn HOME; the winner 5 per opponent pawn not HOME and the bonus (the highest one
-    that applies, or all of them when ``cumulative``)."""
+    """Points (docs/variants.md, Play for points) from ``homes[colour]``, the pawns each colour
+    has HOME: 5 per own pawn HOME; the winner 5 per opponent pawn not HOME and the bonus (the
+    highest one that applies, or all of them when ``cumulative``)."""
     cols = tuple(colours)
     scores = {c: POINTS_PER_PAWN * homes[c] for c in cols}
     if not winners:
@@ -136,10 +138,17 @@ def score(
     opponents = [c for c in cols if c not in winners]
     scores[w] += POINTS_PER_PAWN * sum(4 - homes[c] for c in opponents)
     most = max((homes[c] for c in opponents), default=0)
-    bonuses = [b for b, limit in POINTS_BONUSES if most <= limit]
-    if bonuses:
-        scores[w] += sum(bonuses) if cumulative else bonuses[0]
+    scores[w] += winner_bonus(most, cumulative)
     return scores
+
+
+def winner_bonus(most: int, cumulative: bool) -> int:
+    """The winner's bonus when the opponent with most pawns HOME has ``most`` of them: the
+    highest bonus that applies, or all that apply when ``cumulative`` (points_bonus)."""
+    bonuses = [b for b, limit in POINTS_BONUSES if most <= limit]
+    if not bonuses:
+        return 0
+    return sum(bonuses) if cumulative else bonuses[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +187,11 @@ class Rulebook:
             slide=slide_table(rules.slide_on),
         )
 
+    def sides(self, colours: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+        """Who wins together among ``colours``, in seat order: the two teams (Red+Yellow,
+        Blue+Green) in the teams variant, else each colour alone."""
+        return tuple(dict.fromkeys(tuple(sorted(self.movers[c])) for c in colours))
+
     def plays_again(self, card: int, discarded: bool = False) -> bool:
         """Whether the player of ``card`` draws again (a discarded card never does)."""
         return self.again[card] and not discarded
@@ -210,4 +224,5 @@ __all__ = [
     "partner",
     "score",
     "seat_after",
+    "winner_bonus",
 ]

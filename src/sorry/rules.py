@@ -1,4 +1,4 @@
-"""The rule set: a variant plus the named rule options of RULES.md section 9, validated.
+"""The rule set: a variant plus the named rule options of docs/variants.md, validated.
 
 >>> r = Rules.from_options("standard", ["deck=44", "slide_on=own"])
 >>> r.deck, r.slide_on, r.options_text()
@@ -38,16 +38,22 @@ OPTION_VALUES: Final[dict[str, tuple[str, ...]]] = {
 #: Options whose values are booleans (``yes``/``no`` as text).
 _BOOLS: Final = ("two_draws_again", "team_swap_partner")
 #: Options that only make sense in one variant.
-_VARIANT_ONLY: Final = {
+VARIANT_ONLY: Final = {
     "team_seven_split": "teams",
     "team_swap_partner": "teams",
     "points_bonus": "points",
 }
 
+#: What an engine cannot play, as ``(name, value)`` settings (``variant`` is one of the names,
+#: values as text): each engine other than :class:`~sorry.game.Game` declares its own
+#: (``sorry.playout.UNSUPPORTED``, ``sorry.fast.UNSUPPORTED``), and a test plays every value
+#: of every option in every engine that does not declare it.
+Unsupported = frozenset[tuple[str, str]]
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A variant and its options. Every field has the default of RULES.md section 9."""
+    """A variant and its options. Every field has the default (docs/rules.md, Options)."""
 
     variant: str = "standard"
     deck: int = 45
@@ -81,7 +87,7 @@ class Rules:
                 raise RulesError(
                     _("bad value {value!r} for option {name}").format(value=value, name=name)
                 )
-            only = _VARIANT_ONLY.get(name)
+            only = VARIANT_ONLY.get(name)
             if only is not None and only != self.variant and _text(value) != values[0]:
                 raise RulesError(
                     _("option {name} only applies to the {only} variant").format(
@@ -145,7 +151,7 @@ class Rules:
                 )
             if key in kwargs:
                 raise RulesError(_("option {key} given twice").format(key=key))
-            only = _VARIANT_ONLY.get(key)
+            only = VARIANT_ONLY.get(key)
             if only is not None and only != variant:
                 raise RulesError(
                     _("option {name} only applies to the {only} variant").format(
@@ -162,8 +168,24 @@ class Rules:
             )
         return cls(variant=variant, **kwargs)
 
+    def settings(self) -> dict[str, str]:
+        """The variant and every option as text: ``{"variant": "teams", "deck": "45", ...}``."""
+        return {"variant": self.variant, **self.options()}
+
+    def check_supported(self, unsupported: Unsupported, engine: str) -> None:
+        """:class:`RulesError` if these rules use a setting that ``engine`` declares it cannot
+        play (``unsupported``, see :data:`Unsupported`)."""
+        settings = self.settings()
+        for name, value in sorted(unsupported):
+            if settings.get(name) == value:
+                raise RulesError(
+                    _("{engine} cannot play {name}={value}").format(
+                        engine=engine, name=name, value=value
+                    )
+                )
+
     def options(self) -> dict[str, str]:
-        """Every option (defaults included) as text, in RULES.md order."""
+        """Every option (defaults included) as text, in the order of OPTION_VALUES."""
         return {name: _text(getattr(self, name)) for name in OPTION_VALUES}
 
     def options_text(self) -> str:

@@ -1,8 +1,8 @@
 """The pawns on the board: locations, square occupancy, and moving pawns with undo.
 
 :class:`PawnState` is the mutable core that move generation and the game share. It applies
-moves (bumps and slides included, RULES.md section 5) and records every pawn it changes, so a
-move can be taken back exactly by :meth:`PawnState.undo`.
+moves (bumps and slides included: docs/rules.md, Landing, bumping, slides) and records every
+pawn it changes, so a move can be taken back exactly by :meth:`PawnState.undo`.
 """
 
 from __future__ import annotations

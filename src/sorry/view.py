@@ -1,18 +1,21 @@
-"""A player's view of a game: what that player may know, and nothing else (RULES.md 7).
+"""A player's view of a game: what that player may know, and nothing else (docs/variants.md,
+Play for points: hands are secret; no one knows the order of the draw pile).
 
 Everything that acts for a player (bots, interfaces, the network server) sees only views. A view
 holds every pawn, the public card of the turn (standard game), the viewer's own hand, how many
 cards the others hold, the discard pile and the number of cards left to draw. It never holds the
-order of the draw pile, the seed or the others' hands.
+order of the draw pile, the seed or the others' hands. A view is plain data: the game builds it
+(:meth:`sorry.game.Game.view`), and :meth:`sorry.game.Game.from_view` deals a whole game that
+agrees with it (a determinisation, for search), with the cards of :meth:`PlayerView.deal`.
 
 >>> from sorry import Game, Rules
 >>> g = Game(Rules(variant="points"), players=2, seed=3)
 >>> while g.is_chance():
 ...     _ = g.draw()
 >>> v = g.view(g.to_move)
->>> len(v.hand), v.hand_sizes[v.viewer], v.draw_count
-(5, 5, 35)
->>> d = v.determinise(seed=1)
+>>> len(v.hand), v.hand_sizes[v.viewer], v.draw_count, v.phase
+(5, 5, 35, <Phase.DECISION: 1>)
+>>> d = Game.from_view(v, seed=1)
 >>> d.view(v.viewer) == v
 True
 """
@@ -21,9 +24,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from enum import IntEnum
+from typing import Any, NamedTuple
 
-from .board import COLOUR_LETTERS, COLOUR_NAMES
+from .board import COLOUR_LETTERS
 from .cards import CARDS, Card, card_name, deck_counts
 from .errors import GameStateError
 from .moves import Move
@@ -31,8 +35,27 @@ from .position import Pawns, Position
 from .rng import Rng
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Phase(IntEnum):
+    """Where a game stands (as in OpenSpiel): a card is to be drawn (a chance node), the
+    player to move has a decision, or the game is over."""
+
+    CHANCE = 0
+    DECISION = 1
+    OVER = 2
+
+    @property
+    def word(self) -> str:
+        """``chance``, ``decision`` or ``over`` (the JSON name)."""
+        return self.name.lower()
+
+
+class Deal(NamedTuple):
+    """The cards a viewer cannot see, dealt at random: every colour's hand (the viewer's own
+    as it is) and the draw pile (top card last)."""
+
+    hands: list[list[Card]]
+    draw_pile: list[Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +66,7 @@ class PlayerView:
     viewer: int
     colours: tuple[int, ...]
     to_move: int
-    phase: int  # CHANCE, DECISION or OVER (see sorry.game)
+    phase: Phase
     pawns: Pawns  # sorted locations per colour, None for colours not playing
     card: Card | None  # the card drawn this turn (standard and teams; public)
     hand: tuple[Card, ...]  # the viewer's own hand (points)
@@ -57,44 +80,19 @@ class PlayerView:
     legal_moves: tuple[Move, ...]  # the viewer's legal moves when it is to move, else ()
     deal_to: int | None = None  # at a chance node, who receives the card
 
-    @classmethod
-    def of(cls, game: Game, viewer: int) -> PlayerView:
-        if viewer not in game.colours:
-            raise GameStateError(f"{COLOUR_NAMES[viewer]} is not playing: no view")
-        moves = tuple(game.legal_moves) if game.to_move == viewer else ()
-        return cls(
-            rules=game.rules,
-            viewer=viewer,
-            colours=game.colours,
-            to_move=game.to_move,
-            phase=game.phase,
-            pawns=game.state.sorted_pawns(),
-            card=game.card,
-            hand=tuple(game.hands[viewer]),
-            hand_sizes=tuple(len(h) for h in game.hands),
-            discard_pile=tuple(game.discard_pile),
-            draw_count=len(game.draw_pile),
-            turn=game.turn,
-            first=game.first,
-            winners=game.winners,
-            scores=tuple(sorted(game.scores.items())) if game.scores is not None else None,
-            legal_moves=moves,
-            deal_to=game.deal_to,
-        )
-
     def position(self) -> Position:
         return Position(self.pawns, self.to_move)
 
     def is_chance(self) -> bool:
-        return self.phase == 0
+        return self.phase == Phase.CHANCE
 
     def is_over(self) -> bool:
-        return self.phase == 2
+        return self.phase == Phase.OVER
 
     @property
     def my_turn(self) -> bool:
         """Whether the viewer is to make a decision now."""
-        return self.phase == 1 and self.to_move == self.viewer
+        return self.phase == Phase.DECISION and self.to_move == self.viewer
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able description (for a network client): the view and nothing more."""
@@ -103,7 +101,7 @@ class PlayerView:
             "viewer": COLOUR_LETTERS[self.viewer],
             "colours": [COLOUR_LETTERS[c] for c in self.colours],
             "position": self.position_string(),
-            "phase": ("chance", "decision", "over")[self.phase],
+            "phase": self.phase.word,
             "card": card_name(self.card) if self.card is not None else None,
             "hand": [card_name(c) for c in self.hand],
             "hand_sizes": {COLOUR_LETTERS[c]: self.hand_sizes[c] for c in self.colours},
@@ -144,12 +142,11 @@ class PlayerView:
             return {}
         return {c: counts[c] / total for c in CARDS if counts[c]}
 
-    def determinise(self, seed: int) -> Game:
-        """A full game consistent with this view: the unseen cards dealt at random (seeded)
-        among the others' hands and the draw pile. For search in hidden-information games."""
-        from .game import Game
-
-        rng = Rng(seed)
+    def deal(self, rng: Rng) -> Deal:
+        """The unseen cards shuffled with ``rng`` and dealt: the others' hands (as many cards
+        as each holds, in seat order), the rest to the draw pile. :class:`GameStateError` if
+        the view's counts do not add up. The one dealing of every determinisation
+        (:meth:`sorry.game.Game.from_view`, the expert bot's worlds)."""
         unseen = [c for c, n in self.unseen_counts().items() for _ in range(n)]
         hidden = sum(self.hand_sizes[c] for c in self.colours if c != self.viewer)
         if len(unseen) != hidden + self.draw_count:
@@ -158,24 +155,14 @@ class PlayerView:
                 f"and {self.draw_count} to draw"
             )
         rng.shuffle(unseen)
-        game = Game.__new__(Game)
-        game.rules = self.rules
-        game.seed = seed
-        hands: dict[int, list[Card]] = {}
+        hands: list[list[Card]] = [[] for _ in range(4)]
         for c in self.colours:
             if c == self.viewer:
                 hands[c] = list(self.hand)
             else:
                 k = self.hand_sizes[c]
                 hands[c], unseen = unseen[:k], unseen[k:]
-        game._setup(self.position(), unseen, list(self.discard_pile), rng, card=self.card)
-        for c, h in hands.items():
-            game.hands[c] = h
-        game.phase = self.phase
-        game.turn = self.turn
-        game.first = self.first
-        game.winners = self.winners
-        game.scores = dict(self.scores) if self.scores is not None else None
-        game._deal_to = self.deal_to if self.rules.points else None
-        game._initial = game._snapshot()
-        return game
+        return Deal(hands, unseen)
+
+
+__all__ = ["Deal", "Phase", "PlayerView"]

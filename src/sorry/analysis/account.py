@@ -29,7 +29,7 @@ moves are valued by ``V`` itself. In the points variant the account is kept from
 after-game view (every hand revealed, the order of the draw pile still unknown) and each
 decision is judged from what the decider could know: its own hand, the discards and the
 card counts, the other hands and the draw pile dealt at random in ``worlds`` determinised
-worlds consistent with that (``PlayerView.determinise``).
+worlds consistent with that (``Game.from_view``).
 
 The opening deal of the points variant is one step of the account ("the deal"): the value at
 the start is ``R`` of the start itself, from which every deal is equally likely.
@@ -249,9 +249,7 @@ class Analysis:
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
         """The sides in seat order: each colour, or the two teams (R+Y, B+G)."""
-        if self.record.rules.teams:
-            return ((0, 2), (1, 3))
-        return tuple((c,) for c in self.colours)
+        return self.record.rules.book.sides(self.colours)
 
     @property
     def hidden_information(self) -> bool:
@@ -654,7 +652,7 @@ def _with_players(a: Analysis) -> Analysis:
     end = a.points[-1].values
     players = []
     for c in rec.colours:
-        side = tuple(x for x in rec.colours if x in ((c, (c + 2) % 4) if rec.rules.teams else (c,)))
+        side = tuple(x for x in rec.colours if x in rec.rules.book.movers[c])
         luck = sum((d.luck[c] for d in a.draws), ZERO)
         own_luck = sum((d.luck[c] for d in a.draws if d.colour == c), ZERO)
         dec = sum((d.term[c] for d in a.decisions), ZERO)

@@ -37,9 +37,7 @@ def side_progress(game: Game, side: Sequence[int]) -> int:
 
 
 def sides_of(game: Game) -> tuple[tuple[int, ...], ...]:
-    if game.rules.teams:
-        return ((0, 2), (1, 3))
-    return tuple((c,) for c in game.colours)
+    return game.rules.book.sides(game.colours)
 
 
 def naive_values(game: Game, temperature: float = NAIVE_TEMPERATURE) -> Values:

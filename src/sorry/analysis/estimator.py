@@ -84,13 +84,13 @@ def determinised_values(
     seed: int,
 ) -> list[Values]:
     """:meth:`Estimator.view_values` from :meth:`Estimator.values`: the mean over ``worlds``
-    worlds dealt by :meth:`PlayerView.determinise` of ``rollouts`` rollouts after each
+    worlds dealt by :meth:`Game.from_view` of ``rollouts`` rollouts after each
     move."""
     view = game.view(game.to_move)
     zero = Fraction(0)
     sums: list[Values] = [(zero, zero, zero, zero) for _m in moves]
     for k in range(worlds):
-        world = view.determinise(derive_seed(seed, 7919 + k))
+        world = Game.from_view(view, derive_seed(seed, 7919 + k))
         nodes = []
         for m in moves:
             after = world.copy(stack=False)

@@ -26,8 +26,9 @@ from math import comb
 
 from ..cards import Card
 from ..movegen import card_moves
-from ..moves import DISCARD, FORWARD, Move
+from ..moves import DISCARD, Move
 from ..rng import Rng
+from ..rulebook import may_decline
 from ..state import Change, PawnState
 from ..view import PlayerView
 from .base import next_colour, state_of, team_of
@@ -151,7 +152,7 @@ class HardBot:
             if best is None or (v > best if friendly else v < best):
                 best = v
         assert best is not None
-        if card == 11 and not any(r.kind == FORWARD for r in moves):
+        if may_decline(card, moves):
             best = max(best, base) if friendly else min(best, base)
         return best
 

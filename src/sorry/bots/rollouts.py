@@ -19,7 +19,6 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..cards import Card
 from ..moves import DISCARD, Move
 from ..rng import Rng
 from ..view import PlayerView
@@ -110,16 +109,7 @@ class PythonRoot:
         view = self.view
         rules = view.rules
         team = team_of(rules, view.viewer)
-        r = Rng(world)
-        unseen = [c for c, n in view.unseen_counts().items() for _ in range(n)]
-        r.shuffle(unseen)
-        hands: list[list[Card]] = [[], [], [], []]
-        for c in view.colours:
-            if c == view.viewer:
-                hands[c] = list(view.hand)
-            elif rules.points:
-                k = view.hand_sizes[c]
-                hands[c], unseen = unseen[:k], unseen[k:]
+        hands, pile = view.deal(Rng(world))  # the world: as Game.from_view(view, world) deals
         discard = list(view.discard_pile)
         state = state_of(view)
         state.apply(move, [])
@@ -132,7 +122,7 @@ class PythonRoot:
         if rules.points:
             hands[me].remove(played)
         sim = Playout(
-            rules, view.colours, state, me, unseen, discard, hands, Rng(world ^ 0x5DEECE66D)
+            rules, view.colours, state, me, pile, discard, hands, Rng(world ^ 0x5DEECE66D)
         )
         if rules.points:
             new = sim._draw()

@@ -36,13 +36,17 @@ from .. import board
 from ..board import COLOUR_LETTERS, COLOUR_NAMES, START
 from ..cards import CARD_INDEX, Card
 from ..errors import SorryError
-from ..moves import Move
+from ..moves import Kind, Move
 from ..position import Position, field_text
 from ..rng import derive_seed
 from ..rulebook import colours_for
-from ..rules import OPTION_VALUES, Rules
+from ..rules import OPTION_VALUES, Rules, Unsupported
 from . import _kernel as K
 from ._search import POLICY_MEDIUM  # the compiled medium bot (sorry.fast._policy)
+
+#: The settings the compiled engine cannot play (see sorry.rules.Unsupported): splitting a 7
+#: among three or four pawns of a team.
+UNSUPPORTED: Final[Unsupported] = frozenset({("team_seven_split", "any")})
 
 POLICIES: Final = {
     "random": K.POLICY_RANDOM,
@@ -59,6 +63,7 @@ PolicyFn = Callable[..., int]
 
 __all__ = [
     "POLICIES",
+    "UNSUPPORTED",
     "FastResult",
     "game_seeds",
     "legal_moves",
@@ -90,8 +95,7 @@ def params(
 ) -> tuple[Array, Array]:
     """The rule parameters array ``P`` (with the policy of each colour R B Y G) and the slide
     table of a rule set."""
-    if rules.teams and rules.team_seven_split == "any":
-        raise SorryError("the fast engine does not support team_seven_split=any")
+    rules.check_supported(UNSUPPORTED, "sorry.fast")
     P = np.zeros(K.P_LEN, dtype=np.int64)
     P[K.P_DECK] = rules.deck
     P[K.P_AGAIN] = rules.book.again_mask
@@ -343,7 +347,7 @@ def move_of(rec: Array, points: bool = False) -> Move:
     if kind == K.K_DISCARD:
         return Move.discard(card)
     if kind in (K.K_FORWARD, K.K_BACKWARD):
-        m = Move(kind, c, src, steps)
+        m = Move(Kind(kind), c, src, steps)
     elif kind == K.K_ENTER:
         m = Move.enter(c)
     elif kind == K.K_SORRY:

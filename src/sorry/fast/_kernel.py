@@ -19,8 +19,9 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
-from .. import board, rulebook
+from .. import board, cards, rulebook
 from ..bots.levels import KEEP_VALUE
+from ..moves import Kind
 
 F = TypeVar("F", bound=Callable[..., Any])
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # not in numba's typed signature
@@ -79,24 +80,27 @@ STARTS = np.array([card in rulebook.START_CARDS for card in range(rulebook.FACES
 PARTNER = np.array(rulebook.PARTNER, dtype=np.int64)
 DECLINABLE = rulebook.DECLINABLE_CARD  # the card that may be declined (no forward move)
 SORRY_FWD = rulebook.SORRY_FORWARD  # Sorry!'s optional forward move
-#: points: per pawn HOME, and the winner's bonuses (highest first) with their limits
+#: points: per pawn HOME; WIN_BONUS[cumulative, most]: the winner's bonus when the opponent
+#: with most pawns HOME has ``most`` (rulebook.winner_bonus)
 POINTS_PER_PAWN = rulebook.POINTS_PER_PAWN
-BONUS = np.array([b for b, _limit in rulebook.POINTS_BONUSES], dtype=np.int64)
-BONUS_LIMIT = np.array([limit for _b, limit in rulebook.POINTS_BONUSES], dtype=np.int64)
+WIN_BONUS = np.array(
+    [[rulebook.winner_bonus(most, cum) for most in range(5)] for cum in (False, True)],
+    dtype=np.int64,
+)
 #: the card kinds in notation order (sorry.cards.CARDS) and the index of each face
-CARD_KINDS = np.array([1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13], dtype=np.int64)
-CARD_SLOT = np.array([-1, 0, 1, 2, 3, 4, -1, 5, 6, -1, 7, 8, 9, 10], dtype=np.int64)
+CARD_KINDS = np.array(cards.CARDS, dtype=np.int64)
+CARD_SLOT = np.array([cards.CARD_INDEX.get(c, -1) for c in range(rulebook.FACES)], dtype=np.int64)
 
 # -- move records ---------------------------------------------------------------------------------
-# kinds: the constants of sorry.moves
-K_FORWARD = 0
-K_BACKWARD = 1
-K_ENTER = 2
-K_SORRY = 3
-K_SWAP = 4
-K_SPLIT = 5
-K_PASS = 6
-K_DISCARD = 7
+# kinds: sorry.moves.Kind as plain ints
+K_FORWARD = int(Kind.FORWARD)
+K_BACKWARD = int(Kind.BACKWARD)
+K_ENTER = int(Kind.ENTER)
+K_SORRY = int(Kind.SORRY)
+K_SWAP = int(Kind.SWAP)
+K_SPLIT = int(Kind.SPLIT)
+K_PASS = int(Kind.PASS)
+K_DISCARD = int(Kind.DISCARD)
 # columns of a move record
 M_KIND = 0
 M_CARD = 1
@@ -407,7 +411,7 @@ def others_bits(S: Arr, colour: int, teams: bool) -> Any:
         return (start_bits(S, (colour + 1) & 3) | (start_bits(S, (colour + 3) & 3) << 4)) << 56
     return (
         start_bits(S, (colour + 1) & 3)
-        | (start_bits(S, (colour + 2) & 3) << 4)
+        | (start_bits(S, PARTNER[colour]) << 4)
         | (start_bits(S, (colour + 3) & 3) << 8)
     ) << 28
 
@@ -1191,11 +1195,7 @@ def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, o
                 most = h
     if winner < 0:
         return
-    bonus = 0  # rulebook.score: the highest bonus that applies, or all with cumulative
-    for k in range(BONUS.shape[0]):
-        if most <= BONUS_LIMIT[k] and (cumulative or bonus == 0):
-            bonus += BONUS[k]
-    out[4 + winner] += POINTS_PER_PAWN * away + bonus
+    out[4 + winner] += POINTS_PER_PAWN * away + WIN_BONUS[1 if cumulative else 0, most]
 
 
 @ajit

@@ -144,7 +144,7 @@ def observation_string(view: PlayerView) -> str:
     parts = [
         f"viewer {COLOUR_LETTERS[view.viewer]}",
         view.position_string(),
-        ("chance", "decision", "over")[view.phase],
+        view.phase.word,
         f"turn {view.turn}",
     ]
     if view.card is not None:

@@ -3,7 +3,7 @@
 Importing this module registers the game. Parameters (every one optional):
 
 * ``players`` (2-4; teams needs 4) and ``variant`` (``standard``, ``teams``, ``points``);
-* every rule option of RULES.md section 9 by name with its value as text (``deck``: 45 or 44,
+* every rule option (docs/variants.md) by name with its value as text (``deck``: 45 or 44,
   ``sorry_forward_4``, ``slide_on``, ...), except ``team_seven_split=any`` (refused: its moves
   have no action, see docs/actions.md);
 * ``turn_limit``: turns before the game ends unfinished (returns all 0); default 1000, because
@@ -186,7 +186,7 @@ def history_string(
 
 def game_to_text(game: Game) -> str:
     """A compact JSON text of the whole game state (no history)."""
-    snap = game._snapshot()
+    snap = game.snapshot()
     snap["rules"] = game.rules.to_dict()
     snap["winners"] = list(game.winners)
     snap["scores"] = sorted(game.scores.items()) if game.scores is not None else None
@@ -195,15 +195,10 @@ def game_to_text(game: Game) -> str:
 
 def game_from_text(text: str) -> Game:
     snap = json.loads(text)
-    game = Game.__new__(Game)
-    game.rules = Rules.from_dict(snap.pop("rules"))
-    game.seed = 0
-    winners = tuple(snap.pop("winners"))
-    scores = snap.pop("scores")
-    game._restore_snapshot(snap)
-    game.winners = winners
-    game.scores = {c: s for c, s in scores} if scores is not None else None
-    return game
+    rules = Rules.from_dict(snap.pop("rules"))
+    snap.pop("winners")  # written for readers; the snapshot itself decides them
+    snap.pop("scores")
+    return Game.from_snapshot(snap, rules)
 
 
 class SorryState(pyspiel.State):  # type: ignore[misc]
@@ -271,7 +266,7 @@ class SorryState(pyspiel.State):  # type: ignore[misc]
         hidden cards but the draw pile's order, which chance nodes do not use)."""
         seed = int(probability_sampler() * 2**53)
         view = self._box.game.view(self._colours[player_id])
-        engine = view.determinise(seed)
+        engine = Game.from_view(view, seed)
         log = self._box.log
         if engine.rules.points:
             hands = [engine.hands[c] for c in self._colours]

@@ -266,7 +266,7 @@ class SorryVectorEnv(VectorEnv):
             w = int(g[VK.G_WINNER])
             if w < 0:
                 return f"turn {turn}: stopped by the turn limit"
-            won = [w, (w + 2) % 4] if self.rules.teams else [w]
+            won = self.rules.book.movers[w]
             return f"turn {turn}: {' and '.join(COLOUR_NAMES[c] for c in won)} won"
         text = f"turn {turn}: {COLOUR_NAMES[int(g[VK.G_TO_MOVE])]} to move"
         if g[VK.G_CARD]:

@@ -97,16 +97,13 @@ def _settings(
     speed: int,
 ) -> Settings:
     """The new-game screen filled in from the command line's options."""
-    from ..rulebook import DEFAULT_COLOURS
+    from ..board import COLOURS
+    from ..rulebook import colours_for
     from .players import parse_seats
     from .settings import OFF, Settings
 
     rules = rules or Rules()
-    if players is None:
-        players = 4
-    colours = DEFAULT_COLOURS[players] if isinstance(players, int) else tuple(players)
-    if rules.teams:
-        colours = (0, 1, 2, 3)
+    colours = COLOURS if rules.teams else colours_for(players, rules)
     parsed = parse_seats(seats, colours)
     default = Rules(variant=rules.variant).options()
     return Settings(

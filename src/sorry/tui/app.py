@@ -1477,7 +1477,7 @@ class SorryApp(App[int]):
         raise LookupError("no game on screen")
 
 
-#: The rule options as the new-game screen lists them (RULES.md section 9), with their labels
+#: The rule options as the new-game screen lists them (docs/variants.md), with their labels
 #: (``--option`` names them by their keys).
 OPTION_NAMES: tuple[str, ...] = tuple(n for n in OPTION_VALUES if n != "turn_limit")
 OPTION_LABELS = {

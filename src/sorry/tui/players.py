@@ -232,7 +232,7 @@ def estimate_moves(
     last_report = time.monotonic()
     while k < rollouts:
         for i, move in enumerate(moves):
-            g = view.determinise(derive_seed(seed, k * 131 + i))
+            g = Game.from_view(view, derive_seed(seed, k * 131 + i))
             g.push(move)
             _rollout(g, rng)
             runs[i] += 1
@@ -286,7 +286,7 @@ def _single(
     rng = Rng(derive_seed(seed, 78))
     wins = runs = 0
     for k in range(rollouts):
-        g = view.determinise(derive_seed(seed, k))
+        g = Game.from_view(view, derive_seed(seed, k))
         g.push(game.legal_moves[0])
         _rollout(g, rng)
         runs += 1

@@ -115,7 +115,7 @@ SCRIPT_MESSAGES = (
     N_("the teams variant needs all four seats"),
     N_("seats must be a list of 2 to 4 seats"),
     N_("name must be printable text of at most 60 characters"),
-    # the rule options (RULES.md section 9) and their values, in words (lobby.js)
+    # the rule options (docs/variants.md) and their values, in words (lobby.js)
     N_("Deck"),
     N_("45 cards (five 1s)"),
     N_("44 cards (first edition)"),

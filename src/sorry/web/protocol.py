@@ -40,7 +40,6 @@ MAX_TOKEN_CHARS = 128
 MAX_MOVE_CHARS = 64
 MAX_SEQ = 10**9
 CLIENT_TYPES = ("hello", "move", "hint", "resync", "ping", "chat", "back")
-PHASES = ("chance", "decision", "over")
 
 
 class ProtocolError(Exception):
@@ -148,7 +147,7 @@ def loc_text(loc: int) -> str:
 
 def public_view(game: Game) -> PlayerView:
     """What a spectator may see: a view with no hand and no moves."""
-    view = PlayerView.of(game, game.colours[0])
+    view = game.view(game.colours[0])
     return replace(view, viewer=-1, hand=(), legal_moves=())
 
 
@@ -224,7 +223,7 @@ def view_json(
         "viewer": COLOUR_LETTERS[view.viewer] if view.viewer >= 0 else None,
         "colours": [COLOUR_LETTERS[c] for c in view.colours],
         "to_move": COLOUR_LETTERS[view.to_move],
-        "phase": PHASES[view.phase],
+        "phase": view.phase.word,
         "pawns": _pawns_json(view),
         "position": position if position is not None else view.position_string(),
         "card": card_name(view.card) if view.card is not None else None,

@@ -997,8 +997,8 @@ class GameService:
 
     async def rematch(self, live: LiveGame, colour: int, token: str) -> tuple[bool, str]:
         """The next game of the match, asked for by a seated player once the game is over:
-        same rules, seats and tokens; the winner starts (RULES.md 3.4). Returns (ok, id or
-        reason); every player of the finished game is told its id."""
+        same rules, seats and tokens; the winner starts (docs/variants.md, Matches). Returns
+        (ok, id or reason); every player of the finished game is told its id."""
         if not self.check_token(live, colour, token):
             return False, "wrong seat or token"
         game = live.game
