@@ -1,4 +1,5 @@
-"""Shared helpers for the rules-engine tests: play a card in a position and see every result.
+"""Shared helpers for the rules-engine tests: play a card in a position and see every result;
+play whole games (:func:`play_out` with a chooser of moves).
 
 Import them with ``from engine_helpers import moves_of`` (a module name of its own: ``conftest``
 is ambiguous once a subdirectory has a conftest.py too). Example:
@@ -7,10 +8,13 @@ is ambiguous once a subdirectory has a conftest.py too). Example:
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from sorry import Game, Move, Rules, parse_card
 from sorry.cards import Card
+from sorry.rng import Rng
 
 
 def rules_of(variant: str = "standard", **options: Any) -> Rules:
@@ -51,3 +55,51 @@ def result(position: str, card: Card | str, move: str, **options: Any) -> str:
     g = game_at(position, card, **options)
     g.push(Move.parse(move))
     return g.board_text()
+
+
+# -- whole games ----------------------------------------------------------------------------------
+#: A player for :func:`play_out`: given the game and its legal moves, the move to push.
+Chooser = Callable[[Game, list[Move]], Move]
+
+
+def first_move(game: Game, moves: list[Move]) -> Move:
+    """Always the first listed move."""
+    return moves[0]
+
+
+def random_moves(seed: int | random.Random) -> Chooser:
+    """Uniformly random moves from ``random.Random(seed)`` (or the generator given)."""
+    rnd = seed if isinstance(seed, random.Random) else random.Random(seed)
+    return lambda game, moves: rnd.choice(moves)
+
+
+def rng_moves(rng: Rng) -> Chooser:
+    """The random player of the engines: ``moves[rng.next64() % n]``, drawing only when there
+    is a choice (as ``sorry.playout`` does with the same generator)."""
+    return lambda game, moves: moves[rng.next64() % len(moves)] if len(moves) > 1 else moves[0]
+
+
+def below_moves(rng: Rng) -> Chooser:
+    """Uniformly random moves: ``moves[rng.below(n)]``, drawing at every decision."""
+    return lambda game, moves: moves[rng.below(len(moves))]
+
+
+def play_out(
+    game: Game,
+    choose: Chooser = first_move,
+    max_turns: int | None = None,
+    max_steps: int | None = None,
+) -> Game:
+    """Play ``game`` to its end, or until ``max_turns`` turns have been played, or ``max_steps``
+    steps (draws and moves) made: the top card at every chance node, ``choose(game, legal
+    moves)`` at every decision. Returns the game."""
+    steps = 0
+    while not game.is_over() and (max_turns is None or game.turn < max_turns):
+        if max_steps is not None and steps >= max_steps:
+            break
+        if game.is_chance():
+            game.draw()
+        else:
+            game.push(choose(game, game.legal_moves))
+        steps += 1
+    return game

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine_helpers import play_out
 from sorry import Game, Move, Rules
 from sorry.actions import (
     DISCARD_BASE,
@@ -60,17 +61,15 @@ def _random_games(variant: str, players: int, options: dict[str, str], games: in
     rules = Rules.from_options(variant, options)
     rng = random.Random(f"{variant}{players}{options}")
     checked = 0
-    for g in range(games):
-        game = Game(rules, players=players, seed=rng.randrange(2**32))
-        steps = 0
-        while not game.is_over() and steps < 1500:
-            if game.is_chance():
-                game.draw()
-            else:
-                checked += _check_node(game)
-                game.push(rng.choice(game.legal_moves))
-            steps += 1
-        assert g >= 0
+
+    def choose(game: Game, moves: list[Move]) -> Move:
+        nonlocal checked
+        checked += _check_node(game)
+        return rng.choice(moves)
+
+    for _ in range(games):
+        game = play_out(Game(rules, players=players, seed=rng.randrange(2**32)), choose, 1000)
+        assert game.is_over() or game.turn == 1000
     return checked
 
 

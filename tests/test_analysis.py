@@ -10,6 +10,7 @@ from functools import cache
 import pytest
 
 from analysis_helpers import NONCE, record, replace_step
+from engine_helpers import play_out
 from sorry import Game, Rules
 from sorry.analysis import (
     THRESHOLDS,
@@ -214,12 +215,7 @@ def test_an_unfinished_game_is_refused() -> None:
     rules = Rules(turn_limit=10)
     g = Game(rules, players=2, seed=1)
     c = Commitment.for_game(g, NONCE)
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-        else:
-            g.push(g.legal_moves[0])
-    rec = GameRecord.from_game(g, commitment=c)
+    rec = GameRecord.from_game(play_out(g), commitment=c)
     assert verify(rec).ok
     with pytest.raises(AnalysisError, match="not finished"):
         analyse(rec, estimator=ProgressEstimator())

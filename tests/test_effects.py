@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from engine_helpers import play_out
 from sorry.board import BACKWARD, FORWARD, HOME, START, TRACK_LEN
 from sorry.effects import Effect, EffectKind, effects_json, net_moves, parts
 from sorry.errors import IllegalMoveError
@@ -175,14 +176,12 @@ def _check(state_before: Game, move: Move) -> None:
 def test_effects_replay_to_the_result_of_every_legal_move(rules: Rules) -> None:
     """In seeded random games, every legal move's effects, played in order on the board
     before it, give the board the engine leaves, with paths that follow the board tables."""
-    for seed in range(1):
-        g = Game(rules, players=4 if rules.teams else 3, seed=seed)
-        rng = Rng(seed)
-        while not g.is_over() and g.turn < 400:
-            if g.is_chance():
-                g.draw()
-                continue
-            moves = g.legal_moves
-            for m in moves:
-                _check(g, m)
-            g.push(moves[rng.below(len(moves))])
+    rng = Rng(0)
+
+    def choose(g: Game, moves: list[Move]) -> Move:
+        for m in moves:
+            _check(g, m)
+        return moves[rng.below(len(moves))]
+
+    g = play_out(Game(rules, players=4 if rules.teams else 3, seed=0), choose, 400)
+    assert g.turn > 100

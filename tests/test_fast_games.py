@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
+from fast_helpers import play_reference
 from sorry import Rules, fast
 from sorry.rng import derive_seed
-from test_fast_reference import play_reference
 
 GAME_CONFIGS = [
     ("standard", {}, 2),

@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 import pytest
 
+from fast_helpers import random_position, reference_moves, sample_positions
 from sorry import CARDS, Rules, card_name, fast
 from sorry.rng import Rng
-from test_fast_reference import random_position, reference_moves, sample_positions
 
 #: (variant, options, players) configurations; options as in RULES.md section 9.
 CONFIGS = [

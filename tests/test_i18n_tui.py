@@ -3,8 +3,7 @@ game screen, the keys in the footer, the help with its FAQ, and ``sorry --lang``
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,9 +13,8 @@ from textual.widgets import Button, Input, Label, Markdown, Select, Static
 from sorry import Rules, i18n
 from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp
 from sorry.tui.session import Session
-
-Body = Callable[[SorryApp, Pilot[Any]], Awaitable[None]]
-Compare = Callable[..., bool]
+from tui_helpers import Body, Compare, settle
+from tui_helpers import run as tui_run
 
 #: Per language: the game's name, "New game", "Start", "Turn 1", "Questions and answers",
 #: the footer's "Quit".
@@ -36,18 +34,7 @@ def english_afterwards() -> Iterator[None]:
 
 
 def run(app: SorryApp, body: Body, size: tuple[int, int] = (100, 40)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await settle(app, pilot)
-            await body(app, pilot)
-
-    asyncio.run(main())
-
-
-async def settle(app: SorryApp, pilot: Pilot[Any]) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    tui_run(app, body, size)
 
 
 def descriptions(app: SorryApp) -> set[str]:

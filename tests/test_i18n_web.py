@@ -15,7 +15,8 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 
-from sorry.web import Settings, create_app
+from server_helpers import fast_settings
+from sorry.web import create_app
 from sorry.web.protocol import apply_delta
 
 #: Per language: the game's name, "New game", "Create game", Red, "Square 4".
@@ -37,15 +38,7 @@ ACCEPT = {
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
-    settings = Settings(
-        bot_delay=0.0,
-        takeover_after=3600.0,
-        tick=0.05,
-        rate=1000.0,
-        burst=1000.0,
-        allowed_hosts=("testserver",),
-    )
-    app = create_app(f"sqlite:///{tmp_path / 'i18n.db'}", settings)
+    app = create_app(f"sqlite:///{tmp_path / 'i18n.db'}", fast_settings())
     with TestClient(app) as c:
         yield c
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from engine_helpers import play_out, random_moves
 from sorry.errors import GameStateError, RulesError
 from sorry.game import Game
 from sorry.match import Match
@@ -26,14 +27,6 @@ def random_chooser(seed: int) -> Callable[[Game], Move]:
     return choose
 
 
-def play_out(game: Game, rnd: random.Random) -> None:
-    while not game.is_over():
-        if game.is_chance():
-            game.draw()
-        else:
-            game.push(rnd.choice(game.legal_moves))
-
-
 def test_points_match_to_a_number_of_games() -> None:
     m = Match(POINTS, players=3, games=3, seed=9)
     rnd = random.Random(1)
@@ -46,7 +39,7 @@ def test_points_match_to_a_number_of_games() -> None:
         assert g.rules == POINTS and g.colours == (0, 1, 2)
         if previous is not None:
             assert g.first == previous.winner  # the winner starts the next game
-        play_out(g, rnd)
+        play_out(g, random_moves(rnd))
         assert g.scores is not None
         result = m.record_result(g)
         assert result.index == i and result.scores == g.scores and result.first == g.first
@@ -116,13 +109,13 @@ def test_tied_match_has_no_winner_and_unfinished_games_score_nothing() -> None:
     m = Match(rules, players=(0, 1, 3), games=2, seed=1, first=1)
     g = m.new_game()
     assert g.first == 1
-    play_out(g, random.Random(0))
+    play_out(g, random_moves(random.Random(0)))
     assert g.unfinished
     r = m.record_result(g)
     assert r.winners == () and r.scores == {0: 0, 1: 0, 3: 0}
     g = m.new_game()
     assert g.first == 3  # no winner: the next seat after the previous first player starts
-    play_out(g, random.Random(0))
+    play_out(g, random_moves(random.Random(0)))
     m.record_result(g)
     assert m.is_over() and m.winner is None and m.leaders == (0, 1, 3)
 
@@ -131,7 +124,7 @@ def test_target_tie_at_the_top_plays_on() -> None:
     rules = Rules.from_options("standard", ["turn_limit=1"])
     m = Match(rules, players=2, target=3, games=5, seed=2)
     g = m.new_game()
-    play_out(g, random.Random(0))
+    play_out(g, random_moves(random.Random(0)))
     m.record_result(g)
     m.scores = {0: 3, 2: 3}  # leaders tied above the target: not over
     assert not m.is_over() and m.winner is None
@@ -162,7 +155,7 @@ def test_match_misuse_is_refused() -> None:
     with pytest.raises(GameStateError, match="new_game"):
         m.record_result(Game(seed=0, players=2))
     assert m.current is g
-    play_out(g, random.Random(0))
+    play_out(g, random_moves(random.Random(0)))
     m.record_result(g)
     with pytest.raises(GameStateError, match="new_game"):
         m.record_result(g)  # only once

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine_helpers import game_at, moves_of, rules_of
+from engine_helpers import game_at, moves_of, play_out, rules_of
 from sorry import Game, Rules, RulesError
 
 
@@ -143,15 +143,8 @@ def test_starting_pawn_out_can_move_at_once() -> None:
 
 # -- turn_limit ---------------------------------------------------------------------------------
 def test_turn_limit_ends_a_random_game_unfinished() -> None:
-    g = Game(rules_of(turn_limit=20), players=4, seed=8)
-    steps = 0
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-        else:
-            g.push(g.legal_moves[0])
-            steps += 1
-    assert steps == 20 and g.turn == 20 and g.unfinished
+    g = play_out(Game(rules_of(turn_limit=20), players=4, seed=8))
+    assert len(g.move_stack) == 20 and g.turn == 20 and g.unfinished
 
 
 # -- validation ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine_helpers import play_out, rng_moves
 from sorry import playout
 from sorry.board import HOME, SAFE_BASE, SLIDES, START, TRACK_LEN
 from sorry.cards import SORRY
@@ -20,14 +21,7 @@ from sorry.state import PawnState
 def game_api_random(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], int, str]:
     """The same random game through the public Game API (a choice is drawn only when there
     is more than one legal move, as in the playout)."""
-    g = Game(rules, players=players, seed=seed)
-    chooser = Rng(seed ^ 0x5EED)
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-            continue
-        moves = g.legal_moves
-        g.push(moves[chooser.next64() % len(moves)] if len(moves) > 1 else moves[0])
+    g = play_out(Game(rules, players=players, seed=seed), rng_moves(Rng(seed ^ 0x5EED)))
     return g.winners, g.turn, g.position_string()
 
 

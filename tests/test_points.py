@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from engine_helpers import play_out, random_moves
 from sorry.board import HOME, START, START_EXIT
 from sorry.cards import CARDS, SORRY, deck_counts
 from sorry.errors import GameStateError, IllegalMoveError
@@ -273,13 +274,7 @@ def test_scores_are_taken_back_by_pop() -> None:
 
 def test_unfinished_game_has_no_winner() -> None:
     rules = Rules.from_options("points", ["turn_limit=3"])
-    g = Game(rules, players=2, seed=2)
-    rnd = random.Random(2)
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-        else:
-            g.push(rnd.choice(g.legal_moves))
+    g = play_out(Game(rules, players=2, seed=2), random_moves(2))
     assert g.unfinished and g.winner is None and g.turn == 3
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_helpers import below_moves, play_out
 from sorry import Game, Rules
 from sorry.cards import card_name
 from sorry.record import (
@@ -32,17 +33,9 @@ from sorry.rng import Rng
 NONCE = "5f" * 16
 
 
-def play(game: Game, seed: int, steps: int = 100_000) -> Game:
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.is_over():
-            break
-        if game.is_chance():
-            game.draw()
-        else:
-            moves = game.legal_moves
-            game.push(moves[rng.below(len(moves))])
-    return game
+def play(game: Game, seed: int, steps: int | None = None) -> Game:
+    """Random moves (``Rng(seed)``) to the end of the game, or for ``steps`` steps."""
+    return play_out(game, below_moves(Rng(seed)), max_steps=steps)
 
 
 def finished(variant: str = "standard", players: int = 2, seed: int = 1, **opts: str) -> Game:
@@ -90,13 +83,7 @@ STEPS
 
 
 def golden_game() -> Game:
-    game = Game(Rules(turn_limit=4), players=2, seed=42)
-    while not game.is_over():
-        if game.is_chance():
-            game.draw()
-        else:
-            game.push(game.legal_moves[0])
-    return game
+    return play_out(Game(Rules(turn_limit=4), players=2, seed=42))
 
 
 def test_record_text_is_stable() -> None:

@@ -4,7 +4,6 @@ mouse, a whole game, undo, save and resume, hints, hot-seat, matches and the new
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,38 +29,7 @@ from sorry.tui.app import (
 from sorry.tui.layout import START_BOX, track_cell
 from sorry.tui.players import estimate_moves
 from sorry.tui.session import Session
-
-Body = Callable[[SorryApp, Pilot[Any]], Awaitable[None]]
-
-
-def run(app: SorryApp, body: Body, size: tuple[int, int] = (80, 24)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await settle(app, pilot)
-            await body(app, pilot)
-
-    asyncio.run(main())
-
-
-async def settle(app: SorryApp, pilot: Pilot[Any]) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def keys(app: SorryApp, pilot: Pilot[Any], *presses: str) -> None:
-    for key in presses:
-        await pilot.press(key)
-        await settle(app, pilot)
-
-
-def position_app(
-    position: str, card: int | None = None, rules: Rules | None = None, **kw: Any
-) -> tuple[SorryApp, Session]:
-    game = Game.from_position(position, rules=rules, card=card, **kw)
-    seats = ["human"] + ["random"] * (len(game.colours) - 1)
-    session = Session(seats=seats, game=game)
-    return SorryApp(session, speed=0), session
+from tui_helpers import keys, position_app, run, settle
 
 
 def options_text(app: SorryApp) -> str:

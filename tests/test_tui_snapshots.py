@@ -3,38 +3,17 @@ change of the look, look at the new pictures and accept them with ``--snapshot-u
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from textual.pilot import Pilot
-
-from sorry import Game, Rules
+from sorry import Rules
 from sorry.tui.app import SorryApp
 from sorry.tui.session import Session
-
-Compare = Callable[..., bool]
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-def presses(keys: Sequence[str]) -> Callable[[Pilot[Any]], Any]:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-
-    return run_before
+from tui_helpers import Compare, presses
+from tui_helpers import position_app as tui_position_app
 
 
 def position_app(position: str, card: int | None = None, **kw: Any) -> SorryApp:
-    game = Game.from_position(position, card=card, **kw)
-    seats = ["human"] + ["random"] * (len(game.colours) - 1)
-    return SorryApp(Session(seats=seats, game=game), speed=0)
+    return tui_position_app(position, card, **kw)[0]
 
 
 SEVEN = "R:S,8,20,50 B:S,S,25,S Y:S,S,S,30 G:44,S,S,S R"

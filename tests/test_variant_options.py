@@ -3,11 +3,11 @@ their effect in each variant, and refused with a clear error where they make non
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
+from engine_helpers import play_out, random_moves
 from sorry.board import START, START_EXIT
 from sorry.cards import SORRY, deck_counts
 from sorry.errors import RulesError
@@ -38,15 +38,6 @@ def _players(variant: str) -> int:
     return 4 if variant == "teams" else 3
 
 
-def play_out(g: Game, seed: int) -> None:
-    rnd = random.Random(seed)
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-        else:
-            g.push(rnd.choice(g.legal_moves))
-
-
 def all_cards(g: Game) -> Counter[int]:
     cards = Counter(g.draw_pile) + Counter(g.discard_pile)
     for c in g.colours:
@@ -73,7 +64,7 @@ def test_option_is_accepted_and_a_game_plays_to_the_end(
     assert Rules.from_options(variant, {name: value}) == rules
     g = Game(rules, players=_players(variant), seed=7)
     deck = Counter(deck_counts(rules.deck))
-    play_out(g, 7)
+    play_out(g, random_moves(7))
     assert all_cards(g) == deck
     if name == "turn_limit":
         assert g.turn <= 40
@@ -232,7 +223,7 @@ def test_turn_limit_in_teams_and_points() -> None:
     for variant in ("teams", "points"):
         rules = Rules.from_options(variant, ["turn_limit=6"])
         g = Game(rules, players=4, seed=5)
-        play_out(g, 5)
+        play_out(g, random_moves(5))
         assert g.unfinished and g.turn == 6 and g.returns() == [0.0] * 4
 
 

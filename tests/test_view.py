@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_helpers import below_moves, play_out
 from sorry import Game, Rules
 from sorry.cards import deck_counts
 from sorry.errors import GameStateError
@@ -22,16 +23,7 @@ VARIANTS = ("standard", "teams", "points")
 
 def play_random(game: Game, steps: int, seed: int) -> Game:
     """Play ``steps`` steps (draws and uniformly random legal moves) or to the end."""
-    rng = Rng(seed)
-    for _ in range(steps):
-        if game.is_over():
-            break
-        if game.is_chance():
-            game.draw()
-        else:
-            moves = game.legal_moves
-            game.push(moves[rng.below(len(moves))])
-    return game
+    return play_out(game, below_moves(Rng(seed)), max_steps=steps)
 
 
 def new_game(variant: str, players: int, seed: int, deck: int = 45) -> Game:
@@ -204,7 +196,7 @@ def test_same_public_history_different_deals_same_view() -> None:
         g.draw()
     v = g.view(0)
     for seed in range(5):
-        d = v.determinise(seed)
+        d = Game.from_view(v, seed)
         assert d.view(0) == v
 
 
@@ -221,11 +213,11 @@ def card_total(game: Game) -> Counter[int]:
 
 @FAST
 @given(games, st.integers(0, 2**64 - 1))
-def test_determinise_is_consistent_with_the_view(game: Game, seed: int) -> None:
+def test_from_view_is_consistent_with_the_view(game: Game, seed: int) -> None:
     assert card_total(game) == Counter(deck_counts(game.rules.deck))
     for c in game.colours:
         v = game.view(c)
-        d = v.determinise(seed)
+        d = Game.from_view(v, seed)
         assert d.view(c) == v
         assert card_total(d) == Counter(deck_counts(game.rules.deck))
         for o in game.colours:
@@ -235,44 +227,44 @@ def test_determinise_is_consistent_with_the_view(game: Game, seed: int) -> None:
         assert len(d.draw_pile) == len(game.draw_pile)
         assert d.discard_pile == game.discard_pile
         assert d.position_string() == game.position_string()
-        mine, theirs = d._snapshot(), game._snapshot()
+        mine, theirs = d.snapshot(), game.snapshot()
         for key in ("position", "phase", "card", "deal_to", "discard_pile", "turn", "first"):
             assert mine[key] == theirs[key], key
         if c == game.to_move or not game.rules.points:
             assert d.legal_moves == game.legal_moves
         # seeded and reproducible
-        assert v.determinise(seed) == d
-        assert v.determinise(seed).draw_pile == d.draw_pile
+        assert Game.from_view(v, seed) == d
+        assert Game.from_view(v, seed).draw_pile == d.draw_pile
 
 
 @FAST
 @given(games, st.integers(0, 2**32))
 def test_a_determinised_game_plays_on(game: Game, seed: int) -> None:
     v = game.view(game.to_move)
-    d = play_random(v.determinise(seed), 300, seed)
+    d = play_random(Game.from_view(v, seed), 300, seed)
     assert card_total(d) == Counter(deck_counts(game.rules.deck))
     while d.history:  # every step of the sampled game can be taken back
         d.pop()
     assert d.view(v.viewer) == v
 
 
-def test_determinise_samples_differ_between_seeds() -> None:
+def test_from_view_samples_differ_between_seeds() -> None:
     g = Game(Rules(variant="points"), players=4, seed=5)
     while g.is_chance():
         g.draw()
     v = g.view(0)
-    samples = {tuple(map(tuple, v.determinise(s).hands)) for s in range(20)}
+    samples = {tuple(map(tuple, Game.from_view(v, s).hands)) for s in range(20)}
     assert len(samples) > 15
-    piles = {tuple(v.determinise(s).draw_pile) for s in range(20)}
+    piles = {tuple(Game.from_view(v, s).draw_pile) for s in range(20)}
     assert len(piles) > 15
 
 
-def test_determinise_refuses_an_impossible_view() -> None:
+def test_from_view_refuses_an_impossible_view() -> None:
     g = Game(players=2, seed=3)
     v = g.view(0)
     bad = dataclasses.replace(v, draw_count=v.draw_count + 1)
     with pytest.raises(GameStateError, match="inconsistent view"):
-        bad.determinise(1)
+        Game.from_view(bad, 1)
 
 
 # -- card counting ----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, play, recv
+from server_helpers import fast_settings, hello, new_game, play, recv
 from sorry import Game, Move
 from sorry.record import GameRecord, verify
 from sorry.web import create_app

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import fast_settings
+from server_helpers import fast_settings
 from sorry.board import COLOUR_LETTERS
 from sorry.web.db import Database
 from sorry.web.protocol import apply_delta, state_delta

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from conftest import fast_settings, generous_limits, hello, new_game, play, recv
+from server_helpers import fast_settings, generous_limits, hello, new_game, play, recv
 from sorry import Game
 from sorry.web import create_app
 from sorry.web.limits import HostPolicy, split_host

@@ -24,7 +24,7 @@ from browser_kit import (
     watch_errors,
 )
 
-from conftest import ServerProcess
+from server_helpers import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from conftest import ServerProcess, fast_settings, hello, new_game, play, recv, track
+from server_helpers import ServerProcess, fast_settings, hello, new_game, play, recv, track
 from sorry.record import GameRecord, verify
 from sorry.web import create_app
 from sorry.web.db import SCHEMA_VERSION, Database

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, receive, recv
+from server_helpers import fast_settings, hello, new_game, receive, recv
 from sorry.web import create_app
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, recv, track
+from server_helpers import fast_settings, hello, new_game, recv, track
 from sorry import Game, Rules
 from sorry.cards import card_name
 from sorry.web import create_app

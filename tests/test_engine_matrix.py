@@ -1,0 +1,148 @@
+"""Every engine plays every value of every rule option, built from the option table itself.
+
+For each setting (a variant with its defaults, or one option of ``sorry.rules.OPTION_VALUES``
+set to another of its values, in each variant it applies to), each engine either plays the
+same games as the reference (:class:`sorry.game.Game`) with the same seeds and choices, or
+declares the setting in its ``UNSUPPORTED`` set and refuses it with a clear error. The
+setting must change at least one game of the sample, so an engine that ignored a new option
+would play the default games and fail: adding an option that an engine neither plays nor
+declares fails here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from engine_helpers import play_out, rng_moves
+from sorry import Game, playout
+from sorry.errors import RulesError
+from sorry.rng import Rng
+from sorry.rules import OPTION_VALUES, VARIANT_ONLY, VARIANTS, Rules
+
+#: A value to try for options whose table lists only the default (``turn_limit``: a number).
+EXTRA_VALUES = {"turn_limit": ("40",)}
+SEEDS = range(6)
+
+Setting = tuple[str, tuple[tuple[str, str], ...]]  # (variant, ((name, value), ...))
+
+
+def settings() -> list[Setting]:
+    """Each variant with its defaults, then every other value of every option in every
+    variant it applies to."""
+    out: list[Setting] = [(variant, ()) for variant in VARIANTS]
+    for name, values in OPTION_VALUES.items():
+        for value in (*values[1:], *EXTRA_VALUES.get(name, ())):
+            for variant in VARIANTS:
+                if VARIANT_ONLY.get(name, variant) != variant:
+                    continue
+                if variant == "points" and name == "starting_pawns_out":
+                    continue  # points always start one pawn out: the value is the default
+                out.append((variant, ((name, value),)))
+    return out
+
+
+SETTINGS = settings()
+
+
+def rules_of(setting: Setting) -> Rules:
+    variant, options = setting
+    return Rules.from_options(variant, dict(options))
+
+
+def players_of(setting: Setting) -> int:
+    return 4 if setting[0] == "teams" else 3
+
+
+def label(setting: Setting) -> str:
+    return " ".join([setting[0], *(f"{k}={v}" for k, v in setting[1])])
+
+
+# -- the engines ----------------------------------------------------------------------------------
+Result = tuple[Any, ...]
+
+
+def game_random(rules: Rules, players: int, seed: int) -> Result:
+    """The reference with the playouts' random player (``Rng(seed ^ 0x5EED)``)."""
+    g = play_out(Game(rules, players, seed=seed), rng_moves(Rng(seed ^ 0x5EED)))
+    return g.winners, g.turn
+
+
+def playout_random(rules: Rules, players: int, seed: int) -> Result:
+    """The playouts' uniformly random games (the inlined paths)."""
+    return playout.random_game(rules, players, seed)
+
+
+def playout_policy(rules: Rules, players: int, seed: int) -> Result:
+    """The playouts' games with a policy (the move generator's path), choosing as above."""
+    rng = Rng(seed ^ 0x5EED)
+    return playout.play(rules, players, seed, lambda s, c, card, moves: rng.next64() % len(moves))
+
+
+def game_fast_streams(rules: Rules, players: int, seed: int) -> Result:
+    """The reference with the fast engine's policy streams."""
+    from fast_helpers import play_reference
+
+    g, _trace = play_reference(seed, players, rules, "random")
+    return g.board_text(), g.turn, g.winner, g.scores
+
+
+def fast_random(rules: Rules, players: int, seed: int) -> Result:
+    fast = pytest.importorskip("sorry.fast")
+    r = fast.simulate(1, players, rules=rules, seeds=[seed], threads=1)
+    winner = int(r.winner[0])
+    scores = {c: int(r.scores[0, c]) for c in r.colours} if rules.points else None
+    return r.position(0), int(r.turns[0]), winner if winner >= 0 else None, scores
+
+
+Engine = Callable[[Rules, int, int], Result]
+#: name -> (the engine, the reference it must equal, what it declares it cannot play)
+ENGINES: dict[str, tuple[Engine, Engine, Callable[[], frozenset[tuple[str, str]]]]] = {
+    "playout-random": (playout_random, game_random, lambda: playout.UNSUPPORTED),
+    "playout-policy": (playout_policy, game_random, lambda: playout.UNSUPPORTED),
+    "fast": (fast_random, game_fast_streams, lambda: pytest.importorskip("sorry.fast").UNSUPPORTED),
+}
+
+
+@cache
+def reference(name: str, setting: Setting) -> tuple[Result, ...]:
+    _engine, ref, _unsupported = ENGINES[name]
+    rules = rules_of(setting)
+    return tuple(ref(rules, players_of(setting), seed) for seed in SEEDS)
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+@pytest.mark.parametrize("setting", SETTINGS, ids=label)
+def test_engine_plays_the_setting_or_declares_it(name: str, setting: Setting) -> None:
+    engine, _ref, unsupported = ENGINES[name]
+    rules = rules_of(setting)
+    declared = unsupported() & set(rules.settings().items())
+    if declared:
+        with pytest.raises(RulesError, match="cannot play"):
+            engine(rules, players_of(setting), 0)
+        return
+    expected = reference(name, setting)
+    if setting[1]:  # the option must change a game of the sample, or the check proves nothing
+        assert expected != reference(name, (setting[0], ())), f"{label(setting)} changes no game"
+    got = tuple(engine(rules, players_of(setting), seed) for seed in SEEDS)
+    assert got == expected, label(setting)
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_declarations_name_real_settings(name: str) -> None:
+    """What an engine declares it cannot play is a value of the option table (no stale names)."""
+    known = {("variant", v) for v in VARIANTS}
+    known |= {(k, v) for k, values in OPTION_VALUES.items() for v in values}
+    assert ENGINES[name][2]() <= known
+
+
+def test_the_matrix_covers_the_option_table() -> None:
+    """Every value of every option is in some setting, in every variant it applies to."""
+    tried = {(v, k, x) for v, opts in SETTINGS for k, x in opts}
+    for name, values in OPTION_VALUES.items():
+        for value in values[1:]:
+            assert any((k, x) == (name, value) for _v, k, x in tried), name
+    assert {v for v, _ in SETTINGS} == set(VARIANTS)
