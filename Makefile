@@ -9,11 +9,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.play-installed: $(BIN)/python pyproject.toml
+$(VENV)/.play-installed: $(BIN)/python pyproject.toml src/sorry/__init__.py
 	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
-$(VENV)/.test-installed: $(BIN)/python pyproject.toml scripts/install-test-deps.sh package.json package-lock.json
+$(VENV)/.test-installed: $(BIN)/python pyproject.toml src/sorry/__init__.py scripts/install-test-deps.sh package.json package-lock.json
 	bash scripts/install-test-deps.sh $(BIN)/python
 	touch $@
 

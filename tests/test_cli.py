@@ -19,6 +19,20 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.metadata
+
+    import sorry
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"sorry {sorry.__version__}\n"
+    # one source: the installed package's version is the module's
+    assert importlib.metadata.version("sorry-engine") == sorry.__version__
+    assert sorry.__version__.count(".") == 2
+
+
 def test_moves_lists_move_and_result(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "moves", POS, "10")
     assert code == 0 and err == ""

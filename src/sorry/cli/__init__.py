@@ -13,6 +13,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
 from ..cards import parse_card
 from ..errors import SorryError
 from ..game import Game
@@ -50,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         description=_("{game}: play, analyse and simulate the board game.").format(
             game=_("Sorry!")
         ),
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",
+        help=_("show the version and exit"),
     )
     parser.add_argument(
         "--lang",
