@@ -54,16 +54,9 @@ DECISION: Final = Phase.DECISION
 OVER: Final = Phase.OVER
 
 
-class Counters(NamedTuple):
-    """The game's scalars that a step changes (kept in each undo record)."""
-
-    to_move: int
-    phase: Phase
-    card: Card | None
-    turn: int
-    winners: tuple[int, ...]
-    scores: dict[int, int] | None
-    deal_to: int | None
+#: The game's scalars that a step changes, as they were before it (in each undo record): to
+#: move, phase, card, turn, winners, scores, deal_to. A plain tuple: one is made every step.
+Counters = tuple[int, Phase, Card | None, int, tuple[int, ...], dict[int, int] | None, int | None]
 
 
 class Undo(NamedTuple):
@@ -523,7 +516,7 @@ class Game:
             self.push(move)
 
     def _counters(self) -> Counters:
-        return Counters(
+        return (
             self.to_move,
             self.phase,
             self.card,

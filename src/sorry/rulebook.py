@@ -167,6 +167,8 @@ class Rulebook:
     sorry_forward_4: str
     #: slide[colour][square]: the end of the slide a ``colour`` pawn landing there takes, or -1.
     slide: tuple[tuple[int, ...], ...]
+    #: ``(name, value)`` of the variant and every option, as text (``Rules.settings``).
+    settings: frozenset[tuple[str, str]]
 
     @staticmethod
     def of(rules: Rules) -> Rulebook:
@@ -185,6 +187,7 @@ class Rulebook:
             again=tuple(card == AGAIN_CARD and rules.two_draws_again for card in range(FACES)),
             sorry_forward_4=rules.sorry_forward_4,
             slide=slide_table(rules.slide_on),
+            settings=frozenset(rules.settings().items()),
         )
 
     def sides(self, colours: Iterable[int]) -> tuple[tuple[int, ...], ...]:

@@ -175,14 +175,14 @@ class Rules:
     def check_supported(self, unsupported: Unsupported, engine: str) -> None:
         """:class:`RulesError` if these rules use a setting that ``engine`` declares it cannot
         play (``unsupported``, see :data:`Unsupported`)."""
-        settings = self.settings()
-        for name, value in sorted(unsupported):
-            if settings.get(name) == value:
-                raise RulesError(
-                    _("{engine} cannot play {name}={value}").format(
-                        engine=engine, name=name, value=value
-                    )
+        refused = unsupported & self.book.settings
+        if refused:
+            name, value = min(refused)
+            raise RulesError(
+                _("{engine} cannot play {name}={value}").format(
+                    engine=engine, name=name, value=value
                 )
+            )
 
     def options(self) -> dict[str, str]:
         """Every option (defaults included) as text, in the order of OPTION_VALUES."""

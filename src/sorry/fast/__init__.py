@@ -125,7 +125,7 @@ class FastResult:
     winner: Array  # winning colour (the player who completed the team in teams), -1 unfinished
     turns: Array  # moves played (passes and discards included), as Game.turn
     first: Array  # colour that moved first
-    scores: Array  # [games, 4] points variant scores (0 elsewhere)
+    scores: Array  # [games, 4] points variant scores (0 elsewhere, and in unfinished games)
     final: Array  # [games, 16] final pawn locations, 4*colour + pawn
     seconds: float = 0.0  # run time of the batch (compilation excluded)
     load_seconds: float = 0.0  # compiling or loading the kernel, and one game, before the run

@@ -1173,7 +1173,7 @@ def play_game(
     out[3] = turn
     for c in range(4):
         out[4 + c] = 0
-    if P[P_POINTS] != 0:
+    if P[P_POINTS] != 0 and winner >= 0:  # an unfinished game has no scores (game._play)
         score_points(S, cols, ncols, winner, P[P_BONUS_CUM] != 0, out)
     copy_into(final, S)
 
