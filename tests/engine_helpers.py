@@ -89,10 +89,12 @@ def play_out(
     choose: Chooser = first_move,
     max_turns: int | None = None,
     max_steps: int | None = None,
+    after: Callable[[Game], object] | None = None,
 ) -> Game:
     """Play ``game`` to its end, or until ``max_turns`` turns have been played, or ``max_steps``
     steps (draws and moves) made: the top card at every chance node, ``choose(game, legal
-    moves)`` at every decision. Returns the game."""
+    moves)`` at every decision (a chooser may check the position, and even push and pop, before
+    it answers); ``after(game)`` after every step. Returns the game."""
     steps = 0
     while not game.is_over() and (max_turns is None or game.turn < max_turns):
         if max_steps is not None and steps >= max_steps:
@@ -102,4 +104,6 @@ def play_out(
         else:
             game.push(choose(game, game.legal_moves))
         steps += 1
+        if after is not None:
+            after(game)
     return game

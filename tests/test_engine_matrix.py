@@ -7,6 +7,11 @@ declares the setting in its ``UNSUPPORTED`` set and refuses it with a clear erro
 setting must change at least one game of the sample, so an engine that ignored a new option
 would play the default games and fail: adding an option that an engine neither plays nor
 declares fails here.
+
+The engines: the playouts (their inlined random paths and their policy path), the compiled
+engine (``sorry.fast``) and the bots' rollouts (``sorry.bots.rollout.Playout``, followed turn
+by turn beside the reference: every turn must be a legal move with the same piles, hands and
+next player).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 import pytest
 
 from engine_helpers import play_out, rng_moves
-from sorry import Game, playout
+from sorry import Game, Move, playout
 from sorry.errors import RulesError
 from sorry.rng import Rng
 from sorry.rules import OPTION_VALUES, VARIANT_ONLY, VARIANTS, Rules
@@ -101,12 +106,73 @@ def fast_random(rules: Rules, players: int, seed: int) -> Result:
     return r.position(0), int(r.turns[0]), winner if winner >= 0 else None, scores
 
 
+def game_and_rollout(rules: Rules, players: int, seed: int) -> Result:
+    """The bots' rollout (``sorry.bots.rollout.Playout``, greedy on progress) turn by turn
+    beside the reference: after each of the rollout's turns the reference plays the listed
+    move (or pass, or discard) that leads to the same pawns with the same card, and both must
+    agree on who plays next, the piles and the hands. The rollout knows no turn count (its
+    horizon is its caller's depth): the comparison ends where the reference's game ends."""
+    from sorry.bots.rollout import Playout
+
+    g = Game(rules, players, seed=seed)
+    while rules.points and g.is_chance():  # the deal
+        g.draw()
+    sim = Playout(
+        rules,
+        g.colours,
+        g.state.copy(),
+        g.to_move,
+        g.draw_pile[:],
+        g.discard_pile[:],
+        [h[:] for h in g.hands],
+        Rng(g.rng.state),
+    )
+    while not g.is_over():
+        winner = sim.run(1)
+        if g.is_chance():
+            g.draw()
+        same = [m for m in g.legal_moves if _agrees(_after(g, m), sim)]
+        assert same, f"seed {seed}: the rollout's turn is no legal move in {g.position_string()}"
+        g.push(same[0])
+        if rules.points and g.is_chance():  # the refill
+            g.draw()
+        if g.is_over():
+            assert winner == g.winner, f"seed {seed}, turn {g.turn}"
+        else:
+            assert winner is None, f"seed {seed}, turn {g.turn}"
+    return g.winners, g.turn, g.position_string()
+
+
+def _after(game: Game, move: Move) -> Game:
+    """The game after ``move`` and, in the points variant, the refill of the mover's hand."""
+    trial = game.copy(stack=False)
+    trial.push(move)
+    if trial.rules.points and trial.is_chance():
+        trial.draw()
+    return trial
+
+
+def _agrees(game: Game, sim: Any) -> bool:
+    """Whether the game and the rollout have the same pawns, piles, hands and next player
+    (only the pawns after the winning move: the rollout refills the winner's hand anyway)."""
+    if game.state.key() != sim.state.key():
+        return False
+    return game.is_over() or (
+        game.discard_pile == sim.discard
+        and game.draw_pile == sim.pile
+        and [sorted(h) for h in game.hands] == [sorted(h) for h in sim.hands]
+        and game.to_move == sim.mover
+    )
+
+
 Engine = Callable[[Rules, int, int], Result]
 #: name -> (the engine, the reference it must equal, what it declares it cannot play)
 ENGINES: dict[str, tuple[Engine, Engine, Callable[[], frozenset[tuple[str, str]]]]] = {
     "playout-random": (playout_random, game_random, lambda: playout.UNSUPPORTED),
     "playout-policy": (playout_policy, game_random, lambda: playout.UNSUPPORTED),
     "fast": (fast_random, game_fast_streams, lambda: pytest.importorskip("sorry.fast").UNSUPPORTED),
+    # the rollout is checked against the reference inside game_and_rollout
+    "rollout": (game_and_rollout, game_and_rollout, frozenset),
 }
 
 
@@ -120,7 +186,7 @@ def reference(name: str, setting: Setting) -> tuple[Result, ...]:
 @pytest.mark.parametrize("name", list(ENGINES))
 @pytest.mark.parametrize("setting", SETTINGS, ids=label)
 def test_engine_plays_the_setting_or_declares_it(name: str, setting: Setting) -> None:
-    engine, _ref, unsupported = ENGINES[name]
+    engine, ref, unsupported = ENGINES[name]
     rules = rules_of(setting)
     declared = unsupported() & set(rules.settings().items())
     if declared:
@@ -128,6 +194,8 @@ def test_engine_plays_the_setting_or_declares_it(name: str, setting: Setting) ->
             engine(rules, players_of(setting), 0)
         return
     expected = reference(name, setting)
+    if engine is ref:  # the rollout: compared with the reference turn by turn in there
+        return
     if setting[1]:  # the option must change a game of the sample, or the check proves nothing
         assert expected != reference(name, (setting[0], ())), f"{label(setting)} changes no game"
     got = tuple(engine(rules, players_of(setting), seed) for seed in SEEDS)

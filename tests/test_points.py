@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from engine_helpers import play_out, random_moves
+from engine_helpers import Chooser, play_out, random_moves
 from sorry.board import HOME, START, START_EXIT
 from sorry.cards import CARDS, SORRY, deck_counts
 from sorry.errors import GameStateError, IllegalMoveError
 from sorry.game import HAND_SIZE, Game
-from sorry.moves import Move
+from sorry.moves import SWAP, Move
 from sorry.rules import Rules
 
 POINTS = Rules(variant="points")
@@ -279,6 +279,27 @@ def test_unfinished_game_has_no_winner() -> None:
 
 
 # -- whole games --------------------------------------------------------------------------------
+def checked_points_moves(rnd: random.Random) -> Chooser:
+    """Random moves, after checking the legal moves of the hand: each from a card held; the
+    discards (one per kind of card held) only when nothing but an 11's swaps can be played."""
+
+    def choose(g: Game, legal: list[Move]) -> Move:
+        assert legal and all(m.card is not None for m in legal)
+        hand = g.hands[g.to_move]
+        assert len(hand) == HAND_SIZE
+        assert all(m.card in hand for m in legal)
+        dead = [m for m in legal if m.is_discard]
+        if dead:
+            assert sorted(m.card for m in dead if m.card is not None) == sorted(set(hand))
+            others = [m for m in legal if not m.is_discard]
+            assert all(m.card == 11 and m.kind == SWAP for m in others)
+        else:
+            assert any(not (m.card == 11 and m.kind == SWAP) for m in legal)
+        return rnd.choice(legal)
+
+    return choose
+
+
 @pytest.mark.parametrize(
     ("players", "options"),
     [(2, ()), (3, ("deck=44",)), (4, ("two_draws_again=no", "points_bonus=cumulative"))],
@@ -286,29 +307,13 @@ def test_unfinished_game_has_no_winner() -> None:
 def test_random_points_games_account_for_every_card(players: int, options: tuple[str, ...]) -> None:
     rules = Rules.from_options("points", options)
     deck = Counter(deck_counts(rules.deck))
+
+    def every_card(g: Game) -> None:
+        assert all_cards(g) == deck
+
     for seed in range(2):
-        g = Game(rules, players=players, seed=seed)
-        rnd = random.Random(seed)
-        discards = 0
-        while not g.is_over():
-            if g.is_chance():
-                g.draw()
-            else:
-                legal = g.legal_moves
-                assert legal and all(m.card is not None for m in legal)
-                hand = g.hands[g.to_move]
-                assert len(hand) == HAND_SIZE
-                assert all(m.card in hand for m in legal)
-                dead = [m for m in legal if m.is_discard]
-                if dead:
-                    discards += 1
-                    assert sorted(m.card for m in dead if m.card is not None) == sorted(set(hand))
-                    others = [m for m in legal if not m.is_discard]
-                    assert all(m.card == 11 and m.kind == 4 for m in others)
-                else:
-                    assert any(not (m.card == 11 and m.kind == 4) for m in legal)
-                g.push(rnd.choice(legal))
-            assert all_cards(g) == deck
+        choose = checked_points_moves(random.Random(seed))
+        g = play_out(Game(rules, players=players, seed=seed), choose, after=every_card)
         assert g.winner is not None and g.scores is not None
         w = g.winner
         homes = {c: g.pawns[c].count(HOME) for c in g.colours}

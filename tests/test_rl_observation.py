@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 
+from engine_helpers import play_out, random_moves
 from sorry import Game, Rules
 from sorry.cards import CARD_INDEX, CARDS
 from sorry.rl.observation import (
@@ -61,27 +62,24 @@ def test_relative_board() -> None:
 
 
 def test_random_games_counts_and_hidden_hands() -> None:
+    def check(g: Game) -> None:
+        for c in g.colours:
+            view = g.view(c)
+            obs = observation(view)
+            assert obs.dtype == np.float32 and obs.shape == (OBS_SIZE,)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+            for r in range(4):
+                total = obs[PAWNS + r * NUM_LOCATIONS : PAWNS + (r + 1) * NUM_LOCATIONS].sum()
+                assert total == (1.0 if (c + r) % 4 in g.colours else 0.0)
+            unseen = view.unseen_counts()
+            for k, card in enumerate(CARDS):
+                assert round(float(obs[UNSEEN + k]) * 5) == unseen.get(card, 0)
+            assert round(float(obs[HAND : HAND + NUM_CARDS].sum()) * 5) == len(view.hand)
+            assert round(float(obs[DRAW_COUNT]) * 45) == len(g.draw_pile)
+
     for variant, players in (("standard", 3), ("points", 4), ("teams", 4)):
         g = Game(Rules(variant=variant), players=players, seed=8)
-        rng = random.Random(2)
-        while not g.is_over() and g.turn < 150:
-            if g.is_chance():
-                g.draw()
-            else:
-                g.push(rng.choice(g.legal_moves))
-            for c in g.colours:
-                view = g.view(c)
-                obs = observation(view)
-                assert obs.dtype == np.float32 and obs.shape == (OBS_SIZE,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-                for r in range(4):
-                    total = obs[PAWNS + r * NUM_LOCATIONS : PAWNS + (r + 1) * NUM_LOCATIONS].sum()
-                    assert total == (1.0 if (c + r) % 4 in g.colours else 0.0)
-                unseen = view.unseen_counts()
-                for k, card in enumerate(CARDS):
-                    assert round(float(obs[UNSEEN + k]) * 5) == unseen.get(card, 0)
-                assert round(float(obs[HAND : HAND + NUM_CARDS].sum()) * 5) == len(view.hand)
-                assert round(float(obs[DRAW_COUNT]) * 45) == len(g.draw_pile)
+        g = play_out(g, random_moves(2), max_turns=150, after=check)
         assert g.turn > 0
     # Another player's hand never changes a view.
     g = Game(Rules(variant="points"), players=2, seed=4)

@@ -4,15 +4,17 @@ eight pawns moved with the card drawn."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
+from engine_helpers import play_out
 from sorry.board import FORWARD as FWD
 from sorry.board import HOME, START, TRACK_LEN
 from sorry.cards import CARDS, SORRY
 from sorry.errors import IllegalMoveError, PositionError, RulesError
 from sorry.game import Game
-from sorry.moves import Move
+from sorry.moves import SWAP, Move
 from sorry.position import Position
 from sorry.rules import Rules
 from sorry.state import PawnState
@@ -443,29 +445,29 @@ def test_pop_restores_partner_bumps() -> None:
 )
 def test_random_team_games_end_with_a_whole_team_home(options: tuple[str, ...]) -> None:
     rules = Rules.from_options("teams", options)
+
+    def choose(g: Game, legal: list[Move], rnd: random.Random) -> Move:
+        assert legal
+        team = set(g.team_of(g.to_move))
+        for m in legal:
+            for part in m.parts or (m,):
+                if part.colour >= 0:
+                    assert part.colour in team, (g.position_string(), m)
+            assert not (m.kind == SWAP and m.target_colour in team and not rules.team_swap_partner)
+        before = g.snapshot()
+        move = rnd.choice(legal)
+        g.push(move)
+        g.pop()  # taking a move back restores everything, partners' bumps included
+        assert g.snapshot() == before
+        return move
+
+    def counted(g: Game) -> None:
+        assert sum(len(p) for p in g.pawns) == 16
+        assert len(g.draw_pile) + len(g.discard_pile) + 1 - (g.card is None) == rules.deck
+
     for seed in range(2):
-        g = Game(rules, seed=seed)
         rnd = random.Random(seed)
-        while not g.is_over():
-            if g.is_chance():
-                g.draw()
-                continue
-            legal = g.legal_moves
-            assert legal
-            team = set(g.team_of(g.to_move))
-            for m in legal:
-                for part in m.parts or (m,):
-                    if part.colour >= 0:
-                        assert part.colour in team, (g.position_string(), m)
-                assert not (m.kind == 4 and m.target_colour in team and not rules.team_swap_partner)
-            before = g.to_dict()["current"]
-            move = rnd.choice(legal)
-            g.push(move)
-            g.pop()  # taking a move back restores everything, partners' bumps included
-            assert g.to_dict()["current"] == before
-            g.push(move)
-            assert sum(len(p) for p in g.pawns) == 16
-            assert len(g.draw_pile) + len(g.discard_pile) + 1 - (g.card is None) == rules.deck
+        g = play_out(Game(rules, seed=seed), partial(choose, rnd=rnd), after=counted)
         won = set(g.winners)
         assert won in ({0, 2}, {1, 3})
         assert all(loc == HOME for c in won for loc in g.pawns[c])

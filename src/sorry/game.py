@@ -68,8 +68,9 @@ class Undo(NamedTuple):
     changes: list[Change]  # a move: the pawns it moved (PawnState.undo)
     at: int  # a draw: where the card lay in the draw pile; a move: where in the hand, or -1
     hand: int  # the colour whose hand received (draw) or gave (move) the card, or -1
-    reshuffled: tuple[list[Card], int] | None  # a draw: the discard pile and the generator
-    # state before the discard pile was reshuffled into the draw pile
+    #: a draw that emptied the discard pile into the draw pile: that pile and the generator's
+    #: state before the shuffle (else None)
+    reshuffled: tuple[list[Card], int] | None
 
 
 class Game:
