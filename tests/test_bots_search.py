@@ -47,7 +47,7 @@ def python_world(view: PlayerView, world: int) -> tuple[Game, dict[int, Rng]]:
     g.first = view.first
     g.phase = view.phase
     g._deal_to = None
-    g._initial = g._snapshot()
+    g._initial = g.snapshot()
     streams = {c: Rng(mix64((world * GOLDEN + 2001 + c) & MASK64)) for c in range(4)}
     return g, streams
 
