@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fast_helpers import sample_positions
 from sorry import Game, Rules, fast
 from sorry.bots import make_bot
 from sorry.bots.base import deck_probabilities, team_of
@@ -16,7 +17,6 @@ from sorry.fast.search import rule_arrays
 from sorry.position import Position
 from sorry.rng import Rng, derive_seed
 from sorry.state import PawnState
-from test_fast_reference import sample_positions
 
 CONFIGS = [
     ("standard", {}, 2),

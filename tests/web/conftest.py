@@ -14,7 +14,18 @@ pytest.importorskip("starlette")  # the web extra; CI installs every extra
 
 from starlette.testclient import TestClient
 
-from server_helpers import fast_settings
+from server_helpers import (  # noqa: F401 (the others: for tests that still import them here)
+    ServerProcess,
+    fast_settings,
+    free_port,
+    generous_limits,
+    hello,
+    new_game,
+    play,
+    receive,
+    recv,
+    track,
+)
 from sorry.web import create_app
 
 

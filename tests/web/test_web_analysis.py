@@ -12,7 +12,7 @@ import pytest
 from browser_kit import preset_game
 from starlette.testclient import TestClient
 
-from conftest import fast_settings, hello, new_game, recv
+from server_helpers import fast_settings, hello, new_game, recv
 from sorry.web import create_app
 from sorry.web.analysis import AnalysisCache
 

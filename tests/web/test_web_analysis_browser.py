@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from browser_kit import CHROMIUM, FLAGS, VIEWPORTS, body, check_sizes, context, watch_errors
 
-from conftest import ServerProcess
+from server_helpers import ServerProcess
 from sorry.i18n import LANGUAGES, gettext, using
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
