@@ -1402,6 +1402,14 @@ class NewGameScreen(Screen[None]):
             action()
 
 
+def _warm_hints() -> None:
+    try:
+        from ..bots.rollouts import warmup
+    except ImportError:  # pragma: no cover - the bots are part of the package
+        return
+    warmup()
+
+
 class SorryApp(App[int]):
     """The terminal game. Give a :class:`Session` to start playing at once, or none for the
     new-game screen (filled in from ``settings``; with ``settings_file`` the settings of each
@@ -1464,6 +1472,8 @@ class SorryApp(App[int]):
     def on_mount(self) -> None:
         self.title = _("Sorry!")
         translate_bindings(self)
+        if self.hint_engine in ("auto", "bots"):  # the compiled hints load while you play
+            self.run_worker(_warm_hints, thread=True, group="warmup")
         if self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:
