@@ -400,7 +400,12 @@ def main() -> None:
             result = asyncio.run(run(base, args, proc.pid))
         finally:
             proc.terminate()
-            proc.wait(30)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:  # a server that does not stop is stopped
+                print("the server did not stop in 30 s: killed", file=sys.stderr)
+                proc.kill()
+                proc.wait(10)
             if schema is not None:
                 import psycopg
 

@@ -60,7 +60,10 @@ def _init_worker(server_pid: int) -> None:
         os.nice(WORKER_NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which stops us
     threading.Thread(target=_watch_server, args=(server_pid,), daemon=True).start()
-    _warmup()
+    # beside the jobs, not before them: compiling takes minutes on a busy machine when
+    # numba's cache is cold, and the quick bots need none of it (a search that does waits
+    # for numba's compiler lock)
+    threading.Thread(target=_warmup, name="sorry-warmup", daemon=True).start()
 
 
 def _warmup() -> None:
@@ -229,7 +232,7 @@ class WorkerPool:
                     fut.cancel()
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            _shut(executor)
 
     @property
     def waiting(self) -> int:
@@ -333,3 +336,17 @@ class WorkerPool:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _shut(executor: ProcessPoolExecutor, grace: float = 3.0) -> None:
+    """Stop a pool's processes: they finish the job in hand (a search is capped) and leave;
+    one that has not left after ``grace`` seconds (stuck, or still starting) is terminated,
+    so that stopping the server never hangs on a worker."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    for proc in processes:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(1.0)
