@@ -486,7 +486,8 @@ def test_new_game_screen_starts_the_points_variant() -> None:
 
     async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
         screen = app.screen
-        assert shown(app, "row-starting_pawns_out") and not shown(app, "row-points_bonus")
+        assert screen.query_one("#row-starting_pawns_out").display
+        assert not screen.query_one("#row-points_bonus").display
         screen.query_one("#variant", Select).value = "points"
         await settle(app, pilot)
         # The points variant starts a pawn out, always: that row goes, its bonus row comes.
@@ -519,6 +520,22 @@ def test_new_game_rows_follow_the_variant() -> None:
         assert isinstance(app.screen, GameScreen)
         rules = app.screen.session.rules
         assert rules.variant == "standard" and rules.deck == 44
+
+    run(app, body)
+
+
+def test_new_game_screen_says_how_strong_a_bot_is() -> None:
+    app = SorryApp(speed=0)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        note = app.screen.query_one("#level-note", Static)
+        assert str(note.render()).startswith("easy: Rushes its pawns forward")
+        seat = app.screen.query_one("#seat-Y", Select)
+        seat.focus()
+        seat.value = "expert"
+        await settle(app, pilot)
+        assert str(note.render()).startswith("expert: Plays out hundreds of possible games")
+        assert shown(app, "level-note")
 
     run(app, body)
 

@@ -47,7 +47,7 @@ from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
 from .help import help_text
 from .layout import CENTRE, GRID, MIN_SIZE, board_scale, places_at
-from .players import bot_levels, default_level, estimate_moves, level_name
+from .players import bot_levels, default_level, estimate_moves, level_name, level_strength
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
 from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
@@ -1139,6 +1139,8 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row > Select { width: 30; }
     NewGameScreen .row > Input { width: 30; }
     NewGameScreen .heading { text-style: bold; color: $accent; margin-top: 1; }
+    NewGameScreen #level-note { color: $text-muted; text-style: italic; height: auto;
+        max-width: 80; }
     NewGameScreen #error { color: $error; text-style: bold; height: auto; padding: 0 1;
         display: none; }
     NewGameScreen #buttons { height: 1; padding: 0 1; }
@@ -1199,6 +1201,7 @@ class NewGameScreen(Screen[None]):
                     ),
                 )
             )
+        seats_end = len(rows)
         for key, label, value in (
             ("seed", _("Seed (blank: random)"), d.seed),
             ("games", _("Games in the match"), d.games),
@@ -1245,8 +1248,10 @@ class NewGameScreen(Screen[None]):
         yield Header(show_clock=False, icon="♟")
         with VerticalScroll(id="form"):
             yield Label(_("New game"), classes="heading")
-            for head, widget in rows:
+            for i, (head, widget) in enumerate(rows, 1):
                 yield row(head, widget)
+                if i == seats_end:
+                    yield Static(id="level-note")
             yield Label(_("Rule options"), classes="heading")
             for name, (head, widget) in zip(OPTION_NAMES, option_rows, strict=True):
                 line = row(head, widget, f"row-{name}")
@@ -1267,6 +1272,24 @@ class NewGameScreen(Screen[None]):
         self.title = _("{game} — new game").format(game=_("Sorry!"))
         translate_bindings(self)
         self.query_one("#variant", Select).focus()
+        self.describe_level()
+
+    @on(Select.Changed, ".row > Select")
+    def _seat_changed(self, event: Select.Changed) -> None:
+        # Only a choice made here (a Select also says Changed when it is first set up).
+        if (event.select.id or "").startswith("seat-") and event.select.has_focus_within:
+            self.describe_level(str(event.value))
+
+    def describe_level(self, level: str | None = None) -> None:
+        """Say how strong the bot level just chosen is (else the first bot seat's)."""
+        if level is None or level in (OFF, HUMAN):
+            seats = [str(self._value(f"seat-{COLOUR_LETTERS[c]}")) for c in COLOURS]
+            bots = [s for s in seats if s not in (OFF, HUMAN)]
+            level = bots[0] if bots else None
+        note = self.query_one("#level-note", Static)
+        strength = level_strength(level) if level else ""
+        note.update(f"{level_name(level)}: {strength}" if level and strength else "")
+        note.display = bool(level and strength)
 
     @on(Select.Changed, "#language")
     def _language_changed(self, event: Select.Changed) -> None:
@@ -1287,6 +1310,7 @@ class NewGameScreen(Screen[None]):
         self.title = _("{game} — new game").format(game=_("Sorry!"))
         translate_bindings(self)
         self.query_one("#language", Select).focus()
+        self.describe_level()
 
     @on(Select.Changed, "#variant")
     def _variant_changed(self, event: Select.Changed) -> None:

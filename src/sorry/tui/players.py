@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from ..board import COLOUR_LETTERS, colour_name
 from ..errors import SorryError
 from ..game import Game
-from ..i18n import N_, _
+from ..i18n import _
 from ..moves import Move
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
@@ -107,19 +107,16 @@ class Seat:
         return f"bot:{self.level}"
 
 
-#: The bot levels' names, marked for translation (see :func:`level_name`).
-LEVEL_NAMES = {
-    "random": N_("random"),
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-}
-
-
 def level_name(level: str) -> str:
-    """A bot level as players read it, in the current language."""
-    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+    """A bot level as players read it, in the current language (the bots' own table)."""
+    label = getattr(_bots_module(), "level_label", None)
+    return str(label(level)) if label is not None else level
+
+
+def level_strength(level: str) -> str:
+    """How strong a bot level is, in a sentence of the current language ('' if unknown)."""
+    strength = getattr(_bots_module(), "level_strength", None)
+    return str(strength(level)) if strength is not None else ""
 
 
 def parse_seats(text: str | Sequence[str] | None, colours: Sequence[int]) -> dict[int, Seat]:
