@@ -74,6 +74,9 @@ class Server:
                 "10000",
                 "--max-connections-per-address",
                 "10000",
+                # a finished game's analysis takes a worker for a while: the bots keep the other
+                "--workers",
+                "2",
             ],
             stdout=subprocess.DEVNULL,
             stderr=self.errors,
@@ -224,7 +227,7 @@ def test_no_serious_violations_on_the_main_pages(
     end.wait_for_selector("#over-panel:not([hidden])")
     assert axe_violations(end) == []
     end.click("#replay-btn")
-    end.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    end.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     end.click("#replay-next")
     end.wait_for_function("() => document.body.dataset.replayAt === '1'")
     assert axe_violations(end) == []

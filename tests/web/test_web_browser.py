@@ -53,6 +53,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "3600",
         "--timer-scale",
         "0.2",
+        # a finished game's analysis takes a worker for a while: the bots keep the other
+        "--workers",
+        "2",
     )
     try:
         yield s
@@ -169,7 +172,7 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     check_sizes(page, viewport)
     shot(page, f"end-{viewport}")
     tapper.tap(page.locator("#replay-btn"))
-    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     check_sizes(page, viewport)
     shot(page, f"replay-{viewport}")
     assert not errors
@@ -504,7 +507,7 @@ def test_every_language_fits_a_phone(server: ServerProcess, browser: Any, lang: 
     page.wait_for_selector("#over-panel:not([hidden])")
     check_sizes(page, "phone")
     page.tap("#replay-btn")
-    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     page.tap("#replay-next")
     page.wait_for_function("() => document.body.dataset.replayAt === '1'")
     check_sizes(page, "phone")

@@ -44,7 +44,10 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("play") / "play.db"
-    s = ServerProcess(f"sqlite:///{db}", "--bot-delay", "0.01", "--takeover-after", "3600")
+    # a finished game's analysis takes a worker for a while: the bots keep the other
+    s = ServerProcess(
+        f"sqlite:///{db}", "--bot-delay", "0.01", "--takeover-after", "3600", "--workers", "2"
+    )
     try:
         yield s
     finally:
@@ -119,10 +122,10 @@ def test_standard_game_by_tapping_then_replay(server: ServerProcess, browser: An
     )
     assert clipped == []  # every digit on screen
     # the replay: board, log, status and move in step, step by step and by jumps
-    with urllib.request.urlopen(f"{server.base}/api/games/{gid}/replay", timeout=10) as r:
+    with urllib.request.urlopen(f"{server.base}/api/games/{gid}/replay", timeout=180) as r:
         frames = json.loads(r.read())["frames"]
     page.tap("#replay-btn")
-    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     assert page.locator("#log li").count() == 0
     assert pawn_places(page) == {c: sorted(v) for c, v in frames[0]["view"]["pawns"].items()}
     for i in (1, 2, 3):
@@ -186,10 +189,10 @@ def test_points_game_by_tapping_card_first(server: ServerProcess, browser: Any) 
     assert "points" in page.inner_text("#seats") or page.locator("#scores").is_visible()
     assert "swap" in tapper.kinds or "split" in tapper.kinds, tapper.kinds
     # the replay reveals every hand, in step with the board and the card
-    with urllib.request.urlopen(f"{server.base}/api/games/{_gid}/replay", timeout=10) as r:
+    with urllib.request.urlopen(f"{server.base}/api/games/{_gid}/replay", timeout=180) as r:
         frames = json.loads(r.read())["frames"]
     page.tap("#replay-btn")
-    page.wait_for_function("() => document.body.dataset.replayAt === '0'")
+    page.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     for i in (1, 2, 3, len(frames) // 2):
         if i > 3:
             page.evaluate(

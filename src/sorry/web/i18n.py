@@ -313,6 +313,7 @@ SCRIPT_MESSAGES = (
     N_("{name}'s game"),
     N_("Join the next game of the match"),
     N_("Next game of the match"),
+    N_("Loading…"),
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
 )

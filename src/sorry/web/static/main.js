@@ -357,6 +357,8 @@ function showNotice(e) {
   ui.notice = e.message;
   const box = document.getElementById("room-note");
   if (box && store.state && !store.state.room.started) box.textContent = e.message;
+  // at the end of the game the actions are gone: the end's own line says it
+  $("over-notice").textContent = store.state && store.state.status === "over" ? e.message : "";
   render();
 }
 
@@ -374,7 +376,18 @@ function toggleMute(key) {
 
 // ------------------------------------------------------------------------------- replay
 async function startReplay() {
-  const data = await api(`/api/games/${gameId}/replay`);
+  // the server may take a moment (it replays the game once): the button says so meanwhile
+  const btn = /** @type {HTMLButtonElement} */ ($("replay-btn"));
+  const word = btn.textContent;
+  btn.disabled = true;
+  btn.textContent = t("Loading…");
+  let data;
+  try {
+    data = await api(`/api/games/${gameId}/replay`);
+  } finally {
+    btn.disabled = false;
+    btn.textContent = word;
+  }
   ui.replay = { frames: data.frames, at: 0, timer: null };
   const f = data.frames[0];
   board.place(f.view.pawns, []);
