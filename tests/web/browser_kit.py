@@ -196,10 +196,18 @@ BOARD_IN_VIEW = """() => { const r = document.querySelector('#board svg').getBou
 }"""
 
 
+#: Wait until no pawn is walking (a walk takes a few seconds at most).
+PAWNS_STILL = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.target && a.effect.target.classList
+    && a.effect.target.classList.contains('pawn'))
+  .map(a => a.finished.catch(() => null)))"""
+
+
 def check_sizes(page: Any, viewport: str, board: bool = True) -> None:
     """Nothing scrolls sideways, every tap target is at least 44 CSS px, and the board (on a
     game's page) takes the room it should."""
     w, h, _touch = VIEWPORTS[viewport]
+    page.evaluate(PAWNS_STILL)  # targets are measured where they stand, not half-way
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{viewport}: {overflow} px of horizontal overflow"
     small = page.evaluate(SMALL_TARGETS)
