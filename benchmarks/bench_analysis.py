@@ -1,16 +1,19 @@
 """The after-game analysis: how long a game takes to analyse, and whether the estimator is
 calibrated (docs/analysis.md, docs/benchmarks.md).
 
-    .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python]
+    .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python|both]
         [--rollouts N] [--turns 180] [--repeat R]
     .venv/bin/python benchmarks/bench_analysis.py calibration --out FILE.jsonl
         [--games 2000] [--variant standard] [--players 2] [--every 36]
         [--engine compiled|python] [--rollouts N] [--seed S]
     .venv/bin/python benchmarks/bench_analysis.py table FILE.jsonl [FILE.jsonl ...]
+    .venv/bin/python benchmarks/bench_analysis.py noise [--turns 180] [--seeds 4]
 
 ``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
-of ``--repeat`` runs; the compiled engine's load is timed apart).
+of ``--repeat`` runs, CPU seconds of this process and wall seconds; loading the compiled
+rollouts is timed apart); ``--engine both`` times both engines with the same rollouts and
+gives the ratio.
 
 ``calibration`` plays ``--games`` self-play games of the estimator's own policy (game ``i``
 has seed ``derive_seed(seed, i)``), values each chance node with probability ``1 / --every``
@@ -19,6 +22,10 @@ progress estimate, and appends one JSON line per game to ``--out`` (an interrupt
 where it stopped: games already in the file are skipped). It runs on one core: start it with
 ``nice -n 10`` on a shared machine.
 ``table`` prints the reliability table by deciles and the Brier scores of such files.
+
+``noise`` analyses the ``speed`` game with ``--seeds`` seeds of the rollouts and prints each
+player's totals under each seed and their spread: how much of a luck or decision total is the
+estimator's noise.
 """
 
 from __future__ import annotations
@@ -63,27 +70,53 @@ def game_of_length(turns: int) -> tuple[int, GameRecord]:
 
 def speed(args: argparse.Namespace) -> None:
     seed, record = game_of_length(args.turns)
-    t0 = time.perf_counter()
-    est = estimator_of(args.engine)
-    if est.engine == "compiled":
-        from sorry import fast
-
-        load = fast.warmup()
-        print(f"compiled engine loaded in {time.perf_counter() - t0:.2f} s (warmup {load:.2f} s)")
-    best = float("inf")
-    cpu = 0.0
-    for _ in range(args.repeat):
-        c0, w0 = time.process_time(), time.perf_counter()
-        analyse(record, estimator=est, rollouts=args.rollouts)
-        wall = time.perf_counter() - w0
-        if wall < best:
-            best, cpu = wall, time.process_time() - c0
     print(
-        f"game seed {seed}: {record.result.turns} turns, {len(record.steps)} steps; "
-        f"engine {est.engine}, policy {est.policy}, rollouts per card "
-        f"{args.rollouts or 'default'}: {best:.2f} s wall (best of {args.repeat}), "
-        f"{cpu:.2f} s CPU; load {os.getloadavg()[0]:.1f}"
+        f"game seed {seed} (medium bots): {record.result.turns} turns, {len(record.steps)} steps; "
+        f"load before {os.getloadavg()[0]:.1f}"
     )
+    engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
+    cpus: dict[str, float] = {}
+    for name in engines:
+        t0 = time.perf_counter()
+        est = estimator_of(name)
+        est.values([record.start()], 1, 0)  # compile or load the rollouts before the clock
+        load = time.perf_counter() - t0
+        best, cpu = float("inf"), 0.0
+        for _ in range(args.repeat):
+            c0, w0 = time.process_time(), time.perf_counter()
+            analyse(record, estimator=est, rollouts=args.rollouts)
+            wall = time.perf_counter() - w0
+            if wall < best:
+                best, cpu = wall, time.process_time() - c0
+        cpus[name] = cpu
+        print(
+            f"engine {est.engine}, policy {est.policy}, rollouts per card "
+            f"{args.rollouts or 'default'}: {cpu:.2f} s CPU, {best:.2f} s wall (best of "
+            f"{args.repeat}; loaded in {load:.1f} s); load {os.getloadavg()[0]:.1f}"
+        )
+    if len(cpus) == 2:
+        print(f"compiled / python CPU time: 1 / {cpus['python'] / cpus['compiled']:.1f}")
+
+
+def noise(args: argparse.Namespace) -> None:
+    seed, record = game_of_length(args.turns)
+    est = estimator_of(args.engine)
+    rows: dict[str, list[tuple[float, float, float]]] = {}
+    for k in range(args.seeds):
+        a = analyse(record, estimator=est, seed=k)
+        for p in a.players:
+            rows.setdefault("RBYG"[p.colour], []).append(
+                (float(p.luck), float(p.own_luck), float(p.decisions))
+            )
+        print(f"seed {k}: start {[round(float(p.start) * 100, 1) for p in a.players]}")
+    print(f"game seed {seed}: {record.result.turns} turns; engine {est.engine}")
+    for colour, vals in rows.items():
+        for name, i in (("luck", 0), ("own luck", 1), ("decisions", 2)):
+            xs = [v[i] * 100 for v in vals]
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
+            print(f"{colour} {name}: " + ", ".join(f"{x:+.1f}" for x in xs) + f"; sd {sd:.1f}")
+    print(f"load {os.getloadavg()[0]:.1f}")
 
 
 def _done_games(path: Path) -> set[int]:
@@ -176,7 +209,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("speed")
-    s.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    s.add_argument("--engine", choices=("compiled", "python", "both"), default="compiled")
     s.add_argument("--rollouts", type=int)
     s.add_argument("--turns", type=int, default=180)
     s.add_argument("--repeat", type=int, default=1)
@@ -191,6 +224,11 @@ def main() -> None:
     c.add_argument("--rollouts", type=int)
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=calibration)
+    n = sub.add_parser("noise")
+    n.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    n.add_argument("--turns", type=int, default=180)
+    n.add_argument("--seeds", type=int, default=4)
+    n.set_defaults(func=noise)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)

@@ -372,9 +372,11 @@ def chance_values(
     """``V`` of each chance node (the result at the end): the average over the cards that can
     come of ``R`` with that card drawn: the rollouts' value after the reference move with it,
     ``rollouts`` per card, or more when few kinds of card are left (at least
-    :data:`MIN_CARDS` times ``rollouts`` per node). The cards of one node are played in the
-    same worlds."""
+    :data:`MIN_CARDS` times ``rollouts`` per node). Each card is played in worlds of its own,
+    the same for every node of the call (the moves of one decision are compared in the same
+    worlds)."""
     batch: list[Game] = []
+    cards: list[Card] = []
     counts: list[int] = []
     plan: list[list[tuple[Card, Fraction]] | None] = []
     for node in nodes:
@@ -389,12 +391,18 @@ def chance_values(
             child.draw(card)
             child.push(estimator.reference_move(child))
             batch.append(child)
+            cards.append(card)
             counts.append(n)
     got: list[Values | None] = [result_values(g) if g.is_over() else None for g in batch]
-    for n in sorted(set(counts)):  # one call of the estimator per number of rollouts
-        todo = [k for k, g in enumerate(batch) if got[k] is None and counts[k] == n]
+    # one call of the estimator per card and number of rollouts: the worlds of a card are its
+    # own (the cards of a node are valued independently, so their average is as precise as
+    # all its rollouts together), and the same for that card after every move compared
+    for key in sorted(set(zip(cards, counts, strict=True))):
+        todo = [k for k in range(len(batch)) if got[k] is None and (cards[k], counts[k]) == key]
         if todo:
-            for k, v in zip(todo, estimator.values([batch[k] for k in todo], n, seed), strict=True):
+            card_seed = derive_seed(seed, 0xCA4D + key[0])
+            vals = estimator.values([batch[k] for k in todo], key[1], card_seed)
+            for k, v in zip(todo, vals, strict=True):
                 got[k] = v
     values = iter(got)
     out: list[ChanceValue] = []
