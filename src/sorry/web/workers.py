@@ -63,16 +63,26 @@ def _init_worker(server_pid: int) -> None:
     # beside the jobs, not before them: compiling takes minutes on a busy machine when
     # numba's cache is cold, and the quick bots need none of it (a search that does waits
     # for numba's compiler lock)
+    _WARMING.set()
     threading.Thread(target=_warmup, name="sorry-warmup", daemon=True).start()
+
+
+#: Set while a worker loads the compiled search: meanwhile no job waits for it (a hint is the
+#: medium bot's choice, the expert plays as the hard bot), so that a search never holds the
+#: worker, and the bots' moves queued behind it, for the minutes a cold compile can take.
+_WARMING = threading.Event()
 
 
 def _warmup() -> None:
     """Load the compiled search now (the first hint or expert move would pay for it)."""
     try:
         from ..bots.rollouts import warmup
-    except ImportError:  # pragma: no cover - the bots are part of the package
-        return
-    warmup()
+
+        warmup()
+    except Exception:  # pragma: no cover - the searches fall back to Python then
+        log.exception("the compiled search could not be loaded")
+    finally:
+        _WARMING.clear()
 
 
 def _server_alive(pid: int) -> bool:
@@ -100,6 +110,8 @@ def _watch_server(pid: int) -> None:
 
 def bot_move(level: str, time_limit: float | None, view: PlayerView, seed: int) -> str:
     """The move the bot of ``level`` chooses on ``view`` with the generator ``seed``."""
+    if level == "expert" and _WARMING.is_set():
+        level = "hard"  # the expert's search needs the compiled rollouts still loading
     key = (level, time_limit)
     bot = _bots.get(key)
     if bot is None:
@@ -108,7 +120,9 @@ def bot_move(level: str, time_limit: float | None, view: PlayerView, seed: int) 
 
 
 def hint_move(view: PlayerView, seed: int) -> str:
-    """A suggested move for the viewer (``sorry.bots.hint``)."""
+    """A suggested move for the viewer (``sorry.web.players.hint``)."""
+    if _WARMING.is_set():
+        return bot_move("medium", None, view, seed)
     return str(hint(view, Rng(seed)))
 
 
