@@ -632,12 +632,13 @@ class GameScreen(Screen[None]):
                 self.notify(str(exc), severity="error")
         self.chooser = None
         self.refresh_all()
+        # The last move in the log and on the board before the result covers them (a screen
+        # under another is not repainted).
+        self.query_one("#log", GameLog).scroll_end(animate=False, immediate=True)
         seats = [s.seats[c].spec() for c in s.colours]
         panel = AnalysisPanel.of_game(s.game, seats)
-        self.app.push_screen(
-            GameOverScreen(s.result_lines(), s.match_over(), panel, s.game.turn),
-            self._after_game,
-        )
+        over = GameOverScreen(s.result_lines(), s.match_over(), panel, s.game.turn)
+        self.call_after_refresh(self.app.push_screen, over, self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "next":
