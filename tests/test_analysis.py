@@ -22,7 +22,7 @@ from sorry.analysis import (
 )
 from sorry.analysis.account import REFINE_FROM
 from sorry.analysis.calibration import ProgressEstimator, naive_values
-from sorry.analysis.estimator import result_values
+from sorry.analysis.estimator import CompiledEstimator, result_values
 from sorry.cards import card_name
 from sorry.record import Commitment, GameRecord, RecordError, verify
 
@@ -134,11 +134,12 @@ def test_teams_share_their_side() -> None:
 
 
 def test_the_analysis_is_deterministic() -> None:
+    """The same record and seed give the same analysis (a fresh estimator each time)."""
     rec = record("points", 2, seed=3)
-    one = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=3)
-    two = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=3)
+    one = analyse(rec, estimator=CompiledEstimator(), rollouts=2, worlds=2, seed=3)
+    two = analyse(rec, estimator=CompiledEstimator(), rollouts=2, worlds=2, seed=3)
     assert one.points == two.points and one.decisions == two.decisions
-    other = analyse(rec, estimator=PlayoutEstimator(), rollouts=1, worlds=2, seed=4)
+    other = analyse(rec, estimator=CompiledEstimator(), rollouts=2, worlds=2, seed=4)
     assert other.points != one.points
 
 

@@ -28,11 +28,11 @@ def saved(tmp_path: Path, rec: GameRecord, name: str = "game.json") -> str:
 
 
 def test_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """End to end with real (pure-Python) rollouts."""
+    """End to end with real rollouts on the default (compiled) engine."""
     path = saved(tmp_path, record("standard", 2, seed=9))
-    assert main(["analyse", path, "--engine", "python", "--rollouts", "1"]) == 0
+    assert main(["analyse", path, "--rollouts", "2"]) == 0
     out = capsys.readouterr().out
-    assert "won after" in out
+    assert "won after" in out and "(compiled engine)" in out
     assert "start + luck + decisions = result" in out
     assert "The moves that mattered:" in out
     assert out.count("%") >= 4

@@ -2,7 +2,7 @@
 // After the game (docs/analysis.md): the win-probability graph and the luck/skill table, for
 // players and spectators alike. The server computes the analysis once per finished game and
 // sends its numbers with the words in the page's language (GET /api/games/{id}/analysis;
-// 202 with the progress while it works). The graph is drawn here, at the panel's width:
+// 202 with the progress while it works); the page asks when the panel comes near the screen. The graph is drawn here, at the panel's width:
 // point at a turn (or move along it with the arrow keys) to see its card and move and
 // everyone's chances after it; click or tap it (Enter) to see it in the replay.
 
@@ -47,7 +47,7 @@ export class EndAnalysis {
     this.jump = jump;
     /** @type {any} the server's analysis */
     this.data = null;
-    /** "idle" | "loading" | "ready" | "failed" */
+    /** "idle" | "waiting" (for the panel to come into view) | "loading" | "ready" | "failed" */
     this.state = "idle";
     /** @type {number | null} the turn under the pointer or the keyboard's cursor (0-based) */
     this.cursor = null;
@@ -97,7 +97,20 @@ export class EndAnalysis {
   update(over, replayAt) {
     this.panel.hidden = !over;
     if (!over) return;
-    if (this.state === "idle") this.load();
+    if (this.state === "idle") {
+      // asked for once the panel comes near the screen: the server works only for readers
+      this.state = "waiting";
+      const seen = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) {
+            seen.disconnect();
+            this.load();
+          }
+        },
+        { rootMargin: "0px 0px 50% 0px" },
+      );
+      seen.observe(this.panel);
+    }
     if (replayAt !== this.replayAt) {
       this.replayAt = replayAt;
       this.drawMarkers();
