@@ -42,8 +42,14 @@ from .movegen import legal_moves as standard_moves
 from .moves import DISCARD, PASS, SPLIT, Move
 from .position import Position, field_text
 from .rng import Rng
-from .rulebook import DEFAULT_COLOURS, HAND_SIZE, check_colours, colours_for, may_decline
-from .rulebook import next_colour as rulebook_next
+from .rulebook import (
+    DEFAULT_COLOURS,
+    HAND_SIZE,
+    check_colours,
+    colours_for,
+    may_decline,
+    seat_after,
+)
 from .rulebook import score as points_score
 from .rules import Rules
 from .state import Change, PawnState
@@ -57,6 +63,9 @@ OVER: Final = Phase.OVER
 #: The game's scalars that a step changes, as they were before it (in each undo record): to
 #: move, phase, card, turn, winners, scores, deal_to. A plain tuple: one is made every step.
 Counters = tuple[int, Phase, Card | None, int, tuple[int, ...], dict[int, int] | None, int | None]
+
+
+_new = tuple.__new__
 
 
 class Undo(NamedTuple):
@@ -182,6 +191,7 @@ class Game:
     ) -> None:
         rules = self.rules
         self.colours: tuple[int, ...] = pos.colours
+        self._next = seat_after(self.colours)  # the next colour to play after each colour
         self.state = PawnState(pos.pawns, rules.slide_on, rules.swap_slides)
         self.to_move: int = pos.to_move
         self.first: int = pos.to_move
@@ -293,7 +303,7 @@ class Game:
 
     def next_colour(self, colour: int) -> int:
         """The colour that plays after ``colour`` (seat order among the colours in play)."""
-        return rulebook_next(self.colours, colour)
+        return self._next[colour]
 
     def chance_outcomes(self) -> list[tuple[Card, float]]:
         """Each card that can be drawn next with its probability (the discard pile's cards if
@@ -383,7 +393,7 @@ class Game:
         else:
             self.card = drawn
             self.phase = DECISION
-        self._stack.append(Undo(drawn, True, before, [], idx, hand, reshuffled))
+        self._stack.append(_new(Undo, (drawn, True, before, [], idx, hand, reshuffled)))
         self._moves_cache = None
         return drawn
 
@@ -446,12 +456,13 @@ class Game:
 
     def _play(self, move: Move) -> None:
         rules = self.rules
+        book = rules.book
         before = self._counters()
         changes: list[Change] = []
         mover = self.to_move
         self.state.apply(move, changes)
         idx = hand = -1
-        if rules.points:
+        if book.points:
             played = move.card
             assert played is not None
             hand = mover
@@ -463,26 +474,26 @@ class Game:
             self.card = None
         self.discard_pile.append(played)
         self.turn += 1
-        self._stack.append(Undo(move, False, before, changes, idx, hand, None))
+        # tuple.__new__: a NamedTuple's own constructor is a Python call, and one is made
+        # every step
+        self._stack.append(_new(Undo, (move, False, before, changes, idx, hand, None)))
         self._moves_cache = None
         # Who won? Only the team of the mover can have completed its pawns.
-        team = self.team_of(mover)
+        team = book.movers[mover]
         if all(self.state.all_home(c) for c in team):
             self.winners = team
             self.phase = OVER
-            if rules.points:
+            if book.points:
                 self.scores = self._score()
             return
         if rules.turn_limit is not None and self.turn >= rules.turn_limit:
             self.phase = OVER
             return
-        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
-            self.to_move = self.next_colour(mover)
-        if rules.points:
+        if not book.plays_again(played, move.kind == DISCARD):
+            self.to_move = self._next[mover]
+        if book.points:
             self._deal_to = mover
-            self.phase = CHANCE
-        else:
-            self.phase = CHANCE
+        self.phase = CHANCE
 
     def pop(self) -> Move | Card:
         """Take back the last step (a move or a draw) exactly; returns what was undone."""
