@@ -283,6 +283,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             "agent_steps": steps,
             "training_minutes": round(seconds / 60, 2),
             "training_cpu_minutes": round(cpu_seconds / 60, 2),
+            "training_cpu_seconds": round(cpu_seconds, 3),  # a short run rounds to 0 minutes
             "games_played": len(recent),
             "win_rate_vs_random": win_rate(net, args.players, "random", args.eval_games, 7),
             "win_rate_vs_easy": win_rate(net, args.players, "easy", args.eval_games, 8),

@@ -38,7 +38,8 @@ def test_train_vector_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--steps", "256", "--num-envs", "16", "--rollout", "8", "--minibatch", "64"]
     report = train.main([*args, "--eval-games", "4", "--quiet", "--seed", "3"])
     assert report["agent_steps"] >= 256
-    assert report["training_minutes"] >= 0 and report["training_cpu_minutes"] > 0
+    assert report["training_cpu_seconds"] > 0
+    assert report["training_cpu_minutes"] == round(report["training_cpu_seconds"] / 60, 2)
     for key in ("win_rate_vs_random", "win_rate_vs_easy", "uniform_win_rate_vs_easy"):
         assert 0.0 <= report[key] <= 1.0
         assert report[key] * 4 == pytest.approx(round(report[key] * 4))  # wins out of 4 games
