@@ -22,8 +22,11 @@ state after hello, then the deltas applied (``sorry.web.protocol.apply_delta``).
 Reports, as one JSON line: moves/s (every committed decision, from the games' sequence
 numbers), the latency from sending a move to receiving ``accepted`` (sent only after the move
 is committed and the deltas queued to every client of its game): p50, p90, p99 and max; the
-CPU seconds of the server process (and per move) and of its worker processes over the run;
-the machine's load average at the start and end (``os.getloadavg``).
+CPU seconds of the server process (and per move) and of its worker processes (and
+their children) over the run;
+the machine's load average at the start and end (``os.getloadavg``); ``warmup_s``, the
+seconds it took, before the server started, to load the compiled search from numba's cache,
+or to compile it when its sources changed (then minutes).
 
     python benchmarks/bench_web_load.py --games 100 --seconds 60                 # think
     python benchmarks/bench_web_load.py --mode saturate --games 100 --seconds 30
@@ -71,18 +74,24 @@ def api(base: str, path: str, body: Any = None) -> Any:
         return json.loads(r.read())
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
+def cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """User + system CPU seconds of a process (Linux /proc); ``reaped``: with those of its
+    children that have ended (and been waited for)."""
     with open(f"/proc/{pid}/stat") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if reaped:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def descendants(pid: int) -> list[int]:
     out: list[int] = []
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as fh:
-            kids = [int(x) for x in fh.read().split()]
+    kids: list[int] = []
+    try:  # the children of each of its threads
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as fh:
+                kids += [int(x) for x in fh.read().split()]
     except OSError:
         return out
     for k in kids:
@@ -92,12 +101,12 @@ def descendants(pid: int) -> list[int]:
 
 
 def cpu_of_tree(pid: int) -> tuple[float, float]:
-    """(the process's CPU seconds, its descendants')."""
+    """(the process's CPU seconds, its descendants', the ended ones included)."""
     own = cpu_seconds(pid)
-    kids = 0.0
+    kids = cpu_seconds(pid, reaped=True) - own
     for k in descendants(pid):
         with contextlib.suppress(OSError):
-            kids += cpu_seconds(k)
+            kids += cpu_seconds(k, reaped=True)
     return own, kids
 
 
@@ -366,11 +375,25 @@ def main() -> None:
     ap.add_argument(
         "--folder", help="where the SQLite database goes (default: a temporary folder on disk)"
     )
+    ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="no warm-up before the server starts (with NUMBA_CACHE_DIR set to an empty\n"
+        "folder: a server started after its compiled search's sources changed)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="passed to sorry serve")
     args = ap.parse_args()
     if args.bot_delay is None:
         args.bot_delay = 0.0 if args.mode in ("saturate", "bots") else 0.6
+    # the compiled search loaded (or compiled) once before the server starts: after a change
+    # of its sources numba compiles it again, minutes of CPU that the server's worker would
+    # otherwise spend (in a process of its own) during the measured run
+    t0 = time.monotonic()
+    if not args.cold:
+        warm = "from sorry.bots.rollouts import warmup; warmup()"
+        subprocess.run([sys.executable, "-c", warm], check=True, stdout=subprocess.DEVNULL)
+    warmup_s = time.monotonic() - t0
     schema = None
     with tempfile.TemporaryDirectory(dir=args.folder) as tmp:
         if args.database:
@@ -412,6 +435,7 @@ def main() -> None:
                 with psycopg.connect(args.database, autocommit=True) as conn:
                     conn.execute(f"DROP SCHEMA {schema} CASCADE")
     result["database"] = "postgresql" if args.database else "sqlite"
+    result["warmup_s"] = None if args.cold else round(warmup_s, 1)
     print(json.dumps(result), flush=True)
 
 

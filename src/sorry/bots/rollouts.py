@@ -70,23 +70,31 @@ def root_of(view: PlayerView, engine: str = "auto", scale: float = 40.0) -> Root
     return PythonRoot(view, scale=scale)
 
 
-def warmup() -> float:
+def warmup(cached_only: bool = False) -> float:
     """Load the compiled rollouts (numba's on-disk cache, or compile them) now rather than at
     the first search or hint; returns the seconds it took (0 without the ``fast`` extra). A
-    server's worker processes call it when they start."""
+    server's worker processes call it when they start. ``cached_only``: load from the cache
+    only, raising ``sorry.fast.cache.CompileNeeded`` where it would compile (minutes of CPU)."""
     if not compiled_available():
         return 0.0
+    import contextlib
     import time
 
     from ..game import Game
     from ..rules import Rules
 
+    guard: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if cached_only:
+        from ..fast.cache import cache_only
+
+        guard = cache_only()
     t0 = time.perf_counter()
-    for variant in ("standard", "points"):
-        g = Game(Rules(variant=variant), 2, seed=1)
-        while g.is_chance():
-            g.draw()
-        root_of(g.view(g.to_move)).scores([0], [1], 8)
+    with guard:
+        for variant in ("standard", "points"):
+            g = Game(Rules(variant=variant), 2, seed=1)
+            while g.is_chance():
+                g.draw()
+            root_of(g.view(g.to_move)).scores([0], [1], 8)
     return time.perf_counter() - t0
 
 

@@ -18,13 +18,17 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -76,13 +80,81 @@ _WARMING = threading.Event()
 def _warmup() -> None:
     """Load the compiled search now (the first hint or expert move would pay for it)."""
     try:
-        from ..bots.rollouts import warmup
-
-        warmup()
+        load_or_compile()
     except Exception:  # pragma: no cover - the searches fall back to Python then
         log.exception("the compiled search could not be loaded")
     finally:
         _WARMING.clear()
+
+
+#: What loads (or compiles) the compiled search: ``module:function``, called with
+#: ``cached_only=True`` to load from numba's cache only, or with no argument to compile.
+WARMUP = "sorry.bots.rollouts:warmup"
+
+
+def _target(spec: str) -> Callable[..., Any]:
+    module, _, name = spec.partition(":")
+    fn: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return fn
+
+
+def load_or_compile(spec: str = WARMUP) -> bool:
+    """Load the compiled search from numba's cache into this process; if the cache lacks it
+    (a new version, a first start), have it compiled by a process of its own at the lowest
+    priority, then load it. Compiling in a worker itself (minutes of CPU, holding its
+    interpreter lock) made the bots' moves queued there wait up to a second; and every worker
+    compiled the same code. One compile at a time on the machine (a lock file): the other
+    workers wait for it, then load. Returns whether a compile was needed."""
+    warm = _target(spec)
+    try:
+        from ..fast.cache import CompileNeeded
+    except ImportError:  # no fast extra: nothing is compiled
+        warm()
+        return False
+    try:
+        warm(cached_only=True)
+        return False
+    except CompileNeeded:
+        pass
+    with _compile_lock():
+        try:
+            warm(cached_only=True)  # another process compiled it meanwhile
+            return False
+        except CompileNeeded:
+            pass
+        subprocess.run(
+            [sys.executable, "-c", f"from sorry.web.workers import _compile; _compile({spec!r})"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+    warm()  # from the cache now (it compiles here only if numba could not write its cache)
+    return True
+
+
+@contextlib.contextmanager
+def _compile_lock() -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    path = os.path.join(tempfile.gettempdir(), f"sorry-compile-{os.getuid()}.lock")
+    with open(path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _compile(spec: str) -> None:
+    """The compiling process (see :func:`load_or_compile`): lowest priority, and it leaves
+    as soon as the worker that started it is gone."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    threading.Thread(target=_watch_server, args=(os.getppid(),), daemon=True).start()
+    _target(spec)()
 
 
 def _server_alive(pid: int) -> bool:

@@ -1,0 +1,76 @@
+"""The worker processes load the compiled search from numba's cache, and when it must be
+compiled, have it compiled by another process (a compile in a worker held its interpreter
+for minutes, and the bots' moves waiting there with it)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from sorry.fast.cache import CompileNeeded
+from sorry.web.workers import load_or_compile
+
+TINY = '''
+import os
+
+import numba
+
+
+@numba.njit(cache=True)
+def double(x):
+    return 2 * x
+
+
+def warm(cached_only=False):
+    """Like sorry.bots.rollouts.warmup, for one small function; notes which process
+    compiled or loaded it."""
+    if cached_only:
+        from sorry.fast.cache import cache_only
+
+        with cache_only():
+            return double(21)
+    result = double(21)
+    with open(os.environ["TINY_LOG"], "a") as fh:
+        fh.write(f"{os.getpid()} {sum(double.stats.cache_misses.values())} "
+                 f"{sum(double.stats.cache_hits.values())}\\n")
+    return result
+'''
+
+
+def test_a_compile_is_done_by_another_process_then_loaded_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "sorry_tiny_warm_" + os.urandom(4).hex()
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(TINY))
+    log = tmp_path / "log"
+    monkeypatch.setenv("TINY_LOG", str(log))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        tiny = importlib.import_module(name)
+        # the cache (tmp_path/__pycache__) is empty: a cache-only load refuses, compiles nothing
+        with pytest.raises(CompileNeeded, match="double"):
+            tiny.warm(cached_only=True)
+        assert tiny.double.signatures == []
+
+        assert load_or_compile(f"{name}:warm") is True
+        lines = [line.split() for line in log.read_text().splitlines()]
+        # another process compiled it (a cache miss there), then this one loaded it (a hit)
+        assert len(lines) == 2
+        (child, child_misses, child_hits), (here, _refused, here_hits) = lines
+        assert int(child) != os.getpid() and (int(child_misses), int(child_hits)) == (1, 0)
+        assert int(here) == os.getpid() and int(here_hits) == 1  # loaded, not compiled
+        assert tiny.double(4) == 8
+
+        # loaded now: nothing more to compile or load
+        assert load_or_compile(f"{name}:warm") is False
+        assert len(log.read_text().splitlines()) == 2
+    finally:
+        sys.modules.pop(name, None)
