@@ -142,3 +142,25 @@ def test_play_plain_human_moves_by_number(
 def test_play_rejects_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "play", "--plain", "--players", "2", "--seats", "human")
     assert code == 2 and "2 are playing" in err
+
+
+def test_options_anywhere_after_the_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 17 item 8: an option between the position and the card used to swallow the card
+    pos = "R:S,S,S,4 B:S,S,S,19 Y:S,S,S,34 G:S,S,S,49 R"
+    before = run(capsys, "moves", pos, "7", "--rules", "teams")
+    assert before[0] == 0 and before[1]
+    assert run(capsys, "moves", pos, "--rules", "teams", "7") == before
+    assert run(capsys, "moves", "--rules", "teams", pos, "7") == before
+    assert run(capsys, "--lang", "en", "moves", pos, "--rules=teams", "7") == before
+
+
+def test_a_subcommand_mistake_shows_its_own_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["moves", POS, "10", "extra"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: sorry moves ")
+    assert err.splitlines()[-1] == "sorry moves: error: unrecognized arguments: extra"
+    with pytest.raises(SystemExit):
+        main(["show"])
+    assert capsys.readouterr().err.startswith("usage: sorry show ")

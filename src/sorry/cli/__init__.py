@@ -98,9 +98,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_language(previous)
 
 
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed with options anywhere after the subcommand (``moves POS --rules teams
+    7``: argparse alone gives an optional positional up at the first option), and the
+    subcommand's own usage in its error messages."""
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):  # the global options
+        i += 2 if argv[i] == "--lang" else 1
+    if i >= len(argv) or argv[i] not in commands:
+        return parser.parse_args(argv)  # help, version, or argparse's own error
+    args = parser.parse_args(argv[:i])
+    args.command = argv[i]
+    sub = commands[argv[i]]
+    # parse_intermixed_args cuts len("usage: ") off the usage line: give it the line without
+    # the prefix in the player's language instead.
+    prefix = argparse._("usage: ")  # type: ignore[attr-defined]
+    sub.usage = sub.format_usage().removeprefix(prefix).rstrip("\n")
+    try:
+        sub.parse_intermixed_args(argv[i + 1 :], namespace=args)
+        return args
+    finally:
+        sub.usage = None
+
+
 def _main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
