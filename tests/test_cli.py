@@ -164,3 +164,37 @@ def test_a_subcommand_mistake_shows_its_own_usage(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["show"])
     assert capsys.readouterr().err.startswith("usage: sorry show ")
+
+
+@pytest.mark.parametrize("command", [("moves",), ("hint", "--rollouts", "5")])
+def test_finished_and_impossible_positions_are_errors(
+    capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    # issue 17 item 7: these printed "pass"
+    code, out, err = run(capsys, *command, "R:H,H,H,H Y:12,33,40,H R", "7")
+    assert (code, out) == (2, "")
+    assert err == "sorry: error: the game is over in this position: Red has won\n"
+    code, out, err = run(capsys, *command, "R:H,H,H,H Y:H,H,H,H R", "7")
+    assert (code, out) == (2, "")
+    assert err == (
+        "sorry: error: impossible position: Red and Yellow have all their pawns home "
+        "(the game ends when the first one does)\n"
+    )
+    # in teams a colour home goes on moving its partner: not over
+    code, out, _ = run(
+        capsys, *command, "R:H,H,H,H B:S,S,S,25 Y:S,S,10,20 G:S,S,S,S R", "--rules", "teams", "7"
+    )
+    assert code == 0 and out
+    code, _, err = run(
+        capsys, *command, "R:H,H,H,H B:S,S,S,25 Y:H,H,H,H G:S,S,S,S B", "--rules", "teams", "7"
+    )
+    assert code == 2 and "Red and Yellow have won" in err
+
+
+def test_show_a_finished_position_says_who_won(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "R:H,H,H,H Y:12,33,40,H R")
+    assert code == 0
+    assert out.splitlines()[-1] == "R:H,H,H,H Y:12,33,40,H R   (game over: Red has won)"
+    code, out, err = run(capsys, "show", "R:H,H,H,H Y:H,H,H,H R")
+    assert (code, out) == (2, "")
+    assert err.startswith("sorry: error: impossible position: Red and Yellow have all")

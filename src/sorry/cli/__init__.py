@@ -171,10 +171,54 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hand", help=_("points variant: the hand, e.g. 1,4,7,11,S"))
 
 
+def check_not_over(pos: Position, rules: Rules) -> tuple[int, ...] | None:
+    """The side that has already won in ``pos`` (all its pawns HOME: a colour, or a team of
+    two in the teams variant), or None; :class:`CliError` when more than one side has (no game
+    gets there: it ends when the first one does)."""
+    from ..board import HOME
+
+    done = [
+        side
+        for side in rules.book.sides(pos.colours)
+        if all(loc == HOME for c in side for loc in pos.pawns[c] or ())
+    ]
+    if len(done) > 1:
+        names = [_names(side) for side in done]
+        raise CliError(
+            _(
+                "impossible position: {sides} have all their pawns home "
+                "(the game ends when the first one does)"
+            ).format(sides=_("{first} and {second}").format(first=names[0], second=names[1]))
+        )
+    return done[0] if done else None
+
+
+def _names(side: Sequence[int]) -> str:
+    from ..board import colour_name
+
+    if len(side) == 2:
+        return _("{first} and {second}").format(
+            first=colour_name(side[0]), second=colour_name(side[1])
+        )
+    return colour_name(side[0])
+
+
+def won_text(side: Sequence[int]) -> str:
+    """``Red has won`` / ``Red and Yellow have won``."""
+    if len(side) == 2:
+        return _("{team} have won").format(team=_names(side))
+    return _("{player} has won").format(player=_names(side))
+
+
 def game_from_args(args: argparse.Namespace, rules: Rules, seed: int = 0) -> Game:
     """The game at ``args.position`` with ``args.card`` drawn, or in the points variant with
     ``args.hand`` in the hand of the colour to move (the other hands dealt from the deck)."""
     pos = Position.parse(args.position)
+    won = check_not_over(pos, rules)
+    if won is not None:
+        raise CliError(
+            _("the game is over in this position: {result}").format(result=won_text(won))
+        )
     if rules.points:
         if args.hand is None:
             raise CliError(_("the points variant needs --hand (e.g. --hand 1,4,7,11,S)"))

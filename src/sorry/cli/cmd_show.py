@@ -10,6 +10,7 @@ from ..board import colour_name
 from ..i18n import _
 from ..position import Position
 from ..textboard import legend, render
+from . import add_rules_arguments, check_not_over, rules_from_args, won_text
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="auto",
         help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
     )
+    add_rules_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -32,8 +34,12 @@ def use_colour(choice: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     pos = Position.parse(args.position)
+    won = check_not_over(pos, rules_from_args(args))
     print(render(pos, colour=use_colour(args.colour)))
     print(legend())
+    if won is not None:
+        print(_("{position}   (game over: {result})").format(position=pos, result=won_text(won)))
+        return 0
     print(
         _("{position}   (to move: {player})").format(position=pos, player=colour_name(pos.to_move))
     )
