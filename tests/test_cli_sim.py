@@ -92,3 +92,47 @@ def test_hint_points_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_hint_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("sorry: error: ")
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [
+        (
+            "expert:simulations=abc",
+            "sorry: error: bot 'expert:simulations=abc': simulations is a whole number, not 'abc'",
+        ),
+        (
+            "expert:foo=1",
+            "sorry: error: bot 'expert:foo=1': the expert bot has no parameter 'foo' "
+            "(its parameters: simulations, time_limit, candidates, depth, scale, confidence, "
+            "drop, engine)",
+        ),
+        (
+            "random:x=1",
+            "sorry: error: bot 'random:x=1': the random bot has no parameter 'x' (it takes none)",
+        ),
+        (
+            "hard:hand_weight=-1",
+            "sorry: error: bot 'hard:hand_weight=-1': hand_weight must not be negative, not -1.0",
+        ),
+        (
+            "expert:simulations=0",
+            "sorry: error: bot 'expert:simulations=0': simulations must be at least 1",
+        ),
+    ],
+)
+def test_bad_bot_parameters_are_named(
+    capsys: pytest.CaptureFixture[str], bots: str, message: str
+) -> None:
+    # issue 17 item 9: these printed Python's own TypeError texts
+    for command in ("simulate", "tournament"):
+        entrants = bots if command == "simulate" else f"{bots},random"
+        assert main([command, "--games", "2", "--bots", entrants, "--no-progress"]) == 2
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err) == ("", message + "\n")
+
+
+def test_good_bot_parameters_still_work(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "-n", "2", "--players", "2", "--no-progress"]
+    assert main([*argv, "--bots", "hard:hand_weight=1,medium:hand_weight=0.5"]) == 0
+    assert "hard:hand_weight=1" in capsys.readouterr().out

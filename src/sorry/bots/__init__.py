@@ -20,6 +20,8 @@ it is handed:
 
 from __future__ import annotations
 
+import inspect
+import typing
 from typing import Any
 
 from .base import Bot
@@ -35,25 +37,63 @@ from .table import LEVEL_TABLE, LevelInfo, level_info, level_label, level_streng
 LEVELS = tuple(info.level for info in LEVEL_TABLE)
 
 
+#: The class of each level.
+BOT_CLASSES: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+    "expert": ExpertBot,
+}
+
+#: The kinds of value a parameter given as text can have, as an error names them.
+_KINDS = {int: "a whole number", float: "a number", str: "a word", bool: "true or false"}
+
+
+def bot_parameters(level: str) -> dict[str, tuple[type, ...]]:
+    """The parameters a bot of ``level`` takes that can be given as text
+    (``expert:simulations=200``), each with the types it accepts, in the constructor's
+    order (the evaluation weights are left out: they are not one number)."""
+    init = BOT_CLASSES[level].__init__
+    hints = typing.get_type_hints(init)
+    out: dict[str, tuple[type, ...]] = {}
+    for name, param in inspect.signature(init).parameters.items():
+        if name == "self" or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        hint = hints.get(name)
+        kinds = tuple(t for t in (typing.get_args(hint) or (hint,)) if t in _KINDS)
+        if kinds:
+            out[name] = kinds
+    return out
+
+
 def make_bot(level: str, **kw: Any) -> Bot:
     """A bot of the named level; keyword arguments go to its constructor (e.g. the expert's
-    ``simulations`` or ``time_limit``)."""
-    if level == "random":
-        return RandomBot(**kw)
-    if level == "easy":
-        return EasyBot(**kw)
-    if level == "medium":
-        return MediumBot(**kw)
-    if level == "hard":
-        return HardBot(**kw)
-    if level == "expert":
-        return ExpertBot(**kw)
+    ``simulations`` or ``time_limit``). :class:`~sorry.errors.SorryError` names an unknown
+    level, an unknown parameter (listing the valid ones) or a bad value."""
     from ..errors import SorryError
 
-    raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    if level not in BOT_CLASSES:
+        raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    params = bot_parameters(level)
+    for key, value in kw.items():
+        if key not in params:
+            valid = f"its parameters: {', '.join(params)}" if params else "it takes none"
+            raise SorryError(f"the {level} bot has no parameter {key!r} ({valid})")
+        kinds = params[key]
+        if isinstance(value, int) and not isinstance(value, bool) and float in kinds:
+            value = kw[key] = value if int in kinds else float(value)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            wanted = " or ".join(_KINDS[t] for t in kinds)
+            raise SorryError(f"{key} is {wanted}, not {value!r}")
+    try:
+        return BOT_CLASSES[level](**kw)
+    except ValueError as exc:
+        raise SorryError(str(exc)) from None
 
 
 __all__ = [
+    "BOT_CLASSES",
     "LEVELS",
     "LEVEL_TABLE",
     "Bot",
@@ -65,6 +105,7 @@ __all__ = [
     "MediumBot",
     "MoveEstimate",
     "RandomBot",
+    "bot_parameters",
     "estimate",
     "hint",
     "level_info",

@@ -48,8 +48,10 @@ def build_bot(spec: str) -> Bot:
     level, kw = parse_bot_spec(spec)
     try:
         return make_bot(level, **kw)
-    except TypeError as exc:
-        raise SorryError(f"bad parameters for bot {spec!r}: {exc}") from None
+    except SorryError as exc:
+        if not kw:
+            raise
+        raise SorryError(f"bot {spec!r}: {exc}") from None
 
 
 @dataclass(frozen=True)
