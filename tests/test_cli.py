@@ -198,3 +198,39 @@ def test_show_a_finished_position_says_who_won(capsys: pytest.CaptureFixture[str
     code, out, err = run(capsys, "show", "R:H,H,H,H Y:H,H,H,H R")
     assert (code, out) == (2, "")
     assert err.startswith("sorry: error: impossible position: Red and Yellow have all")
+
+
+@pytest.mark.parametrize(
+    ("argv", "file"),
+    [
+        (["simulate", "-n", "4", "--no-progress", "--json", "/nonexistent/x.json"], "x.json"),
+        (["simulate", "-n", "4", "--no-progress", "--plot", "/nonexistent/x.png"], "x.png"),
+        (["tournament", "--bots", "random,random", "-n", "2", "--out", "/nonexistent/d/p"], "p"),
+        (["tournament", "--bots", "random,random", "-n", "2", "--plot", "/nonexistent/p.png"], ""),
+        (["record", "--out", "/nonexistent/r.json"], "r.json"),
+        (["play", "--plain", "--seats", "random,random", "--save", "/nonexistent/s.json"], ""),
+        (["record", "--out", "."], ""),
+    ],
+)
+def test_output_paths_checked_before_any_work(
+    capsys: pytest.CaptureFixture[str], argv: list[str], file: str
+) -> None:
+    # issue 17 item 3: the results (or a whole game) came first, then a traceback
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("sorry: error: cannot write ") and err.count("\n") == 1
+    assert file in err
+
+
+def test_an_unwritable_output_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: pytest.TempPathFactory
+) -> None:
+    import os
+
+    locked = os.path.join(str(tmp_path), "locked")
+    os.mkdir(locked, 0o500)
+    if os.access(locked, os.W_OK):  # root writes anywhere
+        pytest.skip("running as root")
+    code, out, err = run(capsys, "record", "--out", os.path.join(locked, "r.json"))
+    assert (code, out) == (2, "")
+    assert err == f"sorry: error: cannot write {locked}/r.json: the folder is not writable\n"

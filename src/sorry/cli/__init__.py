@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -138,7 +139,37 @@ def _main(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file that went away or filled the disk during the run
+        name = f"{exc.filename}: " if exc.filename else ""
+        print(
+            _("sorry: error: {message}").format(message=f"{name}{exc.strerror or exc}"),
+            file=sys.stderr,
+        )
+        return 2
     return int(result or 0)
+
+
+def check_output(path: str | None, png: bool = False) -> None:
+    """:class:`CliError` at once, before any work, unless ``path`` can be written: its folder
+    exists and is writable and it is not a folder (``None`` and ``-``, standard output, pass).
+    ``png``: the file is a matplotlib plot, so matplotlib must be installed."""
+    if path is None or path == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = None
+    if os.path.isdir(path):
+        problem = _("it is a folder")
+    elif not os.path.isdir(folder):
+        problem = _("there is no folder {folder}").format(folder=folder)
+    elif not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        problem = _("the folder is not writable")
+    if problem is not None:
+        raise CliError(_("cannot write {file}: {error}").format(file=path, error=problem))
+    if png:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CliError(_("--plot needs matplotlib: pip install 'sorry-engine[sim]'")) from None
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from ..i18n import N_, _, ngettext
 from ..moves import Move
 from ..rng import Rng
 from ..textboard import legend, render
-from . import CliError, add_rules_arguments, rules_from_args
+from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 Chooser = Callable[[Game], Move]
 
@@ -127,6 +127,7 @@ def parse_seats(text: str | None, colours: tuple[int, ...], default_bot: str) ->
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
+    check_output(args.save)
     players = args.players if args.players is not None else 4
     if rules.teams and players != 4:
         raise CliError(_("the teams variant is for four players"))

@@ -18,7 +18,7 @@ from ..moves import Move
 from ..record import Commitment, GameRecord, Seat
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
-from . import CliError, add_rules_arguments, rules_from_args
+from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 Chooser = Callable[[PlayerView], Move]
 MAX_STEPS = 100_000
@@ -91,6 +91,7 @@ def parse_bots(text: str, n: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
+    check_output(args.out)
     players = args.players if args.players is not None else 4
     if rules.teams and players != 4:
         raise CliError(_("the teams variant is for four players"))

@@ -8,7 +8,7 @@ import sys
 
 from ..i18n import _
 from ..sim import BACKENDS, plot, simulate, simulate_text, write_json
-from . import CliError, add_rules_arguments, rules_from_args
+from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--games must be at least 1"))
     if args.jobs < 1:
         raise CliError(_("--jobs must be at least 1"))
+    check_output(args.json)
+    check_output(args.plot, png=True)
     if args.engine == "fast":
         try:
             from ..fast.report import simulate_report

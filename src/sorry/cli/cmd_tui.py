@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import _
-from . import CliError, add_rules_arguments, rules_from_args
+from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         or bool(args.option)
     )
     rules = rules_from_args(args)
+    check_output(args.save)
     players = args.players
     if rules.teams:
         if players not in (None, 4):
