@@ -31,7 +31,7 @@ VIEWPORTS = {
 
 def preset_game(
     database: str,
-    position: str,
+    position: str | None,
     *,
     base: str,
     variant: str = "standard",
@@ -42,7 +42,9 @@ def preset_game(
     name: str = "preset",
     seed: int = 0,
 ) -> dict[str, Any]:
-    """A game in a given position (``sorry.Game.from_position``), written straight into the
+    """A game in a given position (``sorry.Game.from_position``), or with ``position`` None a
+    whole game from the start (``Game(rules, seats, seed)``: with the same seed, the same
+    deck), written straight into the
     server's database: the server loads it when its page is first opened. ``card`` is the
     card drawn (standard, teams), ``hands`` each colour's hand in the points variant (e.g.
     ``{"R": "5 5 7 8 10"}``); ``seats`` maps colour to ``invite`` or ``bot:LEVEL`` (default:
@@ -58,19 +60,25 @@ def preset_game(
     from sorry.web.room import Room
     from sorry.web.service import hash_token, new_token
 
-    pos = Position.parse(position)
     rules = Rules(variant=variant, starting_pawns_out=1 if variant == "points" else 0)
-    dealt = None
-    if hands:
-        dealt = {
-            COLOUR_LETTERS.index(c): [parse_card(x) for x in h.split()] for c, h in hands.items()
-        }
-    drawn = parse_card(card) if card else None
-    game = Game.from_position(pos, rules=rules, card=drawn, hands=dealt, seed=seed)
+    if position is None:
+        assert seats, "a game from the start needs its seats"
+        game = Game(rules, players=sorted(COLOUR_LETTERS.index(c) for c in seats), seed=seed)
+        playing = [c for c in COLOUR_LETTERS if c in seats]
+    else:
+        pos = Position.parse(position)
+        dealt = None
+        if hands:
+            dealt = {
+                COLOUR_LETTERS.index(c): [parse_card(x) for x in h.split()]
+                for c, h in hands.items()
+            }
+        drawn = parse_card(card) if card else None
+        game = Game.from_position(pos, rules=rules, card=drawn, hands=dealt, seed=seed)
+        playing = [COLOUR_LETTERS[c] for c, locs in enumerate(pos.pawns) if locs is not None]
     commit = Commitment.for_game(game)
     while game.is_chance():
         game.draw()
-    playing = [COLOUR_LETTERS[c] for c, locs in enumerate(pos.pawns) if locs is not None]
     seats = seats or {c: ("invite" if c == "R" else "bot:medium") for c in playing}
     tokens: dict[str, str] = {}
     rows = []
