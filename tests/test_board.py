@@ -1,5 +1,5 @@
-"""Board geometry and movement arithmetic (RULES.md section 2), checked against the rule text
-and against an independent step-by-step walk."""
+"""Board geometry and movement arithmetic (docs/rules.md, Board and coordinates), checked
+against the rule text and against an independent step-by-step walk."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bumping, landing and slides (RULES.md section 5)."""
+"""Bumping, landing and slides (docs/rules.md, Landing, bumping, slides)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The 11 (RULES.md sections 4 and 5): 11 forward or a swap with an opponent's track pawn; may
-be declined only when no pawn can go 11 forward; only the mover's pawn slides (by default)."""
+"""The 11 (docs/rules.md, Cards; Landing, bumping, slides): 11 forward or a swap with an
+opponent's track pawn; may be declined only when no pawn can go 11 forward; only the mover's
+pawn slides (by default)."""
 
 from __future__ import annotations
 

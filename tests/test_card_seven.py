@@ -1,4 +1,4 @@
-"""The 7 (RULES.md section 4): 7 forward with one pawn, or split between two different pawns,
+"""The 7 (docs/rules.md, Cards): 7 forward with one pawn, or split between two different pawns,
 both parts in full, forward, in either order, the second judged on the board the first left."""
 
 from __future__ import annotations

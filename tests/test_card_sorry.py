@@ -1,4 +1,4 @@
-"""The Sorry! card (RULES.md sections 4 and 5)."""
+"""The Sorry! card (docs/rules.md, Cards; Landing, bumping, slides)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Starting pawns with a 1 or a 2 (RULES.md section 4, "Starting")."""
+"""Starting pawns with a 1 or a 2 (docs/rules.md, Cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 10 (10 forward or 1 back, both offered) and the 4 (4 back) (RULES.md section 4)."""
+"""The 10 (10 forward or 1 back, both offered) and the 4 (4 back) (docs/rules.md, Cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Cards, the deck's composition and the seeded shuffle (RULES.md sections 1, 8, 9: deck)."""
+"""Cards, the deck's composition and the seeded shuffle (docs/rules.md, Cards and Options of the
+standard game: deck)."""
 
 from __future__ import annotations
 

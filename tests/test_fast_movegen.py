@@ -14,7 +14,7 @@ from fast_helpers import random_position, reference_moves, sample_positions
 from sorry import CARDS, Rules, card_name, fast
 from sorry.rng import Rng
 
-#: (variant, options, players) configurations; options as in RULES.md section 9.
+#: (variant, options, players) configurations; options as in docs/variants.md.
 CONFIGS = [
     ("standard", {}, 2),
     ("standard", {}, 3),

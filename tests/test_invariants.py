@@ -1,5 +1,6 @@
 """Properties over random games and random positions (hypothesis), and a reference move
-generator written from RULES.md alone that the engine must agree with exactly."""
+generator written from the rule text alone (docs/rules.md) that the engine must agree with
+exactly."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sorry.board import HOME, START
 from sorry.cards import CARDS, SORRY, card_name, deck_counts
 from sorry.rng import Rng
 
-# -- a reference implementation of RULES.md sections 2, 4 and 5 ---------------------------------
+# -- a reference implementation of docs/rules.md (board, cards, bumping and slides) ----------
 # Locations: ints 0-59 for the track, ("s", k) for the Safety Zone, "S" and "H".
 
 Board = dict[int, list[object]]

@@ -1,4 +1,4 @@
-"""Matches: series of games with running scores (RULES.md 3.4 and 7)."""
+"""Matches: series of games with running scores (docs/variants.md, Matches)."""
 
 from __future__ import annotations
 

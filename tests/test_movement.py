@@ -1,6 +1,7 @@
-"""Forward and backward movement with real cards (RULES.md sections 2 and 4): entries,
-wrap-around, exact count to HOME, backing out of the Safety Zone, jumping, never landing on an
-own pawn. Each case is a position, a card and the exact legal moves with their results."""
+"""Forward and backward movement with real cards (docs/rules.md, Board and coordinates; Cards):
+entries, wrap-around, exact count to HOME, backing out of the Safety Zone, jumping, never
+landing on an own pawn. Each case is a position, a card and the exact legal moves with their
+results."""
 
 from __future__ import annotations
 

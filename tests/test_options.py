@@ -1,4 +1,5 @@
-"""The standard game's rule options (RULES.md section 9), each with concrete positions."""
+"""The standard game's rule options (docs/rules.md, Options of the standard game), each with
+concrete positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The play-for-points variant (RULES.md section 7): hands of five, discards, scoring."""
+"""The play-for-points variant (docs/variants.md, Play for points): hands of five, discards,
+scoring."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The position string of RULES.md section 8: parse, print, canonical order, validation."""
+"""The position string (docs/rules.md, Positions given by hand; README, Notation): parse, print,
+canonical order, validation."""
 
 from __future__ import annotations
 

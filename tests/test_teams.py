@@ -1,5 +1,5 @@
-"""The team variant (RULES.md section 6): Red+Yellow against Blue+Green, any of the team's
-eight pawns moved with the card drawn."""
+"""The team variant (docs/variants.md, Team variant): Red+Yellow against Blue+Green, any of the
+team's eight pawns moved with the card drawn."""
 
 from __future__ import annotations
 
@@ -483,8 +483,9 @@ def test_cards_cover_the_deck() -> None:
 
 # -- an independent reference for every card ---------------------------------------------------
 def _reference_results(state: PawnState, rules: Rules, colour: int, card: int) -> set[object]:
-    """Results of every legal move of ``card`` in the team game, from RULES.md 4-6 directly
-    (START exit, movement tables, landing rules), without the move generator."""
+    """Results of every legal move of ``card`` in the team game, from the rules directly
+    (docs/rules.md, docs/variants.md: START exit, movement tables, landing rules), without the
+    move generator."""
     from sorry.board import BACKWARD as BWD
     from sorry.board import START_EXIT
 

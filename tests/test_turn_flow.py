@@ -1,4 +1,4 @@
-"""A turn of the standard game (RULES.md section 3): must move, forfeit, a 2 draws again (even
+"""A turn of the standard game (docs/rules.md, Turns): must move, forfeit, a 2 draws again (even
 after a forfeit), pass only when allowed, clockwise order, first player, winner, turn limit."""
 
 from __future__ import annotations

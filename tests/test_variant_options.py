@@ -1,5 +1,6 @@
-"""Rule options (RULES.md section 9) with every variant: accepted where they make sense, with
-their effect in each variant, and refused with a clear error where they make none."""
+"""Rule options (docs/variants.md, Rule options and variants) with every variant: accepted where
+they make sense, with their effect in each variant, and refused with a clear error where they
+make none."""
 
 from __future__ import annotations
 

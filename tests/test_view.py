@@ -1,5 +1,6 @@
-"""Player views: hidden information never leaks, determinisation is consistent, card counting
-is exact (RULES.md 7: hands are secret; the draw pile's order is unknown to everyone)."""
+"""Player views: hidden information never leaks, determinisation is consistent, card counting is
+exact (docs/variants.md, Play for points: hands are secret; the draw pile's order is unknown to
+everyone)."""
 
 from __future__ import annotations
 

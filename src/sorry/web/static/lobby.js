@@ -17,7 +17,7 @@ const input = (id) => /** @type {HTMLInputElement} */ ($(id));
 const option = (value, text) => el("option", { value, text });
 
 /**
- * The rule options of RULES.md section 9 in words: each option's label and its values'.
+ * The rule options (docs/variants.md) in words: each option's label and its values'.
  * @type {Record<string, [string, Record<string, string>]>}
  */
 const OPTION_WORDS = {
