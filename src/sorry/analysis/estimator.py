@@ -37,6 +37,7 @@ from ..bots.rollout import Playout
 from ..game import Game
 from ..moves import Move
 from ..rng import Rng, derive_seed
+from ..rulebook import HAND_SIZE
 from ..rules import Rules
 
 #: Win shares per colour R B Y G (0 for a colour not in play; in teams both partners get their
@@ -162,7 +163,7 @@ class PlayoutEstimator:
             if game.is_chance():
                 if rules.points:  # deal what is owed (the opening deal, or a refill)
                     for c in game.colours:
-                        while len(hands[c]) < 5:
+                        while len(hands[c]) < HAND_SIZE:
                             if not pile:
                                 pile, discard = discard, []
                                 world.shuffle(pile)

@@ -14,7 +14,7 @@ from ..cards import Card
 from ..movegen import card_moves
 from ..moves import Move
 from ..rng import Rng
-from ..rulebook import PARTNER, PROGRESS, next_colour
+from ..rulebook import HAND_SIZE, PROGRESS, next_colour
 from ..rules import Rules
 from ..state import Change, PawnState
 from .evaluate import WIN, evaluate
@@ -59,7 +59,7 @@ class Playout:
     def _greedy(self, colour: int, moves: list[Move]) -> Move:
         """The move with the largest gain in progress for ``colour``'s side."""
         state = self.state
-        teams = self.rules.teams
+        side = self.rules.book.movers[colour]
         best = moves[0]
         best_gain = -10_000
         for m in moves:
@@ -72,8 +72,7 @@ class Playout:
                     firsts[(c, i)] = old
             for (c, i), old in firsts.items():
                 d = PROGRESS[c][state.pawns[c][i]] - PROGRESS[c][old]
-                friend = c == colour or (teams and c == PARTNER[colour])
-                gain += d if friend else -d
+                gain += d if c in side else -d
             state.undo(changes)
             if gain > best_gain:
                 best_gain = gain
@@ -81,10 +80,8 @@ class Playout:
         return best
 
     def _won(self, colour: int) -> bool:
-        state = self.state
-        if not state.all_home(colour):
-            return False
-        return not self.rules.teams or state.all_home(PARTNER[colour])
+        """Whether ``colour``'s side has every pawn HOME (its partner's too in teams)."""
+        return all(self.state.all_home(c) for c in self.rules.book.movers[colour])
 
     def run(self, depth: int) -> int | None:
         """Play up to ``depth`` moves; the colour whose move won, or None if cut off."""
@@ -139,7 +136,7 @@ class Playout:
         if winner is not None:
             return 1.0 if winner in team else 0.0
         rules = self.rules
-        hand = 5 if rules.points else 1
+        hand = HAND_SIZE if rules.points else 1
         v = evaluate(self.state, self.colours, team, probs, rules.slide_on, rules.teams, hand=hand)
         if v >= WIN:
             return 1.0

@@ -90,6 +90,12 @@ WIN_BONUS = np.array(
 #: the card kinds in notation order (sorry.cards.CARDS) and the index of each face
 CARD_KINDS = np.array(cards.CARDS, dtype=np.int64)
 CARD_SLOT = np.array([cards.CARD_INDEX.get(c, -1) for c in range(rulebook.FACES)], dtype=np.int64)
+#: DECK_COUNTS[size - 44, slot]: the copies of each card kind (CARDS order) in a deck of 44 or 45
+DECK_COUNTS = np.array(
+    [[cards.deck_counts(n)[c] for c in cards.CARDS] for n in (44, 45)], dtype=np.int64
+)
+#: points: the cards in a full hand
+HAND_SIZE = rulebook.HAND_SIZE
 
 # -- move records ---------------------------------------------------------------------------------
 # kinds: sorry.moves.Kind as plain ints
@@ -979,7 +985,7 @@ def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
 def deal_hands(
     cols: Arr, ncols: int, first: int, rng: Arr, piles: Arr, counts: Arr, hands: Arr
 ) -> None:
-    """Points: deal from the draw pile until every hand holds five cards, one card at a time
+    """Points: deal from the draw pile until every hand is full (HAND_SIZE), one card at a time
     to the seat holding fewest, round the table from ``first`` (game._next_deal)."""
     held = counts[2:6]
     while True:
@@ -990,7 +996,7 @@ def deal_hands(
         best = -1
         for k in range(ncols):
             c = cols[(start + k) % ncols]
-            if held[c] < 5 and (best < 0 or held[c] < held[best]):
+            if held[c] < HAND_SIZE and (best < 0 or held[c] < held[best]):
                 best = c
         if best < 0:
             break
@@ -1022,11 +1028,8 @@ def new_game(
     first = int(cols[below(rng, 0, ncols)])
     # the deck in CARDS order, shuffled
     nd = 0
-    for s in range(11):
-        cnt = 4
-        if s == 0 and P[P_DECK] == 45:
-            cnt = 5
-        for _ in range(cnt):
+    for s in range(CARD_KINDS.shape[0]):
+        for _ in range(DECK_COUNTS[P[P_DECK] - 44, s]):
             piles[0, nd] = CARD_KINDS[s]
             nd += 1
     shuffle(rng, 0, piles[0], nd)
