@@ -14,9 +14,9 @@ from sorry.bots import estimate, make_bot
 from sorry.bots.base import team_of
 from sorry.bots.evaluate import WIN, evaluate
 from sorry.bots.rollouts import PythonRoot, compiled_available, root_of
-from sorry.cards import CARDS, Card
 from sorry.moves import Move
 from sorry.rng import MASK64, Rng, derive_seed, mix64
+from sorry.rulebook import HAND_SIZE
 from sorry.view import PlayerView
 
 GOLDEN = 0x9E3779B97F4A7C15
@@ -25,29 +25,8 @@ needs_fast = pytest.mark.skipif(not compiled_available(), reason="needs the fast
 
 def python_world(view: PlayerView, world: int) -> tuple[Game, dict[int, Rng]]:
     """The compiled engine's world ``world`` (sorry.fast._search.deal_world) as a Game: the
-    unseen cards in CARDS order shuffled by Rng(world), the other hands dealt from the top in
-    seat order, the rest the draw pile; the bots' streams."""
-    rng = Rng(world)
-    unseen: list[Card] = []
-    counts = view.unseen_counts()
-    for card in CARDS:
-        unseen += [card] * counts.get(card, 0)
-    rng.shuffle(unseen)
-    hands: dict[int, list[Card]] = {view.viewer: list(view.hand)}
-    for c in view.colours:
-        if c != view.viewer:
-            hands[c] = [unseen.pop() for _ in range(view.hand_sizes[c])]
-    g = Game.__new__(Game)
-    g.rules = view.rules
-    g.seed = world
-    g._setup(view.position(), unseen, list(view.discard_pile), rng, card=view.card)
-    for c, h in hands.items():
-        g.hands[c] = h
-    g.turn = view.turn
-    g.first = view.first
-    g.phase = view.phase
-    g._deal_to = None
-    g._initial = g.snapshot()
+    one dealing of every determinisation, ``Game.from_view``; the bots' streams."""
+    g = Game.from_view(view, world)
     streams = {c: Rng(mix64((world * GOLDEN + 2001 + c) & MASK64)) for c in range(4)}
     return g, streams
 
@@ -72,7 +51,7 @@ def python_score(view: PlayerView, move: Move, world: int, depth: int) -> float:
     if g.is_over() and g.winner is not None:
         return 1.0 if g.winner in team else 0.0
     probs = view.next_card_probabilities()
-    hand = 5 if rules.points else 1
+    hand = HAND_SIZE if rules.points else 1
     v = evaluate(g.state, view.colours, team, probs, rules.slide_on, rules.teams, hand=hand)
     if v >= WIN:
         return 1.0

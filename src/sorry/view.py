@@ -146,7 +146,8 @@ class PlayerView:
         """The unseen cards shuffled with ``rng`` and dealt: the others' hands (as many cards
         as each holds, in seat order), the rest to the draw pile. :class:`GameStateError` if
         the view's counts do not add up. The one dealing of every determinisation
-        (:meth:`sorry.game.Game.from_view`, the expert bot's worlds)."""
+        (:meth:`sorry.game.Game.from_view`, the expert bot's and the hints' worlds; the compiled
+        search's ``sorry.fast._search.deal_world`` deals the same)."""
         unseen = [c for c, n in self.unseen_counts().items() for _ in range(n)]
         hidden = sum(self.hand_sizes[c] for c in self.colours if c != self.viewer)
         if len(unseen) != hidden + self.draw_count:

@@ -213,9 +213,11 @@ def deal_world(
     hands: Arr,
     rng: Arr,
 ) -> None:
-    """A determinisation of the root: the unseen cards shuffled (stream ``world``) into the
-    other hands (their sizes) and the draw pile; the discard pile as seen; the policy streams
-    seeded from ``world``."""
+    """A determinisation of the root, dealt as :meth:`sorry.view.PlayerView.deal` deals
+    (``Game.from_view(view, world)`` is the same world): the unseen cards in CARDS order
+    shuffled by the stream ``world``, the other hands (their sizes, in seat order) from the
+    front, the rest the draw pile; the discard pile as seen; the policy streams seeded from
+    ``world``."""
     rng[0] = world
     for c in range(4):
         rng[1 + c] = K.mix64(world * K.GOLDEN + np.uint64(2001 + c))
@@ -232,14 +234,17 @@ def deal_world(
             hands[c, s] = 0
     for s in range(11):
         hands[viewer, s] = R[R_HAND + s]
+    top = 0
     for k in range(ncols):
         c = cols[k]
         if c == viewer:
             continue
         for _ in range(R[R_SIZES + c]):
-            nu -= 1
-            hands[c, K.CARD_SLOT[piles[0, nu]]] += 1
-    counts[0] = nu
+            hands[c, K.CARD_SLOT[piles[0, top]]] += 1
+            top += 1
+    for k in range(top, nu):  # the rest is the draw pile, its top card last
+        piles[0, k - top] = piles[0, k]
+    counts[0] = nu - top
     nd = R[R_NDISCARD]
     for k in range(nd):
         piles[1, k] = R[R_DISCARD + k]
