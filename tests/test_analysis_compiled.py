@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from analysis_helpers import record
+from engine_helpers import play_out
 from sorry import Game, Rules
 from sorry.analysis import analyse
 from sorry.analysis.account import value_decisions
@@ -88,11 +89,7 @@ def _easy_self_play(game: Game, games: int, seed: int) -> list[float]:
         rng = Rng(derive_seed(seed, k))
         rng.shuffle(g.draw_pile)
         g.rng = Rng(derive_seed(seed, 10_000 + k))
-        while not g.is_over():
-            if g.is_chance():
-                g.draw()
-            else:
-                g.push(bot.choose(g.view(g.to_move), rng))
+        play_out(g, lambda game, moves, rng=rng: bot.choose(game.view(game.to_move), rng))
         for c in g.winners:
             wins[c] += 1
     return [w / games for w in wins]

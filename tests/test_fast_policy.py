@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine_helpers import play_out
 from fast_helpers import sample_positions
-from sorry import Game, Rules, fast
+from sorry import Game, Move, Rules, fast
 from sorry.bots import make_bot
 from sorry.bots.base import deck_probabilities, team_of
 from sorry.bots.evaluate import evaluate
@@ -41,16 +42,14 @@ def reference_trace(
     bots = {c: make_bot(name) for c, name in zip(g.colours, seats, strict=True)}
     rngs = {c: Rng(fast.policy_seed(seed, c)) for c in g.colours}
     trace = []
-    while not g.is_over():
-        if g.is_chance():
-            g.draw()
-            continue
-        moves = g.legal_moves
-        c = g.to_move
-        move = bots[c].choose(g.view(c), rngs[c])
-        trace.append((g.position_string(), len(moves), moves.index(move)))
-        g.push(move)
-    return g, trace
+
+    def choose(game: Game, moves: list[Move]) -> Move:
+        c = game.to_move
+        move = bots[c].choose(game.view(c), rngs[c])
+        trace.append((game.position_string(), len(moves), moves.index(move)))
+        return move
+
+    return play_out(g, choose), trace
 
 
 def check_games(variant: str, options: dict[str, str], players: int, n: int) -> None:
