@@ -1,0 +1,69 @@
+"""The layers of docs/design.md hold: the core's modules, in the order its layout lists them,
+import only modules listed above them (typing-only imports aside), and never an interface."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "src" / "sorry"
+#: The packages above the core (docs/design.md, Layers); cli/ is the command that calls them.
+INTERFACES = {"bots", "sim", "fast", "analysis", "tui", "web", "rl", "cli"}
+
+
+def layout() -> list[str]:
+    """The core modules in the order of the layout block of docs/design.md."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    block = text.split("```", 2)[1]
+    names: list[str] = []
+    for line in block.splitlines():
+        head = line[:36]  # the names column; the descriptions start at column 36
+        names += re.findall(r"\b(\w+)\.py\b", head)
+    return names
+
+
+def imports(path: Path) -> set[str]:
+    """The modules of ``sorry`` that ``path`` imports at run time (``from .x import ...``
+    anywhere, outside ``if TYPE_CHECKING:`` blocks)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only |= {id(n) for b in node.body for n in ast.walk(b)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and id(node) not in typing_only:
+            if node.module:
+                out.add(node.module.split(".")[0])
+            else:
+                out |= {a.name for a in node.names}
+    return out
+
+
+def test_the_layout_lists_every_core_module_once() -> None:
+    names = layout()
+    assert len(names) == len(set(names))
+    on_disk = {p.stem for p in CORE.glob("*.py")} - {"__init__", "__main__"}
+    assert set(names) == on_disk
+
+
+def test_core_modules_import_only_modules_above_them() -> None:
+    names = layout()
+    for k, name in enumerate(names):
+        used = imports(CORE / f"{name}.py")
+        below = sorted(u for u in used if u in names and names.index(u) >= k)
+        assert not below, f"{name}.py imports {below}, listed after it in docs/design.md"
+        assert not used & INTERFACES, f"{name}.py imports an interface: {used & INTERFACES}"
+
+
+def test_the_check_sees_an_import_and_skips_typing_only_ones(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text(
+        "from typing import TYPE_CHECKING\nfrom .board import X\nfrom . import __version__\n"
+        "if TYPE_CHECKING:\n    from .game import Game\n"
+        "def f():\n    from .state import PawnState\n",
+        encoding="utf-8",
+    )
+    assert imports(src) == {"board", "__version__", "state"}
