@@ -1,8 +1,9 @@
 """The end screen's analysis in a real headless Chromium (Playwright, Debian's chromium), against
 ``sorry serve`` in a subprocess: the graph as wide as its panel on a phone and a desktop,
 pointing at a turn shows its card and move, clicking it (or a swing) opens the replay there,
-the luck/skill table, and its words in all five languages. Set SORRY_SCREENSHOTS=DIR to keep
-screenshots of the panel."""
+the luck/skill table, and its words in all five languages; for a spectator and for the seated
+player at the end of their own game (axe-core too: no serious violation). Set
+SORRY_SCREENSHOTS=DIR to keep screenshots of the panel."""
 
 from __future__ import annotations
 
@@ -67,20 +68,60 @@ def _status(url: str) -> tuple[int, Any]:
     raise AssertionError(f"{url} is refused")
 
 
-@pytest.fixture(scope="module")
-def finished(server: ServerProcess) -> dict[str, Any]:
-    """A game of two easy bots, over and analysed."""
-    seats = [{"colour": "R", "kind": "bot", "level": "easy"}]
-    seats.append({"colour": "Y", "kind": "bot", "level": "easy"})
-    g = server.api("/api/games", {"name": "analysed", "seats": seats})
+def _play_red(server: ServerProcess, gid: str, token: str) -> None:
+    """Red's moves over a WebSocket, the first legal move each time, until the game is over."""
+    from websockets.sync.client import connect
+
+    from server_helpers import track
+
+    class Client:
+        sorry_state: dict[str, Any]
+
+    client = Client()
     deadline = time.monotonic() + 300
-    while server.api(f"/api/games/{g['id']}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    sent = -1  # the sequence number of the last move sent
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{gid}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "seat": "R", "token": token}))
+        while time.monotonic() < deadline:
+            msg = track(client, json.loads(ws.recv(timeout=30)))
+            if msg["type"] == "error":  # e.g. rate_limited: the state again, a moment later
+                time.sleep(1.0)
+                ws.send(json.dumps({"type": "resync"}))
+            if msg["type"] not in ("state", "delta"):
+                continue
+            state = client.sorry_state
+            if state["status"] == "over":
+                return
+            view = state["view"]
+            if view["to_move"] == "R" and view.get("legal_moves") and state["seq"] > sent:
+                sent = state["seq"]
+                time.sleep(0.15)  # under the connection's 10 messages a second
+                move = view["legal_moves"][0]["move"]
+                ws.send(json.dumps({"type": "move", "seq": sent, "move": move}))
+    raise AssertionError("the game did not finish")
+
+
+@pytest.fixture(scope="module")
+def finished(server: ServerProcess, browser: Any) -> dict[str, Any]:
+    """A game of a person (Red, seated on a phone's page all along; the moves are sent over
+    a WebSocket of the same seat, quicker than tapping) and an easy bot, over and analysed."""
+    seats = [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot", "level": "easy"}]
+    g = server.api("/api/games", {"name": "analysed", "seats": seats})
+    red = next(s for s in g["seats"] if s["colour"] == "R")
+    link = red["link"].replace("http://testserver", server.base)
+    page = context(browser, "phone", reduced_motion="reduce").new_page()
+    errors = watch_errors(page)
+    page.goto(link)
+    page.wait_for_selector("#join-btn")
+    page.fill("#name-input", "Ann")
+    page.tap("#join-btn")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
+    _play_red(server, g["id"], red["token"])
+    deadline = time.monotonic() + 300
     while True:
         status, data = _status(f"{server.base}/api/games/{g['id']}/analysis")
         if status == 200:
-            return {"id": g["id"], "data": data}
+            return {"id": g["id"], "data": data, "link": link, "page": page, "errors": errors}
         assert status == 202 and time.monotonic() < deadline, "the analysis took too long"
         time.sleep(1.0)
 
@@ -160,6 +201,100 @@ def test_the_graph_the_table_and_the_replay(
     _panel_shot(page, f"analysis-replay-{viewport}")
     assert not errors
     ctx.close()
+
+
+AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations of the page as it is (as tests/test_a11y.py)."""
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    result: dict[str, Any] = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_the_analysis_as_a_seated_player(
+    server: ServerProcess, browser: Any, finished: dict[str, Any], viewport: str
+) -> None:
+    """Red at the end of their own game: the phone's page was seated all along and saw the
+    game end; on the desktop Red opens the game again with their link. Both show the end
+    (the result, the next game of the match), then the analysis under it, as wide as its
+    panel, with one row of the table per player; a tap (a click) on a turn opens the replay
+    there; sizes, and no serious axe violation."""
+    data = finished["data"]
+    turns = data["result"]["turns"]
+    if viewport == "phone":
+        page, errors = finished["page"], finished["errors"]
+    else:
+        page = context(browser, viewport).new_page()
+        errors = watch_errors(page)
+        page.goto(finished["link"])
+        page.wait_for_selector("#join-btn")
+        page.fill("#name-input", "Ann")
+        page.click("#join-btn")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
+    page.wait_for_selector("#over-panel:not([hidden])")
+    assert body(page, "status") == "over"
+    result = page.inner_text("#result")
+    assert result in ("You won!", "Yellow won!"), result
+    assert page.locator("#rematch-btn").is_visible()  # a player's end: the next game
+    # the analysis comes under the end of the game, above the players
+    order = page.evaluate(
+        "[...document.querySelectorAll('#side > .panel:not([hidden])')].map(e => e.id)"
+    )
+    assert order.index("over-panel") < order.index("analysis-panel") < order.index("seats-panel")
+    page.locator("#analysis-panel").scroll_into_view_if_needed()
+    page.wait_for_function("() => document.body.dataset.analysis === 'ready'", timeout=60000)
+    box = page.evaluate(f"document.querySelector('{GRAPH}').getBoundingClientRect().toJSON()")
+    inner = page.evaluate("document.getElementById('analysis-graph').clientWidth")
+    assert inner > 0 and box["width"] >= 0.98 * inner, (box, inner)
+    assert box["height"] >= 150, box
+    if viewport == "phone":
+        assert box["width"] >= 0.8 * VIEWPORTS["phone"][0], box
+    assert page.locator(f"{GRAPH} polyline").count() == len(data["sides"])
+    # every mark is drawn whole inside the graph (a luckiest draw's ▲ at 100% too)
+    outside = page.evaluate(
+        f"""() => {{ const r = document.querySelector('{GRAPH}').getBoundingClientRect();
+        return [...document.querySelectorAll('{GRAPH} .ag-mark')]
+          .map(e => e.getBoundingClientRect())
+          .filter(b => b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5
+            || b.left < r.left - 0.5 || b.right > r.right + 0.5).length; }}"""
+    )
+    assert page.locator(f"{GRAPH} .ag-mark").count() > 0 and outside == 0, outside
+    rows = page.locator("#analysis-table tbody tr")
+    assert rows.count() == len(data["players"]) == 2
+    labels = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
+    assert labels == [p["label"] for p in data["players"]]
+    check_sizes(page, viewport)
+    axe = axe_violations(page)
+    assert axe == [], axe
+    _panel_shot(page, f"analysis-seated-{viewport}")
+    # a tap on the graph (a click on the desktop) opens the replay at that turn
+    svg = page.locator(GRAPH)
+    svg.scroll_into_view_if_needed()
+    gb = svg.bounding_box()
+    plot_left, plot_right = gb["x"] + 36 * gb["width"] / box["width"], gb["x"] + gb["width"] - 8
+    x = plot_left + (plot_right - plot_left) * (turns // 3 + 0.5) / turns
+    y = gb["y"] + gb["height"] / 2
+    if VIEWPORTS[viewport][2]:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    page.wait_for_function("() => Number(document.body.dataset.replayAt) > 0")
+    at = int(body(page, "replayAt") or 0)
+    assert abs(at - (turns // 3 + 1)) <= 1, (at, turns)
+    assert page.locator("#replay-panel").is_visible()
+    assert page.locator("#log li").count() == at  # the game's log follows the replay
+    check_sizes(page, viewport)
+    _panel_shot(page, f"analysis-seated-replay-{viewport}")
+    assert not errors
 
 
 def test_the_words_in_every_language(

@@ -164,7 +164,8 @@ export class EndAnalysis {
     const w = Math.max(260, Math.round(this.graph.clientWidth || 340));
     this.width = this.graph.clientWidth;
     const h = w < 480 ? 180 : 220;
-    const m = { left: 36, right: 8, top: 8, bottom: 24 };
+    // room above 100% for a luckiest draw's ▲ there, below 0% for an unluckiest ▼ (and the turns)
+    const m = { left: 36, right: 8, top: 16, bottom: 24 };
     const pw = w - m.left - m.right;
     const ph = h - m.top - m.bottom;
     const turns = Math.max(1, d.result.turns);
@@ -177,6 +178,9 @@ export class EndAnalysis {
     root.setAttribute("aria-label", t("Win probability over the game"));
     root.setAttribute("aria-valuemin", "1");
     root.setAttribute("aria-valuemax", String(turns));
+    // a slider has a value from the start (axe: aria-required-attr): the turn pointed at, else
+    // the first, where the arrow keys begin
+    root.setAttribute("aria-valuenow", String(this.cursor !== null ? this.cursor + 1 : 1));
     for (const q of [0, 0.25, 0.5, 0.75, 1]) {
       root.append(svg("line", { x1: m.left, x2: w - m.right, y1: Y(q), y2: Y(q), class: q === 0 || q === 1 ? "ag-grid" : "ag-grid mid" }));
       if (q !== 0.25 && q !== 0.75) root.append(svg("text", { x: m.left - 4, y: Y(q) + 4, class: "ag-axis", "text-anchor": "end" }, pct(q)));
