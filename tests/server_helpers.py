@@ -7,6 +7,10 @@ that use them are in ``tests/web/conftest.py``)."""
 
 from __future__ import annotations
 
+import queue
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -89,6 +93,34 @@ def recv(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
         if msg["type"] == kind:
             return msg
     raise AssertionError(f"no {kind} message")
+
+
+def recv_until(
+    ws: Any, done: Callable[[dict[str, Any]], bool], seconds: float = 120.0
+) -> dict[str, Any]:
+    """Receive messages (deltas as the states they lead to) until ``done(msg)``; fail after
+    ``seconds`` without one (generous: the machine may be loaded), never hang."""
+    deadline = time.monotonic() + seconds
+    got: queue.Queue[Any] = queue.Queue()
+    while True:
+        reader = threading.Thread(target=lambda: got.put(_receive_or_error(ws)), daemon=True)
+        reader.start()
+        try:
+            msg = got.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"nothing awaited came in {seconds:.0f} s") from None
+        if isinstance(msg, BaseException):
+            raise msg
+        if done(msg):
+            result: dict[str, Any] = msg
+            return result
+
+
+def _receive_or_error(ws: Any) -> dict[str, Any] | BaseException:
+    try:
+        return receive(ws)
+    except BaseException as exc:  # handed to the waiting test
+        return exc
 
 
 def hello(ws: Any, seat: str | None = None, token: str | None = None) -> dict[str, Any]:

@@ -275,12 +275,15 @@ class Tapper:
                     return m
         return moves[0]
 
+    #: milliseconds a tap, or the page's answer to it, may take: generous, the machine
+    #: running the tests may be loaded
+    WAIT = 60000
+
     def tap(self, locator: Any) -> None:
-        # generous: the machine running the tests may be loaded
         if self.touch:
-            locator.tap(timeout=10000)
+            locator.tap(timeout=self.WAIT)
         else:
-            locator.click(timeout=10000)
+            locator.click(timeout=self.WAIT)
 
     def play(self, move: str) -> None:
         """Tap until ``move`` is sent."""
@@ -305,7 +308,7 @@ class Tapper:
                     f"() => document.body.dataset.seq !== '{seq}' || "
                     f"((document.body.dataset.picks || '') !== {json.dumps(picks)}"
                     " && document.body.dataset.sending !== 'yes')",
-                    timeout=10000,
+                    timeout=self.WAIT,
                 )
                 continue
             button = page.locator(f'#choices button[data-move="{move}"]')
@@ -321,7 +324,7 @@ class Tapper:
                 f"nothing to tap for {move} (picks {body(page, 'picks')}): {tappable} "
                 + page.inner_html("#actions")
             )
-        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=15000)
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=self.WAIT)
         self.played.append(move)
         self.kinds.add(kind_of(move))
 
@@ -335,11 +338,13 @@ class Tapper:
         )
         if body(page, "status") == "over":
             return False
-        deadline = time.monotonic() + 5
+        # the moves are listed, or the turn has passed meanwhile (a timer, a takeover)
+        page.wait_for_function(
+            "() => document.querySelector('#moves .move')"
+            " || document.body.dataset.myTurn !== 'yes'",
+            timeout=self.WAIT,
+        )
         moves = self.legal()
-        while not moves and time.monotonic() < deadline:
-            time.sleep(0.02)
-            moves = self.legal()
         if not moves:
             return body(page, "status") != "over"
         self.play(self.choose(moves))

@@ -267,19 +267,28 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     g = create(
         server,
         {"R": "invite", "Y": "invite"},
-        room={"start": "now", "timer": 60},
+        room={"start": "host", "timer": 60},
     )
     red, yellow = context(browser).new_page(), context(browser).new_page()
+    for p in (red, yellow):
+        p.set_default_timeout(60000)  # generous: the machine running the tests may be loaded
     errors = watch_errors(red) + watch_errors(yellow)
     join(red, g["links"]["R"], "Ann")
     join(yellow, g["links"]["Y"], "Yan")
+    # started once both pages are in: the 12 s of the first turn are not spent opening them
+    start = {"host_token": g["host_token"], "action": "start"}
+    server.api(f"/api/games/{g['id']}/host", start)
+    for p in (red, yellow):
+        p.wait_for_function(
+            "() => document.body.dataset.started === 'yes' && !!document.body.dataset.toMove"
+        )
     mover = red if body(red, "toMove") == "R" else yellow
     seat = "R" if mover is red else "Y"
     mover.wait_for_selector("#clock:not([hidden])")
     first = int(mover.inner_text("#clock").split()[0])
     assert 0 < first <= 12  # 60 s times 0.2
     mover.wait_for_function(
-        f"() => parseInt(document.getElementById('clock').textContent) < {first}", timeout=5000
+        f"() => parseInt(document.getElementById('clock').textContent) < {first}"
     )  # counting down
     clock = mover.locator("#clock").bounding_box()
     assert clock and clock["height"] < 50  # on one line
@@ -288,28 +297,30 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
     mover.wait_for_function(
         "() => [...document.querySelectorAll('#log li')]"
         ".some(li => li.textContent.includes('time ran out'))",
-        timeout=15000,
+        timeout=120000,
     )
-    mover.wait_for_selector(f'.seat[data-colour="{seat}"] >> text=away', timeout=60000)
-    mover.wait_for_selector("#back-btn:not([hidden])", timeout=60000)
+    mover.wait_for_selector(f'.seat[data-colour="{seat}"] >> text=away')
+    mover.wait_for_selector("#back-btn:not([hidden])")
     mover.click("#back-btn")
-    mover.wait_for_selector("#back-btn", state="hidden", timeout=60000)
+    mover.wait_for_selector("#back-btn", state="hidden")
     # both go away: bots finish the game
     for p in (red, yellow):
         p.wait_for_function("() => document.body.dataset.status === 'over'", timeout=240000)
     for p in (red, yellow):
-        p.wait_for_selector("#over-panel:not([hidden])", timeout=60000)
+        p.wait_for_selector("#over-panel:not([hidden])")
         assert "won" in p.inner_text("#result")
     shot(red, "end-phone")
     # Ann asks for the next game: she waits in its room until Yan accepts too
     red.click("#rematch-btn")
-    red.wait_for_url("**/g/*", timeout=60000)
-    red.wait_for_selector("#room:not([hidden])", timeout=60000)
+    red.wait_for_url("**/g/*")
+    red.wait_for_selector("#room:not([hidden])")
     assert body(red, "started") == "no"
-    assert "not ready yet" in red.inner_text("#room-seats")
+    red.wait_for_function(
+        "() => document.getElementById('room-seats').textContent.includes('not ready yet')"
+    )
     yellow.click("#rematch-btn")
     for p in (red, yellow):
-        p.wait_for_function("() => document.body.dataset.started === 'yes'", timeout=15000)
+        p.wait_for_function("() => document.body.dataset.started === 'yes'")
     assert red.url == yellow.url
     assert not errors
 

@@ -58,6 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def open_seat(browser: Any, link: str, **kw: Any) -> Any:
     """Red's page on an invitation link, joined."""
     page = context(browser, reduced_motion="reduce", **kw).new_page()
+    page.set_default_timeout(60000)  # generous: the machine running the tests may be loaded
     page.goto(link)
     page.wait_for_selector("#join-btn")
     page.fill("#name-input", "Ann")
