@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
-from ..effects import effects_json
+from ..effects import Effect, effects_json
 from ..game import Game
 from ..i18n import using
 from ..moves import Move
@@ -186,6 +186,8 @@ class LiveGame:
     commitment: str | None = None  # SHA-256 of seed, deck and nonce, public from the start
     nonce: str | None = None  # secret until the game is over
     room: RoomState = field(default_factory=RoomState)  # sorry.web.room: start, timer, chat
+    #: the effects of each logged move, by its seq: the log's words in other languages
+    done: dict[int, list[Effect]] = field(default_factory=dict)
 
     def connected(self, colour: int) -> bool:
         return any(c.seat == colour and not c.closed for c in self.conns)
@@ -205,13 +207,27 @@ class LiveGame:
         return any(c.seat is not None and not c.closed for c in self.conns)
 
 
-def log_entries(game: Game, rows: list[MoveRow]) -> list[dict[str, Any]]:
-    """The public log of a game: each accepted decision, and the card it used when public."""
+def log_entries(
+    game: Game, rows: list[MoveRow]
+) -> tuple[list[dict[str, Any]], dict[int, list[Effect]]]:
+    """The public log of a game: each accepted decision, and the card it used when public;
+    and the effects of each move, by seq (taken from a copy of the game, taken back step by
+    step: its words say what slid and what was bumped)."""
+    history = game.history
+    back = game.copy()
+    done_at: list[list[Effect]] = []
+    for _ in history:
+        step = back.pop()
+        if isinstance(step, Move):
+            done_at.append(back.effects(step))
+    done_at.reverse()
     entries: list[dict[str, Any]] = []
+    done: dict[int, list[Effect]] = {}
     last_card: int | None = None
     points = game.rules.points
     it = iter(rows)
-    for step in game.history:
+    moves = iter(done_at)
+    for step in history:
         if not isinstance(step, Move):
             last_card = step
             continue
@@ -219,32 +235,45 @@ def log_entries(game: Game, rows: list[MoveRow]) -> list[dict[str, Any]]:
         if row is None:
             break
         card = step.card if points else last_card
-        # the paths and effects of past moves are not kept (the page animates the last move)
-        entries.append(dict(_entry(row.seq, row.colour, row.actor, step, card, []), effects=[]))
-    return entries
+        done[row.seq] = next(moves)
+        # the paths and effects of past moves are not sent (the page animates the last move)
+        entries.append(_entry(row.seq, row.colour, row.actor, step, card, done[row.seq], False))
+    return entries, done
 
 
 def _entry(
-    seq: int, colour: int, actor: str, move: Move, card: int | None, paths: list[list[Any]]
+    seq: int,
+    colour: int,
+    actor: str,
+    move: Move,
+    card: int | None,
+    done: list[Effect],
+    animate: bool = True,
 ) -> dict[str, Any]:
+    """A log entry: the move in words from its effects ``done`` (slides and bumps too; the
+    card of the turn tells a declined 11 from a forfeit) and, to ``animate`` it, the paths and
+    effects the page walks the pawns along."""
     return {
         "seq": seq,
         "colour": COLOUR_LETTERS[colour],
         "actor": actor,
         "move": str(move),
-        "text": describe_move(move),
+        "text": describe_move(move, done, card),
         "card": card_name(card) if card is not None else None,
-        "paths": paths,
+        "paths": paths_of(done) if animate else [],
+        "effects": effects_json(done) if animate else [],
     }
 
 
-def _translated_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A log entry with its words in the current language (re-derived from its move)."""
+def _translated_entry(entry: dict[str, Any], done: dict[int, list[Effect]]) -> dict[str, Any]:
+    """A log entry with its words in the current language (re-derived from its move, its
+    card and its effects)."""
     try:
-        text = describe_move(Move.parse(entry["move"]))
+        move = Move.parse(entry["move"])
+        card = parse_card(entry["card"]) if entry.get("card") else None
     except (KeyError, ValueError):
         return entry
-    return {**entry, "text": text}
+    return {**entry, "text": describe_move(move, done.get(entry["seq"]), card)}
 
 
 class GameService:
@@ -413,6 +442,7 @@ class GameService:
 
     def _build(self, row: GameRow, rows: list[MoveRow], game: Game) -> LiveGame:
         now = time.monotonic()
+        log, done = log_entries(game, rows)
         live = LiveGame(
             id=row.id,
             name=row.name,
@@ -420,7 +450,8 @@ class GameService:
             game=game,
             seq=row.seq,
             seats={s.colour: s for s in row.seats},
-            log=log_entries(game, rows),
+            log=log,
+            done=done,
             created_at=row.created_at,
             next_id=row.next_id,
             match_info=row.match_info,
@@ -491,7 +522,6 @@ class GameService:
         move = game.listed_move(row.move)
         card = move.card if game.rules.points else game.card
         done = game.effects(move)
-        paths, effects = paths_of(done), effects_json(done)
         game.push(move)
         for name in row.draws:
             game.draw(parse_card(name))
@@ -501,9 +531,8 @@ class GameService:
         live.seq = row.seq
         live.hints.clear()
         live.last_change = time.monotonic()
-        live.log.append(
-            dict(_entry(row.seq, row.colour, row.actor, move, card, paths), effects=effects)
-        )
+        live.log.append(_entry(row.seq, row.colour, row.actor, move, card, done))
+        live.done[row.seq] = done
         turn_began(live)
 
     async def reload(self, live: LiveGame) -> bool:
@@ -520,7 +549,7 @@ class GameService:
                 live.game = game
                 live.seq = row.seq
                 live.hints.clear()
-                live.log = log_entries(live.game, rows)
+                live.log, live.done = log_entries(live.game, rows)
                 live.last_change = time.monotonic()
                 turn_began(live)
             for conn in list(live.conns):
@@ -620,11 +649,13 @@ class GameService:
                 vj = view_json(public_view(game), None, position)
             last = live.log[-1] if live.log else None
             if last is not None and conn.lang != "en":
-                last = _translated_entry(last)
+                last = _translated_entry(last, live.done)
             msg = {**(common or self._common(live)), "view": vj, "last": last}
             if full:
                 log = live.log
-                msg["log"] = log if conn.lang == "en" else [_translated_entry(e) for e in log]
+                msg["log"] = (
+                    log if conn.lang == "en" else [_translated_entry(e, live.done) for e in log]
+                )
         return msg
 
     def send_state(self, live: LiveGame, conn: Conn, full: bool = False) -> None:
@@ -772,9 +803,7 @@ class GameService:
             if move is None:
                 return _reject("illegal", f"{move_text!r} is not one of the legal moves", live.seq)
             card = move.card if game.rules.points else game.card
-            done = game.effects(move)
-            paths = paths_of(done)
-            effects = effects_json(done)  # the page walks the pawns along them
+            done = game.effects(move)  # the page walks the pawns along them
             new = game.copy()
             new.push(move)
             draws: list[str] = []
@@ -800,9 +829,8 @@ class GameService:
                 live.seq += 1
                 live.hints.clear()  # hints answer one position
                 live.last_change = time.monotonic()
-                live.log.append(
-                    dict(_entry(live.seq, colour, actor, move, card, paths), effects=effects)
-                )
+                live.log.append(_entry(live.seq, colour, actor, move, card, done))
+                live.done[live.seq] = done
                 was_away = actor == "player" and acted(live, colour)
                 turn_began(live)
                 self.broadcast(live)
