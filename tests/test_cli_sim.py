@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,20 @@ def test_bad_input_is_one_line_and_status_2(
 def test_hint_lists_moves_best_first(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "R:H,H,S,s4 Y:20,30,40,S R", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Rs4+1") and lines[0].endswith("%")
+    assert lines[0].startswith("Rs4+1")
     assert sorted(line.split()[0] for line in lines) == ["RS>4", "Rs4+1"]
+    # each move: the share of worlds won, its 95% interval, the worlds
+    win, low, high = (float(x) for x in re.findall(r"\d+\.\d", lines[0])[:3])
+    assert low <= win <= high
+
+
+def test_hint_says_tied_when_the_worlds_cannot_tell(capsys: pytest.CaptureFixture[str]) -> None:
+    # two worlds per move cannot separate two moves that differ by a few points
+    assert main(["hint", "R:S,S,10,s1 Y:20,30,40,S R", "5", "-r", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["separated"] is False
+    assert [m["tied"] for m in data["moves"]] == [True, True]
+    assert all(m["worlds"] == 2 and m["low"] <= m["win"] <= m["high"] for m in data["moves"])
 
 
 def test_hint_points_json(capsys: pytest.CaptureFixture[str]) -> None:
