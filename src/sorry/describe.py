@@ -32,6 +32,7 @@ from .effects import Effect, EffectKind, parts
 from .game import Game
 from .i18n import _
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
+from .rulebook import DECLINABLE_CARD, declines
 
 
 def place_name(loc: int) -> str:
@@ -124,10 +125,17 @@ def _short_part(part: Move, o: Outcome) -> str:
     return str(part)
 
 
-def short(move: Move, effects: Sequence[Effect] | None = None, card: Card | None = None) -> str:
-    """The move in a few words (``card``: the card played, for a pass: ``declines the 11``)."""
+def short(
+    move: Move,
+    effects: Sequence[Effect] | None = None,
+    card: Card | None = None,
+    declined: bool | None = None,
+) -> str:
+    """The move in a few words. ``card``: the card played; for a pass, ``declined`` says
+    whether it declines the card (:func:`sorry.rulebook.declines`: ``declines the 11``) or
+    forfeits the turn; without it a pass of an 11 declines it."""
     if move.kind == PASS:
-        if card == 11:
+        if declined if declined is not None else card == DECLINABLE_CARD:
             return _("declines the 11")
         return _("has no legal move: the turn is forfeited")
     if move.kind == DISCARD:
@@ -186,7 +194,8 @@ def describe(game: Game, move: Move, short_form: bool = False) -> str:
     the long form, or the short one."""
     effects = game.effects(move) if move.kind not in (PASS, DISCARD) else []
     if short_form:
-        return short(move, effects, game.card if move.card is None else move.card)
+        card = game.card if move.card is None else move.card
+        return short(move, effects, card, declines(game.card, game.legal_moves))
     return long(move, effects, game.to_move)
 
 

@@ -22,6 +22,9 @@ The kernel converts these tables with numpy at import; nothing is retyped.
 {0: 85, 1: 5}
 >>> book.sides((0, 1, 2, 3)), r.book.sides((0, 2))
 (((0, 2), (1, 3)), ((0,), (2,)))
+>>> from sorry.moves import PASS_MOVE
+>>> declines(11, [PASS_MOVE]), declines(11, [Move.parse("R4<>Y30"), PASS_MOVE])
+(False, True)
 """
 
 from __future__ import annotations
@@ -87,6 +90,13 @@ def may_decline(card: int, moves: Iterable[Move]) -> bool:
     """Whether a card with these moves may be declined: an 11 with no forward 11 among them
     (docs/rules.md, Cards: 11)."""
     return card == DECLINABLE_CARD and not any(m.kind == FORWARD for m in moves)
+
+
+def declines(card: int | None, moves: Sequence[Move]) -> bool:
+    """Whether a pass chosen among ``moves`` (the legal moves, the pass among them) declines
+    the card, an 11 that could have swapped, rather than forfeits a turn with no move at all
+    (docs/rules.md, Legal move lists)."""
+    return card == DECLINABLE_CARD and len(moves) > 1
 
 
 def next_colour(colours: Sequence[int], colour: int) -> int:
@@ -222,6 +232,7 @@ __all__ = [
     "Rulebook",
     "check_colours",
     "colours_for",
+    "declines",
     "may_decline",
     "next_colour",
     "partner",

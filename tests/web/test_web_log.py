@@ -4,6 +4,8 @@ another language after a reload (the log rebuilt from the stored game)."""
 
 from __future__ import annotations
 
+import pytest
+
 from sorry import Game
 from sorry.i18n import using
 from sorry.web.db import MoveRow
@@ -22,28 +24,32 @@ def logged(position: str, card: int, moves: list[str]) -> tuple[Game, list[MoveR
 
 def test_a_logged_move_says_what_slid_and_what_was_bumped() -> None:
     g, rows = logged("R:S,S,13,s2 B:S,S,S,18 R", 3, ["R13+3"])
-    (entry,), done = log_entries(g, rows)
+    (entry,), said = log_entries(g, rows)
     assert entry["text"] == "Red 13 → 16, slides to 19, bumps Blue from 18"
     assert entry["card"] == "3" and entry["paths"] == [] and entry["effects"] == []
-    assert [str(e) for e in done[1]] == [
+    assert [str(e) for e in said[1].effects] == [
         "R 13 forward 14 15 16",
         "R 16 slide 17 18 19",
         "B 18 bump S",
     ]
     with using("ca"):
-        translated = _translated_entry(entry, done)["text"]
+        translated = _translated_entry(entry, said)["text"]
     assert "13" in translated and "19" in translated and "Blau" in translated
 
 
 def test_a_declined_11_is_logged_as_declined_not_forfeited() -> None:
     g, rows = logged("R:S,S,S,0 Y:S,S,S,30 R", 11, ["pass"])
-    (entry,), done = log_entries(g, rows)
+    (entry,), said = log_entries(g, rows)
     assert entry["text"] == "declines the 11"
     with using("ca"):
-        assert "renuncia a l'11" in _translated_entry(entry, done)["text"]
+        assert "renuncia a l'11" in _translated_entry(entry, said)["text"]
 
 
-def test_a_forfeit_is_logged_as_a_forfeit() -> None:
-    g, rows = logged("R:S,S,S,S Y:S,S,S,30 R", 5, ["pass"])
-    (entry,), _done = log_entries(g, rows)
+@pytest.mark.parametrize("card", [5, 11])
+def test_a_forfeit_is_logged_as_a_forfeit(card: int) -> None:
+    """An 11 with no move at all is a forfeit too (the terminal game's choice says so)."""
+    g, rows = logged("R:S,S,S,S Y:S,S,S,30 R", card, ["pass"])
+    (entry,), said = log_entries(g, rows)
     assert entry["text"] == "has no legal move: the turn is forfeited"
+    with using("ca"):
+        assert "moviment legal" in _translated_entry(entry, said)["text"]

@@ -40,6 +40,7 @@ from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..moves import Move
+from ..rulebook import declines
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from .analysis_view import AnalysisPanel
 from .anim import frames
@@ -729,7 +730,7 @@ class GameScreen(Screen[None]):
         for opt in Chooser(s.game).all:
             if opt.move is not opt.legal:
                 continue
-            text = describe_move(s.game.state, opt.move, card)
+            text = describe_move(s.game.state, opt.move, card, declines(card, s.game.legal_moves))
             if opt.move.card is not None and s.rules.points:
                 text = f"{card_words(opt.move.card)}: {text}"
             if self.hints and opt.legal in self.hints:

@@ -29,6 +29,7 @@ from ..game import Game
 from ..i18n import _
 from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
 from ..moves import SORRY as SORRY_KIND
+from ..rulebook import declines
 from ..state import PawnState
 from .describe import card_words, outcome, place_name
 
@@ -154,8 +155,8 @@ def options_of(game: Game) -> list[Option]:
         paths: list[tuple[tuple[Token, ...], Move]] = []
         if move.kind == PASS:
             # Declining is a choice only when the 11 could be used; else there is no move.
-            declines = card == 11 and len(game.legal_moves) > 1
-            label = _("decline the 11") if declines else _("no legal move: forfeit the turn")
+            declined = declines(card, game.legal_moves)
+            label = _("decline the 11") if declined else _("no legal move: forfeit the turn")
             paths.append(((Token("pass", label=label),), move))
         elif move.kind == DISCARD:
             assert move.card is not None

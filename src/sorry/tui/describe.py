@@ -57,7 +57,9 @@ def outcome(state: PawnState, part: Move) -> Outcome:
     return Outcome.of(state.effects(part))
 
 
-def describe_move(state: PawnState, move: Move, card: Card | None = None) -> str:
+def describe_move(
+    state: PawnState, move: Move, card: Card | None = None, declined: bool | None = None
+) -> str:
     """The move in words (the short form of :mod:`sorry.describe`), judged on ``state`` (the
-    board before it)."""
-    return short(move, state.effects(move), card)
+    board before it); ``declined``: whether a pass declines the card (``rulebook.declines``)."""
+    return short(move, state.effects(move), card, declined)

@@ -28,6 +28,7 @@ from ..match import GameResult, Match
 from ..moves import DISCARD, PASS, Move
 from ..record import Commitment, GameRecord, RecordError
 from ..rng import Rng, derive_seed
+from ..rulebook import declines
 from ..rules import Rules
 from .describe import card_words, describe_move
 from .players import Seat, make_bot, parse_seats
@@ -134,7 +135,7 @@ class Session:
         mover = g.to_move
         card = move.card if g.rules.points else g.card
         step = len(g.history)
-        text = describe_move(g.state, move, card)
+        text = describe_move(g.state, move, card, declines(card, g.legal_moves))
         if self.seats[mover].human:
             self.human_moves.append(step)
         g.push(move)

@@ -31,6 +31,7 @@ from ..describe import short
 from ..effects import Effect, net_moves
 from ..game import Game
 from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
+from ..rulebook import declines
 from ..rules import Rules
 from ..view import PlayerView
 from .chat import PHRASES
@@ -159,15 +160,19 @@ def paths_of(effects: Sequence[Effect]) -> list[list[Any]]:
 
 
 def describe_move(
-    move: Move, effects: Sequence[Effect] | None = None, card: Card | None = None
+    move: Move,
+    effects: Sequence[Effect] | None = None,
+    card: Card | None = None,
+    declined: bool | None = None,
 ) -> str:
     """Words for a move, for buttons and the game log, in the current language
     (:func:`sorry.i18n.using` picks each client's): the short form of :mod:`sorry.describe`
     (with ``effects``, its slides and bumps too), after the card it uses in the points variant.
-    ``card``: the card of the turn (says whether a pass declines an 11)."""
+    ``card``: the card of the turn; ``declined``: whether a pass declines it (an 11 that could
+    swap, ``rulebook.declines``) or forfeits the turn."""
     # the card as players call it (one name for the Sorry! card everywhere: hand, moves, log)
     prefix = f"[{card_label(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
-    return prefix + short(move, effects, move.card if move.card is not None else card)
+    return prefix + short(move, effects, move.card if move.card is not None else card, declined)
 
 
 def move_picks(move: Move, paths: list[list[Any]]) -> dict[str, Any]:
@@ -209,9 +214,11 @@ def view_json(
     with the pawns it moves, for highlighting; nothing else is taken from it. ``position``:
     the view's position string when the caller has it already (it is every viewer's)."""
     legal: list[dict[str, Any]] = []
+    declined = declines(view.card, view.legal_moves)
     for m in view.legal_moves:
         effects = game.effects(m) if game is not None and m.kind not in (PASS, DISCARD) else []
-        entry: dict[str, Any] = {"move": str(m), "text": describe_move(m, effects, view.card)}
+        text = describe_move(m, effects, view.card, declined)
+        entry: dict[str, Any] = {"move": str(m), "text": text}
         entry["card"] = card_name(m.card) if m.card is not None else None
         entry["kind"] = m.kind_name
         entry["paths"] = paths_of(effects)

@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name, parse_card
@@ -39,6 +39,7 @@ from ..i18n import using
 from ..moves import Move
 from ..record import Commitment, Seat
 from ..rng import derive_seed
+from ..rulebook import declines
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .limits import AddressLimits, LimitSettings, RateLimit
@@ -163,6 +164,19 @@ class Conn:
             self.queue.put_nowait(None)
 
 
+class Said(NamedTuple):
+    """What a logged move did, for its words: its effects, and for a pass whether it
+    declined the card (``rulebook.declines``) or forfeited the turn."""
+
+    effects: list[Effect]
+    declined: bool
+
+    @classmethod
+    def of(cls, game: Game, move: Move) -> Said:
+        """What ``move`` (legal in ``game``, before it is pushed) does."""
+        return cls(game.effects(move), declines(game.card, game.legal_moves))
+
+
 @dataclass
 class LiveGame:
     id: str
@@ -186,8 +200,8 @@ class LiveGame:
     commitment: str | None = None  # SHA-256 of seed, deck and nonce, public from the start
     nonce: str | None = None  # secret until the game is over
     room: RoomState = field(default_factory=RoomState)  # sorry.web.room: start, timer, chat
-    #: the effects of each logged move, by its seq: the log's words in other languages
-    done: dict[int, list[Effect]] = field(default_factory=dict)
+    #: what each logged move did, by its seq: the log's words in other languages
+    said: dict[int, Said] = field(default_factory=dict)
 
     def connected(self, colour: int) -> bool:
         return any(c.seat == colour and not c.closed for c in self.conns)
@@ -207,26 +221,24 @@ class LiveGame:
         return any(c.seat is not None and not c.closed for c in self.conns)
 
 
-def log_entries(
-    game: Game, rows: list[MoveRow]
-) -> tuple[list[dict[str, Any]], dict[int, list[Effect]]]:
+def log_entries(game: Game, rows: list[MoveRow]) -> tuple[list[dict[str, Any]], dict[int, Said]]:
     """The public log of a game: each accepted decision, and the card it used when public;
-    and the effects of each move, by seq (taken from a copy of the game, taken back step by
-    step: its words say what slid and what was bumped)."""
+    and what each move did, by seq (worked out on a copy of the game taken back step by
+    step: its words say what slid, what was bumped, whether an 11 was declined)."""
     history = game.history
     back = game.copy()
-    done_at: list[list[Effect]] = []
+    said_at: list[Said] = []
     for _ in history:
         step = back.pop()
         if isinstance(step, Move):
-            done_at.append(back.effects(step))
-    done_at.reverse()
+            said_at.append(Said.of(back, step))
+    said_at.reverse()
     entries: list[dict[str, Any]] = []
-    done: dict[int, list[Effect]] = {}
+    said: dict[int, Said] = {}
     last_card: int | None = None
     points = game.rules.points
     it = iter(rows)
-    moves = iter(done_at)
+    moves = iter(said_at)
     for step in history:
         if not isinstance(step, Move):
             last_card = step
@@ -235,10 +247,10 @@ def log_entries(
         if row is None:
             break
         card = step.card if points else last_card
-        done[row.seq] = next(moves)
+        said[row.seq] = next(moves)
         # the paths and effects of past moves are not sent (the page animates the last move)
-        entries.append(_entry(row.seq, row.colour, row.actor, step, card, done[row.seq], False))
-    return entries, done
+        entries.append(_entry(row.seq, row.colour, row.actor, step, card, said[row.seq], False))
+    return entries, said
 
 
 def _entry(
@@ -247,33 +259,36 @@ def _entry(
     actor: str,
     move: Move,
     card: int | None,
-    done: list[Effect],
+    said: Said,
     animate: bool = True,
 ) -> dict[str, Any]:
-    """A log entry: the move in words from its effects ``done`` (slides and bumps too; the
-    card of the turn tells a declined 11 from a forfeit) and, to ``animate`` it, the paths and
-    effects the page walks the pawns along."""
+    """A log entry: the move in words from what it did (slides and bumps too; a declined 11
+    is not a forfeit) and, to ``animate`` it, the paths and effects the page walks the pawns
+    along."""
     return {
         "seq": seq,
         "colour": COLOUR_LETTERS[colour],
         "actor": actor,
         "move": str(move),
-        "text": describe_move(move, done, card),
+        "text": describe_move(move, said.effects, card, said.declined),
         "card": card_name(card) if card is not None else None,
-        "paths": paths_of(done) if animate else [],
-        "effects": effects_json(done) if animate else [],
+        "paths": paths_of(said.effects) if animate else [],
+        "effects": effects_json(said.effects) if animate else [],
     }
 
 
-def _translated_entry(entry: dict[str, Any], done: dict[int, list[Effect]]) -> dict[str, Any]:
+def _translated_entry(entry: dict[str, Any], said: dict[int, Said]) -> dict[str, Any]:
     """A log entry with its words in the current language (re-derived from its move, its
-    card and its effects)."""
+    card and what it did)."""
     try:
         move = Move.parse(entry["move"])
         card = parse_card(entry["card"]) if entry.get("card") else None
     except (KeyError, ValueError):
         return entry
-    return {**entry, "text": describe_move(move, done.get(entry["seq"]), card)}
+    done = said.get(entry["seq"])
+    if done is None:
+        return {**entry, "text": describe_move(move, None, card)}
+    return {**entry, "text": describe_move(move, done.effects, card, done.declined)}
 
 
 class GameService:
@@ -442,7 +457,7 @@ class GameService:
 
     def _build(self, row: GameRow, rows: list[MoveRow], game: Game) -> LiveGame:
         now = time.monotonic()
-        log, done = log_entries(game, rows)
+        log, said = log_entries(game, rows)
         live = LiveGame(
             id=row.id,
             name=row.name,
@@ -451,7 +466,7 @@ class GameService:
             seq=row.seq,
             seats={s.colour: s for s in row.seats},
             log=log,
-            done=done,
+            said=said,
             created_at=row.created_at,
             next_id=row.next_id,
             match_info=row.match_info,
@@ -521,7 +536,7 @@ class GameService:
             raise ValueError(f"move {row.seq} is not {COLOUR_LETTERS[row.colour]}'s to play")
         move = game.listed_move(row.move)
         card = move.card if game.rules.points else game.card
-        done = game.effects(move)
+        said = Said.of(game, move)
         game.push(move)
         for name in row.draws:
             game.draw(parse_card(name))
@@ -531,8 +546,8 @@ class GameService:
         live.seq = row.seq
         live.hints.clear()
         live.last_change = time.monotonic()
-        live.log.append(_entry(row.seq, row.colour, row.actor, move, card, done))
-        live.done[row.seq] = done
+        live.log.append(_entry(row.seq, row.colour, row.actor, move, card, said))
+        live.said[row.seq] = said
         turn_began(live)
 
     async def reload(self, live: LiveGame) -> bool:
@@ -549,7 +564,7 @@ class GameService:
                 live.game = game
                 live.seq = row.seq
                 live.hints.clear()
-                live.log, live.done = log_entries(live.game, rows)
+                live.log, live.said = log_entries(live.game, rows)
                 live.last_change = time.monotonic()
                 turn_began(live)
             for conn in list(live.conns):
@@ -649,12 +664,12 @@ class GameService:
                 vj = view_json(public_view(game), None, position)
             last = live.log[-1] if live.log else None
             if last is not None and conn.lang != "en":
-                last = _translated_entry(last, live.done)
+                last = _translated_entry(last, live.said)
             msg = {**(common or self._common(live)), "view": vj, "last": last}
             if full:
                 log = live.log
                 msg["log"] = (
-                    log if conn.lang == "en" else [_translated_entry(e, live.done) for e in log]
+                    log if conn.lang == "en" else [_translated_entry(e, live.said) for e in log]
                 )
         return msg
 
@@ -803,7 +818,7 @@ class GameService:
             if move is None:
                 return _reject("illegal", f"{move_text!r} is not one of the legal moves", live.seq)
             card = move.card if game.rules.points else game.card
-            done = game.effects(move)  # the page walks the pawns along them
+            said = Said.of(game, move)  # the page walks the pawns along its effects
             new = game.copy()
             new.push(move)
             draws: list[str] = []
@@ -829,8 +844,8 @@ class GameService:
                 live.seq += 1
                 live.hints.clear()  # hints answer one position
                 live.last_change = time.monotonic()
-                live.log.append(_entry(live.seq, colour, actor, move, card, done))
-                live.done[live.seq] = done
+                live.log.append(_entry(live.seq, colour, actor, move, card, said))
+                live.said[live.seq] = said
                 was_away = actor == "player" and acted(live, colour)
                 turn_began(live)
                 self.broadcast(live)
