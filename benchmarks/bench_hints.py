@@ -1,0 +1,71 @@
+"""The hints' cost: the estimator of the terminal game and ``sorry hint`` (0.25 s of wall-clock
+time) and the server's hint (20 ms of processor time, cached per position), on the positions
+of ``bench_decisions.py``.
+
+    python benchmarks/bench_hints.py --variant standard --count 100
+
+Prints the estimator's wall-clock time (median, 95th percentile, max), how often the best move
+was told apart from every other one, and the worlds it dealt; then the server's processor time
+per hint, computed and asked again (cached), with the load average. The compiled rollouts are
+loaded first (``warmup``: not counted); ``sorry hint`` pays that load in every process (run it
+under ``time`` for the whole command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from statistics import median
+
+from bench_decisions import percentile, sample_positions
+from sorry.bots import estimate
+from sorry.bots.rollouts import warmup
+from sorry.rng import Rng
+from sorry.web.players import hint as server_hint
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--variant", default="standard")
+    p.add_argument("--count", type=int, default=100, help="positions")
+    p.add_argument("--seed", type=int, default=18)
+    args = p.parse_args(argv)
+    if args.count < 1:
+        p.error("--count must be at least 1")
+    views = sample_positions(args.variant, args.count, args.seed)
+    warmup()
+    load0 = os.getloadavg()[0]
+    walls: list[float] = []
+    worlds: list[int] = []
+    separated = 0
+    for v in views:
+        t0 = time.perf_counter()
+        est = estimate(v, seed=1)
+        walls.append(time.perf_counter() - t0)
+        separated += est.separated
+        worlds.append(est.worlds)
+    print(
+        f"{args.variant}: estimate (0.25 s): wall ms median {1000 * median(walls):.0f}, "
+        f"p95 {1000 * percentile(walls, 0.95):.0f}, max {1000 * max(walls):.0f}; best move "
+        f"separated in {separated}/{len(views)}; worlds median {median(worlds):.0f}"
+    )
+    first: list[float] = []
+    again: list[float] = []
+    for v in views:
+        c0 = time.process_time()
+        server_hint(v, Rng(1))
+        first.append(time.process_time() - c0)
+        c0 = time.process_time()
+        server_hint(v, Rng(2))
+        again.append(time.process_time() - c0)
+    print(
+        f"{args.variant}: server hint, processor ms: median {1000 * median(first):.1f}, "
+        f"p95 {1000 * percentile(first, 0.95):.1f}, max {1000 * max(first):.1f}; "
+        f"cached {1000 * median(again):.2f}; load {load0:.1f}, {os.getloadavg()[0]:.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
