@@ -243,6 +243,9 @@ def test_the_json_form_is_the_same_in_every_language() -> None:
     with using("el"):
         greek = report.localise(bare, a.record)
     assert english["decisions"][5]["text"] != greek["decisions"][5]["text"]
+    # a bot is named by its level, in the reader's language
+    assert [p["label"] for p in english["players"]] == ["Red (easy)", "Yellow (easy)"]
+    assert greek["players"][0]["label"] == "Κόκκινο (εύκολος)"
     strip = ("text", "short", "best_text", "label")
 
     def numbers(data: dict[str, object]) -> object:

@@ -219,6 +219,21 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     ]
 
 
+#: The words of the table's names drawn on two lines (cut inside the word).
+WORDS_CUT = """() => [...document.querySelectorAll('#analysis-table .ag-who')].flatMap(th => {
+  const out = [];
+  const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (const m of n.data.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) out.push(m[0]);
+    }
+  }
+  return out; })"""
+
+
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 def test_the_analysis_as_a_seated_player(
     server: ServerProcess, browser: Any, finished: dict[str, Any], viewport: str
@@ -300,6 +315,8 @@ def test_the_analysis_as_a_seated_player(
 def test_the_words_in_every_language(
     server: ServerProcess, browser: Any, finished: dict[str, Any]
 ) -> None:
+    """The analysis's words in every language (as the server says them), and axe-core finds
+    no serious violation on its page, light or dark."""
     ctx = context(browser, "phone")
     page = ctx.new_page()
     errors = watch_errors(page)
@@ -324,6 +341,22 @@ def test_the_words_in_every_language(
                 "swings"
             ][0]["text"]
         )
+        # the table fits the phone, and no name is cut inside a word (Κόκκι|νο)
+        page.locator("#analysis-table").scroll_into_view_if_needed()
+        assert page.evaluate(
+            "(() => { const w = document.querySelector('.ag-table-wrap');"
+            " return w.scrollWidth <= w.clientWidth; })()"
+        )
+        assert page.evaluate(WORDS_CUT) == [], lang
+        if lang != "en":  # a bot by its level, in the language of the page
+            assert "bot)" not in page.inner_text("#analysis-table"), lang
         _panel_shot(page, f"analysis-{lang}")
+        # no serious axe violation in any language, in the light and the dark theme
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            axe = axe_violations(page)
+            assert axe == [], (lang, scheme, axe)
+        _panel_shot(page, f"analysis-{lang}-dark")
+        page.emulate_media(color_scheme="light")
     assert not errors
     ctx.close()

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from ..board import COLOUR_LETTERS, colour_name
+from ..bots.table import level_label
 from ..cards import card_label, card_name, parse_card
 from ..describe import describe
 from ..i18n import _, ngettext
@@ -218,6 +219,9 @@ def _player_label(record: GameRecord, letter: str) -> str:
     colour = _colour(letter)
     seat = record.seat_of.get(colour)
     who = colour_name(colour)
+    if seat is not None and seat.kind == "bot" and seat.level:
+        # a bot by its level in the reader's language (a server names it "easy bot")
+        return _("{colour} ({name})").format(colour=who, name=level_label(seat.level))
     if seat is None or seat.kind == "unknown" or not seat.name:
         return who
     return _("{colour} ({name})").format(colour=who, name=seat.name)
