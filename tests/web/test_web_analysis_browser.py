@@ -283,6 +283,13 @@ def test_the_analysis_as_a_seated_player(
             || b.left < r.left - 0.5 || b.right > r.right + 0.5).length; }}"""
     )
     assert page.locator(f"{GRAPH} .ag-mark").count() > 0 and outside == 0, outside
+    # the moves that mattered: their words start at the same place, one line or several
+    starts = page.evaluate(
+        """() => [...document.querySelectorAll('.ag-swing')].map(b => {
+          const r = document.createRange(); r.selectNodeContents(b);
+          return Math.round(r.getClientRects()[0].left - b.getBoundingClientRect().left); })"""
+    )
+    assert len(starts) == min(3, len(data["swings"])) and len(set(starts)) == 1, starts
     rows = page.locator("#analysis-table tbody tr")
     assert rows.count() == len(data["players"]) == 2
     labels = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
