@@ -51,7 +51,8 @@ def test_game_over_shows_the_graph_and_the_swings(monkeypatch: pytest.MonkeyPatc
             await pilot.pause()
             shown = str(panel.render())
             assert "The moves that mattered" in shown
-            assert sum(1 for s in data_swings(panel) if s["short"] in shown) == 3
+            # each swing on its line, from its turn on (a long one shortened: see below)
+            assert sum(1 for s in data_swings(panel)[:3] if s["short"][:20] in shown) == 3
             a = panel.analysis
             assert a is not None
             for p in a.players:
@@ -88,3 +89,39 @@ def test_a_game_set_up_from_a_position_has_no_analysis() -> None:
     game.push(game.legal_moves[0])
     panel = AnalysisPanel.of_game(game)
     assert panel.record is None
+
+
+def test_the_swings_fit_their_lines_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of the three swings takes one line of the game-over screen at 80x24 (a long move
+    is shortened in the middle: the turn and the change stay), so the panel does not wrap."""
+    monkeypatch.setattr(analysis_view, "make_estimator", ProgressEstimator)
+    session = Session(Rules(), players=2, seats="easy,easy", seed=4)
+    app = SorryApp(session, speed=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            panel = app.screen.query_one(AnalysisPanel)
+            await _until(pilot, lambda: panel.analysis is not None)
+            swings = data_swings(panel)
+            swings[0]["short"] = (
+                "turn 12: Red draws a Sorry! (Red leaves START and takes Yellow's place on 33, "
+                "which slides to 37): +41.5 for Red"
+            )
+            panel.update(panel.render_text())
+            await pilot.pause()
+            width = panel.content_size.width
+            assert 40 <= width < 80
+            lines = panel.render_text().split("\n")
+            start = next(i for i, t in enumerate(lines) if "moves that mattered" in t.plain)
+            shown = lines[start + 1 : start + 4]
+            assert len(shown) == 3
+            for line in shown:
+                assert line.cell_len <= width, line.plain
+            first = shown[0].plain
+            assert "turn 12: Red draws a Sorry!" in first and first.endswith("…: +41.5 for Red")
+            for n, (line, swing) in enumerate(zip(shown, swings, strict=False), 1):
+                turn = swing["short"].split(":")[0]  # "turn 48"
+                assert line.plain.startswith(f" {n}  {turn}: ")
+
+    asyncio.run(main())

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -199,16 +200,30 @@ class AnalysisPanel(Static):
                 + "\n"
             )
         text.append(_("The moves that mattered (1-3: see them in the replay):"), style="bold")
+        room = (self.content_size.width or 76) - 4  # " 1 " and a space before the text
         for n, s in enumerate(data["swings"][:3], 1):
             text.append("\n")
             text.append(f" {n} ", Style(bold=True, reverse=True))
-            text.append(f" {s['short'] or s['text']}")
+            text.append(" " + fit(s["short"] or s["text"], room))
         return text
 
     def action_swing(self, k: int) -> None:
         if self.data is None or self.record is None or k >= len(self.data["swings"]):
             return
         self.app.push_screen(ReplayScreen(self.record, self.data, self.data["swings"][k]["step"]))
+
+
+def fit(line: str, width: int) -> str:
+    """``line`` in at most ``width`` cells: a swing (``turn N: move: change``) too long is cut
+    in the middle of the move, keeping the turn and the change (the replay shows it whole)."""
+    if cell_len(line) <= width:
+        return line
+    cut = line.rfind(": ")
+    tail = line[cut:] if cut > 0 and cell_len(line[cut:]) < width // 2 else ""
+    head = line[: len(line) - len(tail)]
+    while head and cell_len(head) + 1 + cell_len(tail) > width:
+        head = head[:-1]
+    return head.rstrip() + "…" + tail
 
 
 def _changed(record: GameRecord, step: int, after: Game) -> Marks:
