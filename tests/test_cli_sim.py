@@ -149,3 +149,90 @@ def test_good_bot_parameters_still_work(capsys: pytest.CaptureFixture[str]) -> N
     argv = ["simulate", "-n", "2", "--players", "2", "--no-progress"]
     assert main([*argv, "--bots", "hard:hand_weight=1,medium:hand_weight=0.5"]) == 0
     assert "hard:hand_weight=1" in capsys.readouterr().out
+
+
+# -- Ctrl-C and killed runs leave no process behind (issue 17 item 2) -----------------------------
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_long_run(*extra: str) -> tuple[object, list[int]]:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sorry", "simulate", "--games", "1000000", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's job is
+        # as from a terminal: a shell's background job (this test run, say) ignores SIGINT
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+    assert len(workers) == 2, "the workers did not start"
+    time.sleep(1.0)  # let them play
+    return proc, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_stopping_a_jobs_run_ends_the_workers_and_reports(how: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    proc, workers = _start_long_run("--jobs", "2", "--engine", "python", "--players", "2")
+    assert isinstance(proc, subprocess.Popen)
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # what the terminal does: the whole group
+    else:
+        proc.terminate()
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # it hung: leave nothing behind
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted: " in out and " of 1000000 games played" in out
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_killing_the_main_process_ends_the_workers() -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    proc, workers = _start_long_run("--jobs", "2", "--engine", "python", "--players", "2")
+    assert isinstance(proc, subprocess.Popen)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers)

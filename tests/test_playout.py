@@ -212,3 +212,37 @@ def test_lane_draws_equal_rng_draws() -> None:
         expected = [rng.next64() for _ in range(playout._CHOICE_BATCH)]
         draws, state = playout._draws(seed, playout._CHOICE_BATCH)
         assert list(draws) == expected and state == rng.state
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("standard", 4, {}),
+        ("standard", 2, {}),
+        ("standard", 3, {"slide_on": "all", "sorry_forward_4": "always"}),
+        ("standard", 4, {"deck": "44", "two_draws_again": "no", "swap_slides": "both"}),
+        ("standard", 4, {"turn_limit": "60"}),
+        ("teams", 4, {}),
+        ("teams", 4, {"team_swap_partner": "yes", "starting_pawns_out": "1"}),
+    ],
+)
+def test_random_bots_game_is_the_simulators_game(
+    variant: str, players: int, options: dict[str, str]
+) -> None:
+    """The playouts with one generator per colour play sorry.sim's games with random bots
+    move for move (what `sorry simulate` relies on to choose them for random bots)."""
+    from sorry.playout import random_bots_game
+    from sorry.rulebook import colours_for
+    from sorry.sim.runner import RunSpec, play_one
+
+    rules = Rules.from_options(variant, options)
+    colours = colours_for(players, rules)
+    spec = RunSpec(rules, colours, ("random",) * players, seed=7)
+    for index in range(15):
+        record = play_one(spec, index)
+        winners, turns, first = random_bots_game(rules, players, spec.game_seed(index))
+        assert (winners, turns, first) == (
+            tuple(colours[k] for k in record.winners),
+            record.turns,
+            colours[record.first],
+        )

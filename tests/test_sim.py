@@ -153,3 +153,105 @@ def test_tournament_plot_and_csv(tmp_path: object) -> None:
     write_csv(res, str(tmp_path / "t.csv"))
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "t.csv").read_text().splitlines()[0].startswith("name,bot,games,wins")
+
+
+# -- the engines (issue 17 item 4) ----------------------------------------------------------------
+def _totals(res: dict[str, object]) -> tuple[object, ...]:
+    return (res["seats"], res["first_player"], res["length"], res.get("mean_points"))
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "bots"),
+    [
+        (Rules(), 4, ["random"]),
+        (Rules(), 2, ["random"]),
+        (Rules(variant="teams"), 4, ["random"]),
+        (Rules(variant="points"), 3, ["random"]),
+        (Rules(), 3, ["easy", "random", "medium"]),
+    ],
+)
+def test_every_engine_plays_the_same_games(rules: Rules, players: int, bots: list[str]) -> None:
+    from sorry.sim.runner import choose_engine, fast_installed
+
+    reference = simulate(12, players=players, rules=rules, bots=bots, seed=9, engine="python")
+    assert reference["engine"] == "python"
+    engines = ["playout"] if set(bots) == {"random"} and not rules.points else []
+    if fast_installed():
+        engines.append("fast")
+    for engine in engines:
+        res = simulate(12, players=players, rules=rules, bots=bots, seed=9, engine=engine)
+        assert res["engine"] == engine
+        assert _totals(res) == _totals(reference), engine
+    auto = simulate(12, players=players, rules=rules, bots=bots, seed=9, engine="auto")
+    assert auto["engine"] == choose_engine(rules, bots * (players // len(bots)))
+    assert _totals(auto) == _totals(reference)
+
+
+def test_auto_picks_the_fastest_engine_that_plays_the_bots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sorry.sim import runner
+
+    choose = runner.choose_engine
+    monkeypatch.setattr(runner, "fast_installed", lambda: False)
+    assert choose(Rules(), ["random"] * 4) == "playout"
+    assert choose(Rules(variant="teams"), ["random"] * 4) == "playout"
+    assert choose(Rules(variant="points"), ["random"] * 4) == "python"
+    assert choose(Rules(), ["random", "easy"]) == "python"
+    assert choose(Rules(), ["hard", "random"], "python") == "python"
+    with pytest.raises(SorryError, match="random bots only"):
+        choose(Rules(), ["easy", "random"], "playout")
+    with pytest.raises(SorryError, match="fast extra"):
+        choose(Rules(), ["random"], "fast")
+    with pytest.raises(SorryError, match="points"):
+        choose(Rules(variant="points"), ["random"], "playout")
+    monkeypatch.setattr(runner, "fast_installed", lambda: True)
+    pytest.importorskip("numba")
+    assert choose(Rules(), ["random", "easy", "medium"]) == "fast"
+    assert choose(Rules(), ["random", "hard"]) == "python"
+    with pytest.raises(SorryError, match="bots"):
+        choose(Rules(), ["expert", "random"], "fast")
+
+
+# -- stopping a run (issue 17 item 2) ------------------------------------------------------------
+def test_progress_bar_is_drawn_at_once() -> None:
+    import io
+
+    from sorry.sim.runner import Progress
+
+    out = io.StringIO()
+    Progress(1_000_000, True, out)
+    assert "0/1000000 games" in out.getvalue()
+
+
+def test_batches_are_small_enough_for_the_bar_to_move() -> None:
+    from sorry.sim.runner import _batch_size
+
+    spec = RunSpec(Rules(), (0, 1, 2, 3), ("random",) * 4)
+    assert _batch_size(spec, 1_000_000, 2) <= 10
+    assert _batch_size(RunSpec(Rules(), (0, 2), ("random",) * 2, engine="playout"), 10**6, 2) <= 200
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupted_run_reports_the_games_finished(
+    monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """Ctrl-C during a run: the report covers the games played so far and says so."""
+    from sorry.sim import runner
+
+    seen: list[int] = []
+
+    def stop_after_two(chunk: list[GameRecord]) -> None:
+        seen.append(len(chunk))
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    real = runner.run_games
+    monkeypatch.setattr(
+        "sorry.sim.analysis.run_games",
+        lambda *a, **k: real(*a, **k, on_batch=stop_after_two),
+    )
+    res = simulate(10_000, players=2, seed=1, jobs=jobs, engine="python")
+    assert res["interrupted"] and res["requested"] == 10_000
+    assert res["games"] == sum(seen) and 0 < res["games"] < 100
+    assert sum(s["wins"] for s in res["seats"]) + res["unfinished"] == res["games"]

@@ -26,7 +26,7 @@ from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
 from .cards import SORRY, deck_cards
 from .movegen import card_moves
 from .moves import FORWARD, PASS_MOVE, Move
-from .rng import MASK64, Rng
+from .rng import MASK64, Rng, derive_seed
 from .rulebook import (
     BACKWARD_STEPS,
     DECLINABLE_CARD,
@@ -73,20 +73,38 @@ def random_game(
     return play(rules, players, seed, None, seed ^ 0x5EED if choice_seed is None else choice_seed)
 
 
+def random_bots_game(
+    rules: Rules, players: int | Sequence[int], seed: int
+) -> tuple[tuple[int, ...], int, int]:
+    """The game ``sorry.sim`` plays with ``random`` bots in every seat (each colour ``c``
+    draws its choices from ``Rng(derive_seed(seed, 1000 + c))``, one draw per decision), move
+    for move, much faster. Returns (winners, turns, first player); winners is ``()`` if
+    ``rules.turn_limit`` stopped the game."""
+    colours = colours_for(players, rules)
+    first = colours[Rng(seed).below(len(colours))]
+    streams = [derive_seed(seed, 1000 + c) for c in range(4)]
+    winners, turns = play(rules, colours, seed, None, streams=streams)
+    return tuple(sorted(winners)), turns, first
+
+
 def play(
     rules: Rules,
     players: int | Sequence[int],
     seed: int,
     policy: Policy | None,
     choice_seed: int = 0,
+    streams: Sequence[int] | None = None,
 ) -> tuple[tuple[int, ...], int]:
     """Play a whole standard or team game with ``policy`` choosing every move (``None``:
     uniformly at random with ``Rng(choice_seed)``, inlined because it is the hot loop of
-    simulations)."""
+    simulations). ``streams`` (with ``policy`` None): one generator state per colour instead,
+    and a draw from the mover's at every decision, forced ones included, as
+    :class:`sorry.bots.RandomBot` does with its own generator (:func:`random_bots_game`)."""
     rules.check_supported(UNSUPPORTED, "sorry.playout")
     colours = colours_for(players, rules)
+    cst = [s & MASK64 for s in streams] if streams is not None else None
     if policy is None and not rules.teams:
-        return _random_standard(rules, colours, seed, choice_seed & MASK64)
+        return _random_standard(rules, colours, seed, choice_seed & MASK64, streams=cst)
     rng = Rng(seed)
     mover = colours[rng.below(len(colours))]
     out = 1 if rules.starting_pawns_out else 0
@@ -217,8 +235,15 @@ def play(
             sliding = True
         if not sliding:
             n = len(cand)
+            if cst is not None:  # the mover's own generator, at every decision
+                z = cst[mover] = (cst[mover] + 0x9E3779B97F4A7C15) & MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                draw_k = (z ^ (z >> 31)) % max(n, 1)
             if n:
-                if n == 1:
+                if cst is not None:
+                    pick = cand[draw_k]
+                elif n == 1:
                     pick = cand[0]
                 else:
                     z = cstate = (cstate + 0x9E3779B97F4A7C15) & MASK64
@@ -262,7 +287,12 @@ def play(
         if not moves or may_decline(card, moves):
             moves.append(PASS_MOVE)
         n = len(moves)
-        if n == 1:
+        if cst is not None:
+            z = cst[mover] = (cst[mover] + 0x9E3779B97F4A7C15) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            move = moves[(z ^ (z >> 31)) % n]
+        elif n == 1:
             move = moves[0]
         elif policy is None:
             # Rng.next64 inlined (SplitMix64).
@@ -687,9 +717,11 @@ def _random_standard(
     seed: int,
     cstate: int,
     trace: list[tuple[int, int, tuple[tuple[int, ...], ...]]] | None = None,
+    streams: list[int] | None = None,
 ) -> tuple[tuple[int, ...], int]:
     """play() for policy None in the standard variant (see the comment above). ``trace``
-    (for tests) receives (card, number of choices, pawns) after every turn."""
+    (for tests) receives (card, number of choices, pawns) after every turn. ``streams``: one
+    generator state per colour, drawn from at every decision (see :func:`play`)."""
     tables = _simple_tables(rules.slide_on)
     single, ten_back = _single_tables(rules.slide_on)
     rng = Rng(seed)
@@ -768,8 +800,15 @@ def _random_standard(
         if n > 1 and card != 7 and sum(cand) >> 26 > 1:
             cand = _dedupe(board, mover, card, cand)
             n = len(cand)
+        if streams is not None:  # the mover's own generator, at every decision
+            z = streams[mover] = (streams[mover] + 0x9E3779B97F4A7C15) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            x = cand[(z ^ (z >> 31)) % n] if n else 0
         if n:
-            if n == 1:
+            if streams is not None:
+                pass
+            elif n == 1:
                 x = cand[0]
             else:
                 if not choices_left:  # the choice generator's next draws, all at once

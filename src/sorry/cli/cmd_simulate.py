@@ -8,6 +8,7 @@ import sys
 
 from ..i18n import _
 from ..sim import BACKENDS, plot, simulate, simulate_text, write_json
+from ..sim.runner import ENGINES
 from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
@@ -39,11 +40,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))
     p.add_argument(
         "--engine",
-        choices=("python", "fast"),
-        default="python",
+        choices=ENGINES,
+        default="auto",
         help=_(
-            "python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
-            "the same games; --jobs is its thread count)"
+            "auto (default: the fastest that plays these bots), fast (the compiled engine, "
+            "extra 'fast': random, easy or medium bots; --jobs is its thread count), playout "
+            "(random bots) or python (any bots); all play the same games"
         ),
     )
     p.add_argument("--address", help=_("Ray cluster address (with --backend ray)"))
@@ -66,24 +68,18 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--jobs must be at least 1"))
     check_output(args.json)
     check_output(args.plot, png=True)
-    if args.engine == "fast":
-        try:
-            from ..fast.report import simulate_report
-        except ImportError as exc:
-            raise CliError(str(exc)) from None
-        res = simulate_report(args.games, players, rules, bots, args.seed, threads=args.jobs)
-    else:
-        res = simulate(
-            args.games,
-            players=players,
-            rules=rules,
-            bots=bots,
-            seed=args.seed,
-            jobs=args.jobs,
-            backend=args.backend,
-            address=args.address,
-            progress=not args.no_progress and sys.stderr.isatty(),
-        )
+    res = simulate(
+        args.games,
+        players=players,
+        rules=rules,
+        bots=bots,
+        seed=args.seed,
+        jobs=args.jobs,
+        backend=args.backend,
+        address=args.address,
+        progress=not args.no_progress and sys.stderr.isatty(),
+        engine=args.engine,
+    )
     if args.json == "-":
         json.dump(res, sys.stdout, indent=2, default=str)
         print()
@@ -93,4 +89,4 @@ def run(args: argparse.Namespace) -> int:
             write_json(res, args.json)
     if args.plot:
         plot(res, args.plot)
-    return 0
+    return 130 if res["interrupted"] else 0

@@ -7,6 +7,7 @@ import sys
 
 from ..i18n import _
 from ..sim import BACKENDS, plot, tournament, tournament_text, write_csv, write_json
+from ..sim.runner import ENGINES
 from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
@@ -36,11 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))
     p.add_argument(
         "--engine",
-        choices=("python", "fast"),
-        default="python",
+        choices=ENGINES,
+        default="auto",
         help=_(
-            "python (any bots) or fast: the compiled engine (extra 'fast'; random or easy bots; "
-            "the same games; --jobs is its thread count)"
+            "auto (default: the fastest that plays these bots), fast (the compiled engine, "
+            "extra 'fast': random, easy or medium bots; --jobs is its thread count), playout "
+            "(random bots) or python (any bots); all play the same games"
         ),
     )
     p.add_argument("--address", help=_("Ray cluster address (with --backend ray)"))
@@ -65,28 +67,22 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.out + ".json")
         check_output(args.out + ".csv")
     check_output(args.plot, png=True)
-    if args.engine == "fast":
-        try:
-            from ..fast.report import tournament_fast
-        except ImportError as exc:
-            raise CliError(str(exc)) from None
-        res = tournament_fast(bots, args.games, rules, args.seed, threads=args.jobs)
-    else:
-        res = tournament(
-            bots,
-            args.games,
-            rules=rules,
-            seed=args.seed,
-            jobs=args.jobs,
-            backend=args.backend,
-            address=args.address,
-            progress=not args.no_progress and sys.stderr.isatty(),
-            timings=args.timings,
-        )
+    res = tournament(
+        bots,
+        args.games,
+        rules=rules,
+        seed=args.seed,
+        jobs=args.jobs,
+        backend=args.backend,
+        address=args.address,
+        progress=not args.no_progress and sys.stderr.isatty(),
+        timings=args.timings,
+        engine=args.engine,
+    )
     print(tournament_text(res))
     if args.out:
         write_json(res, args.out + ".json")
         write_csv(res, args.out + ".csv")
     if args.plot:
         plot(res, args.plot)
-    return 0
+    return 130 if res["interrupted"] else 0

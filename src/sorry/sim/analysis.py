@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -16,7 +17,15 @@ from ..errors import SorryError
 from ..i18n import _
 from ..rulebook import colours_for as rulebook_colours
 from ..rules import Rules
-from .runner import GameRecord, RunSpec, run_games
+from .runner import (
+    ENGINE_NAMES,
+    GameRecord,
+    RunInterrupted,
+    RunSpec,
+    choose_engine,
+    prepare,
+    run_games,
+)
 from .stats import bootstrap_ratings, median, percentile, plackett_luce, wilson
 
 
@@ -31,7 +40,7 @@ def _interval(wins: float, n: int) -> dict[str, float]:
 
 
 def _lengths(records: Sequence[GameRecord]) -> dict[str, Any]:
-    turns = [r.turns for r in records]
+    turns = [r.turns for r in records] or [0]
     return {
         "mean": sum(turns) / len(turns),
         "median": median(turns),
@@ -51,9 +60,13 @@ def simulate(
     backend: str = "process",
     address: str | None = None,
     progress: bool = False,
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Play ``games`` games with ``bots`` (one spec per seat, default all random) in fixed
-    seats and report seat win rates, the first player's advantage and the game length."""
+    seats and report seat win rates, the first player's advantage and the game length.
+    ``engine``: ``python``, ``playout``, ``fast`` or ``auto`` (the fastest that plays these
+    bots: :func:`~sorry.sim.runner.choose_engine`); every engine plays the same games. After
+    Ctrl-C the report covers the games finished, with ``interrupted`` true."""
     rules = rules or Rules()
     if bots is not None and len(bots) not in (1, players):
         raise SorryError(f"give one bot or {players} bots (one per seat), not {len(bots)}")
@@ -61,9 +74,15 @@ def simulate(
     if len(specs) == 1:
         specs = specs * players
     colours = colours_for(rules, players)
-    spec = RunSpec(rules, colours, specs, seed)
+    engine = choose_engine(rules, specs, engine)
+    spec = RunSpec(rules, colours, specs, seed, engine=engine)
+    load = prepare(spec, notify=progress or sys.stderr.isatty())
     t0 = time.perf_counter()
-    records = run_games(spec, games, jobs, backend, address, progress)
+    interrupted = False
+    try:
+        records = run_games(spec, games, jobs, backend, address, progress)
+    except RunInterrupted as stop:
+        records, interrupted = stop.records, True
     elapsed = time.perf_counter() - t0
     n = len(records)
     finished = [r for r in records if r.winners]
@@ -89,11 +108,15 @@ def simulate(
         "seconds": elapsed,
         "games_per_second": n / elapsed if elapsed > 0 else 0.0,
         "backend": backend,
+        "engine": engine,
+        "load_seconds": load,
         "jobs": jobs,
+        "requested": games,
+        "interrupted": interrupted,
     }
     if rules.points:
         out["mean_points"] = {
-            COLOUR_NAMES[c]: sum(r.scores[k] for r in records if r.scores) / n
+            COLOUR_NAMES[c]: sum(r.scores[k] for r in records if r.scores) / max(1, n)
             for k, c in enumerate(colours)
         }
     return out
@@ -110,19 +133,32 @@ def tournament(
     progress: bool = False,
     timings: bool = False,
     rating_samples: int = 200,
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Entrants ``bots`` (2-4 bot specs; one per seat) play ``games`` games (rounded up to
     whole deals): each deal is played once per rotation of the entrants through the seats,
-    with the same deck, so every entrant plays every seat with every deal."""
+    with the same deck, so every entrant plays every seat with every deal. ``engine`` as in
+    :func:`simulate` (``--timings`` needs the bot objects: ``python``). After Ctrl-C the
+    report covers the deals finished in every seating, with ``interrupted`` true."""
     rules = rules or Rules()
     n = len(bots)
     colours = colours_for(rules, n)
     deals = -(-games // n)
-    spec = RunSpec(rules, colours, tuple(bots), seed, rotate=True, timings=timings)
+    engine = "python" if timings and engine == "auto" else choose_engine(rules, bots, engine)
+    spec = RunSpec(rules, colours, tuple(bots), seed, rotate=True, timings=timings, engine=engine)
+    load = prepare(spec, notify=progress or sys.stderr.isatty())
     t0 = time.perf_counter()
-    records = run_games(spec, deals * n, jobs, backend, address, progress)
+    interrupted = False
+    try:
+        records = run_games(spec, deals * n, jobs, backend, address, progress)
+    except RunInterrupted as stop:
+        interrupted = True
+        done = Counter(r.index // n for r in stop.records)
+        records = [r for r in stop.records if done[r.index // n] == n]
     elapsed = time.perf_counter() - t0
-    return tournament_report(spec, records, elapsed, backend, jobs, rating_samples)
+    out = tournament_report(spec, records, elapsed, backend, jobs, rating_samples)
+    out.update(engine=engine, load_seconds=load, requested=deals * n, interrupted=interrupted)
+    return out
 
 
 def entrant_labels(bots: Sequence[str]) -> list[str]:
@@ -248,8 +284,31 @@ def simulate_text(res: dict[str, Any]) -> str:
         _("{rate} games/s ({seconds} s)").format(
             rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.2f}"
         )
+        + _engine_text(res)
     )
+    lines.extend(_interrupted_text(res))
     return "\n".join(lines)
+
+
+def _engine_text(res: dict[str, Any]) -> str:
+    engine = res.get("engine")
+    if engine not in ENGINE_NAMES:
+        return ""
+    text = "; " + _("engine: {engine}").format(engine=_(ENGINE_NAMES[engine]))
+    load = res.get("load_seconds", 0.0)
+    if load >= 0.05:
+        text += " " + _("(loaded in {seconds} s)").format(seconds=f"{load:.1f}")
+    return text
+
+
+def _interrupted_text(res: dict[str, Any]) -> list[str]:
+    if not res.get("interrupted"):
+        return []
+    return [
+        _("interrupted: {done} of {requested} games played").format(
+            done=res["games"], requested=res["requested"]
+        )
+    ]
 
 
 def tournament_text(res: dict[str, Any]) -> str:
@@ -289,7 +348,9 @@ def tournament_text(res: dict[str, Any]) -> str:
         _("{rate} games/s ({seconds} s)").format(
             rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.1f}"
         )
+        + _engine_text(res)
     )
+    lines.extend(_interrupted_text(res))
     return "\n".join(lines)
 
 

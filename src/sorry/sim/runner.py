@@ -6,9 +6,13 @@ game order, so the totals are identical whatever ran them."""
 from __future__ import annotations
 
 import math
+import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -16,10 +20,81 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..errors import SorryError
 from ..game import Game
+from ..i18n import N_, _
+from ..playout import UNSUPPORTED as PLAYOUT_UNSUPPORTED
+from ..playout import random_bots_game
 from ..rng import Rng, derive_seed
 from ..rules import Rules
 
 BACKENDS = ("process", "ray")
+
+#: The engines that play a run, fastest first: ``fast`` (the compiled engine, extra ``fast``:
+#: random, easy and medium bots), ``playout`` (:func:`sorry.playout.random_bots_game`: random
+#: bots only, no points variant), ``python`` (the reference :class:`~sorry.game.Game` with bot
+#: objects: anything). All three play the same games for the same seed; ``auto`` picks the
+#: fastest that can play the run (:func:`choose_engine`).
+ENGINES = ("auto", "fast", "playout", "python")
+
+#: How the report names each engine.
+ENGINE_NAMES = {
+    "fast": N_("the compiled engine"),
+    "playout": N_("the playouts (random bots)"),
+    "python": N_("the reference engine"),
+}
+
+#: The bot specs the compiled engine plays exactly (sorry.fast.report.FAST_BOTS, which needs
+#: numpy to import).
+FAST_LEVELS = ("random", "easy", "medium")
+
+
+def fast_installed() -> bool:
+    """Whether the compiled engine's extra (numba and numpy) is installed."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("numba", "numpy"))
+
+
+def choose_engine(rules: Rules, bots: Sequence[str], engine: str = "auto") -> str:
+    """The engine that plays a run of ``bots`` (specs) under ``rules``: ``engine`` itself when
+    it can (:class:`SorryError` saying why not otherwise), or for ``auto`` the fastest that
+    can: ``fast`` when installed and every bot is one it has, ``playout`` when every bot is
+    ``random``, else ``python``."""
+    if engine not in ENGINES:
+        raise SorryError(f"unknown engine {engine!r} (expected {', '.join(ENGINES)})")
+    levels = set(bots)
+    if engine in ("auto", "fast"):
+        reason = None
+        if not levels <= set(FAST_LEVELS):
+            reason = _("the compiled engine has these bots: {bots} (not {others})").format(
+                bots=", ".join(FAST_LEVELS), others=", ".join(sorted(levels - set(FAST_LEVELS)))
+            )
+        elif not fast_installed():
+            reason = _("the compiled engine needs the fast extra: pip install 'sorry-engine[fast]'")
+        else:
+            from ..fast import UNSUPPORTED as FAST_UNSUPPORTED
+
+            try:
+                rules.check_supported(FAST_UNSUPPORTED, "sorry.fast")
+            except SorryError as exc:
+                reason = str(exc)
+        if reason is None:
+            return "fast"
+        if engine == "fast":
+            raise SorryError(reason)
+    if engine in ("auto", "playout"):
+        reason = None
+        if levels != {"random"}:
+            reason = _("the playouts play random bots only")
+        else:
+            try:
+                rules.check_supported(PLAYOUT_UNSUPPORTED, "sorry.playout")
+            except SorryError as exc:
+                reason = str(exc)
+        if reason is None:
+            return "playout"
+        if engine == "playout":
+            raise SorryError(reason)
+    return "python"
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -65,6 +140,8 @@ class RunSpec:
     seed: int = 0
     rotate: bool = False
     timings: bool = False
+    #: ``python`` (bot objects on the reference Game) or ``playout`` (random bots only).
+    engine: str = "python"
 
     def game_seed(self, index: int) -> int:
         deal = index // len(self.colours) if self.rotate else index
@@ -91,6 +168,8 @@ class GameRecord:
 
 def play_one(spec: RunSpec, index: int, bots: Sequence[Bot] | None = None) -> GameRecord:
     """Game ``index`` of the run."""
+    if spec.engine == "playout":
+        return _play_out(spec, index)
     if bots is None:
         bots = [build_bot(b) for b in spec.bots]
     seed = spec.game_seed(index)
@@ -129,10 +208,31 @@ def play_one(spec: RunSpec, index: int, bots: Sequence[Bot] | None = None) -> Ga
     )
 
 
+def _play_out(spec: RunSpec, index: int) -> GameRecord:
+    """Game ``index`` on the playouts: the same game as :func:`play_one` with random bots."""
+    seed = spec.game_seed(index)
+    winners, turns, first = random_bots_game(spec.rules, spec.colours, seed)
+    idx = {c: k for k, c in enumerate(spec.colours)}
+    return GameRecord(
+        index=index,
+        seed=seed,
+        seats=spec.seating(index),
+        winners=tuple(sorted(idx[c] for c in winners)),
+        first=idx[first],
+        turns=turns,
+        scores=None,
+    )
+
+
 def run_batch(spec: RunSpec, indices: Sequence[int]) -> list[GameRecord]:
     """Play the games ``indices`` of the run (one bot object per entrant for the batch)."""
-    bots = [build_bot(b) for b in spec.bots]
-    return [play_one(spec, i, bots) for i in indices]
+    bots = [] if spec.engine == "playout" else [build_bot(b) for b in spec.bots]
+    out = []
+    for i in indices:
+        if _parent_gone():  # a worker whose run was killed stops at once
+            os._exit(1)
+        out.append(_play_out(spec, i) if spec.engine == "playout" else play_one(spec, i, bots))
+    return out
 
 
 def batches(n: int, jobs: int, cap: int = 1000) -> list[range]:
@@ -141,8 +241,18 @@ def batches(n: int, jobs: int, cap: int = 1000) -> list[range]:
     return [range(i, min(n, i + size)) for i in range(0, n, size)]
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped a run: ``records`` holds the games finished before it, in
+    game order; every worker has been stopped."""
+
+    def __init__(self, records: list[GameRecord]) -> None:
+        super().__init__()
+        self.records = records
+
+
 class Progress:
-    """A one-line progress bar with an estimate of the time left, on stderr."""
+    """A one-line progress bar with an estimate of the time left, on stderr (drawn at once,
+    then at most five times a second)."""
 
     def __init__(self, total: int, enabled: bool, stream: IO[str] | None = None) -> None:
         self.total = total
@@ -151,23 +261,27 @@ class Progress:
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
         self.last = 0.0
+        self.update(0)
 
     def update(self, k: int) -> None:
         self.done += k
         if not self.enabled:
             return
         now = time.perf_counter()
-        if now - self.last < 0.2 and self.done < self.total:
+        if k and now - self.last < 0.2 and self.done < self.total:
             return
         self.last = now
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        eta = _clock((self.total - self.done) / rate) if rate > 0 else "-:--:--"
         width = 30
         filled = int(width * self.done / max(1, self.total))
         bar = "#" * filled + "." * (width - filled)
         self.stream.write(
-            f"\r[{bar}] {self.done}/{self.total} games  {rate:,.1f} games/s  ETA {_clock(eta)} "
+            "\r"
+            + _("[{bar}] {done}/{total} games  {rate} games/s  ETA {eta} ").format(
+                bar=bar, done=self.done, total=self.total, rate=f"{rate:,.1f}", eta=eta
+            )
         )
         self.stream.flush()
 
@@ -182,6 +296,41 @@ def _clock(seconds: float) -> str:
     return f"{s // 3600:d}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
+class Notice:
+    """A line on stderr when a step takes longer than ``after`` seconds (a compile that only
+    the first run pays), and how long it took when it ends."""
+
+    def __init__(self, text: str, enabled: bool, after: float = 1.0) -> None:
+        self.text = text
+        self.enabled = enabled
+        self.after = after
+        self.shown = False
+        self.timer: threading.Timer | None = None
+
+    def __enter__(self) -> Notice:
+        self.start = time.perf_counter()
+        if self.enabled:
+            self.timer = threading.Timer(self.after, self._show)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def _show(self) -> None:
+        self.shown = True
+        sys.stderr.write(self.text + "\n")
+        sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.shown:
+            sys.stderr.write(
+                _("done in {seconds} s").format(seconds=f"{time.perf_counter() - self.start:.0f}")
+                + "\n"
+            )
+            sys.stderr.flush()
+
+
 def run_games(
     spec: RunSpec,
     games: int,
@@ -191,48 +340,193 @@ def run_games(
     progress: bool = False,
     on_batch: Callable[[list[GameRecord]], None] | None = None,
 ) -> list[GameRecord]:
-    """Play games ``0..games-1`` of ``spec`` and return their records in game order."""
+    """Play games ``0..games-1`` of ``spec`` and return their records in game order.
+
+    Ctrl-C (or SIGTERM) stops the run at once: the workers (processes, Ray tasks, the
+    compiled engine's next chunk) are ended and :class:`RunInterrupted` carries the games
+    finished so far."""
     if games < 1:
         raise SorryError("the number of games must be at least 1")
     if backend not in BACKENDS:
         raise SorryError(f"unknown backend {backend!r} (expected process or ray)")
-    for b in spec.bots:  # fail early on a bad bot spec
-        build_bot(b)
-    bar = Progress(games, progress)
+    if spec.engine == "python":
+        for b in spec.bots:  # fail early on a bad bot spec
+            build_bot(b)
     records: list[GameRecord] = []
+    bar = Progress(games, progress)
+    chunks = _run(spec, games, jobs, backend, address)
     try:
-        for chunk in _run(spec, games, jobs, backend, address):
-            records.extend(chunk)
-            bar.update(len(chunk))
-            if on_batch is not None:
-                on_batch(chunk)
+        with _sigterm_as_interrupt():
+            for chunk in chunks:
+                records.extend(chunk)
+                bar.update(len(chunk))
+                if on_batch is not None:
+                    on_batch(chunk)
+    except KeyboardInterrupt:
+        chunks.close()  # ends the workers
+        records.sort(key=lambda r: r.index)
+        raise RunInterrupted(records) from None
     finally:
+        chunks.close()
         bar.close()
     records.sort(key=lambda r: r.index)
     return records
 
 
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while a run is on (main thread only), so that a
+    terminated run ends its workers too."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _run(
     spec: RunSpec, games: int, jobs: int, backend: str, address: str | None
-) -> Iterator[list[GameRecord]]:
+) -> Generator[list[GameRecord], None, None]:
+    if spec.engine == "fast":
+        yield from _run_fast(spec, games, jobs)
+        return
     if backend == "ray":
         yield from _run_ray(spec, games, jobs, address)
         return
+    size = _batch_size(spec, games, jobs)
+    parts = (range(i, min(games, i + size)) for i in range(0, games, size))
     if jobs <= 1:
-        for b in batches(games, 1, cap=max(1, min(50, games // 20 or 1))):
+        for b in parts:
             yield run_batch(spec, b)
         return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    yield from _run_pool(spec, parts, jobs)
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_batch, spec, b) for b in batches(games, jobs)]
-        for f in as_completed(futures):
-            yield f.result()
+
+def _batch_size(spec: RunSpec, games: int, jobs: int) -> int:
+    """Games per batch: a share of the run for each worker, small enough for the progress
+    bar to move within a second or so (random bots on the playouts: some 1,000 games a
+    second; bot objects on the reference: some 50 or far fewer)."""
+    cap = 200 if spec.engine == "playout" else 10
+    return max(1, min(cap, math.ceil(games / max(1, 4 * jobs))))
+
+
+def _run_pool(
+    spec: RunSpec, parts: Iterator[range], jobs: int
+) -> Generator[list[GameRecord], None, None]:
+    """The batches on ``jobs`` worker processes, each fed one batch at a time through its own
+    pipe (no queue shared between processes: a worker killed mid-way leaves no lock held, so
+    stopping the run cannot hang, as ``multiprocessing.Pool.terminate`` can with an idle
+    worker). The workers ignore SIGINT (Ctrl-C reaches the terminal's whole process group: the
+    parent decides), die with the parent (Linux's parent-death signal, and a check of the
+    parent between games), and are terminated when the run ends early."""
+    import multiprocessing
+    from multiprocessing.connection import Connection, wait
+
+    workers: list[tuple[Any, Connection]] = []
+    try:
+        for _k in range(jobs):
+            mine, theirs = multiprocessing.Pipe()
+            proc = multiprocessing.Process(
+                target=_worker, args=(theirs, spec, os.getpid()), daemon=True
+            )
+            with _sigint_ignored():  # the child starts ignoring it (before its first line)
+                proc.start()
+            theirs.close()
+            workers.append((proc, mine))
+        busy: list[Connection] = []
+        for _proc, conn in workers:
+            first = next(parts, None)
+            if first is None:
+                break
+            conn.send(first)
+            busy.append(conn)
+        while busy:
+            for ready in wait(busy):
+                assert isinstance(ready, Connection)
+                try:
+                    result = ready.recv()
+                except EOFError:
+                    raise SorryError("a worker process ended unexpectedly") from None
+                if isinstance(result, str):
+                    raise SorryError(result)
+                nxt = next(parts, None)
+                if nxt is None:
+                    ready.send(None)  # no more work: the worker ends
+                    busy.remove(ready)
+                else:
+                    ready.send(nxt)
+                yield result
+    finally:
+        for proc, _conn in workers:
+            if proc.is_alive():
+                proc.terminate()
+        for proc, conn in workers:
+            proc.join()
+            conn.close()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _worker(conn: Any, spec: RunSpec, parent: int) -> None:
+    """A worker process: plays the batches it is sent until it is sent None (an error goes
+    back as its message)."""
+    _worker_init(parent)
+    while True:
+        try:
+            batch = conn.recv()
+        except (EOFError, OSError):
+            return
+        if batch is None:
+            return
+        try:
+            conn.send(run_batch(spec, batch))
+        except SorryError as exc:
+            conn.send(str(exc))
+
+
+_PARENT: list[int] = []
+
+
+def _worker_init(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _PARENT.append(parent)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the parent
+        except (OSError, AttributeError):  # pragma: no cover - not glibc
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+def _parent_gone() -> bool:
+    return bool(_PARENT) and os.getppid() != _PARENT[0]
 
 
 def _run_ray(
     spec: RunSpec, games: int, jobs: int, address: str | None
-) -> Iterator[list[GameRecord]]:
+) -> Generator[list[GameRecord], None, None]:
     try:
         import ray
     except ImportError:
@@ -244,14 +538,108 @@ def _run_ray(
         else:
             ray.init(num_cpus=max(1, jobs), log_to_driver=False, include_dashboard=False)
         started = True
+    pending: list[Any] = []
     try:
         remote = ray.remote(run_batch)
         workers = int(ray.cluster_resources().get("CPU", jobs)) or 1  # type: ignore[no-untyped-call]
-        pending = [remote.remote(spec, list(b)) for b in batches(games, workers)]
+        size = _batch_size(spec, games, workers)
+        parts = iter(range(i, min(games, i + size)) for i in range(0, games, size))
+        # A few batches in flight per worker, more as they finish (a run of a million games
+        # is not a million tasks queued at once, and Ctrl-C has little to cancel).
+        for b in parts:
+            pending.append(remote.remote(spec, list(b)))
+            if len(pending) >= 2 * workers:
+                break
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
                 yield ray.get(ref)
+                nxt = next(parts, None)
+                if nxt is not None:
+                    pending.append(remote.remote(spec, list(nxt)))
     finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+def _run_fast(spec: RunSpec, games: int, threads: int) -> Generator[list[GameRecord], None, None]:
+    """The games on the compiled engine, in chunks of about half a second (so that the
+    progress bar moves and Ctrl-C stops the run between chunks), each seating's games in one
+    call (:func:`prepare` loads the kernel first)."""
+    from ..fast import simulate as fast_simulate
+    from ..fast.report import FAST_BOTS
+
+    n = len(spec.colours)
+    seatings = n if spec.rotate else 1
+    policies = [
+        [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)] for r in range(seatings)
+    ]
+    start, size = 0, 500
+    while start < games:
+        stop = min(games, start + size)
+        t0 = time.perf_counter()
+        chunk: list[GameRecord] = []
+        for r in range(seatings):
+            indices = [i for i in range(start, stop) if not spec.rotate or i % n == r]
+            if not indices:
+                continue
+            seeds = [spec.game_seed(i) for i in indices]
+            res = fast_simulate(
+                len(seeds),
+                spec.colours,
+                policy=policies[r],
+                threads=threads,
+                rules=spec.rules,
+                seeds=seeds,
+            )
+            chunk.extend(_fast_records(spec, res, indices))
+        yield chunk
+        elapsed = time.perf_counter() - t0
+        start = stop
+        size = max(100, min(200_000, int(size * 0.5 / max(elapsed, 1e-3))))
+
+
+def prepare(spec: RunSpec, notify: bool = False) -> float:
+    """Load what the run's engine needs before the clock starts, and return the seconds it
+    took: the compiled engine's kernel for these bots (compiled, when numba's cache has none
+    yet, only for them; ``notify``: a line on stderr says so when it takes over a second)."""
+    if spec.engine != "fast":
+        return 0.0
+    t0 = time.perf_counter()
+    text = _("loading the fast engine (compiled on the first run only: that takes minutes)…")
+    with Notice(text, notify, after=3.0):
+        from ..fast import simulate as fast_simulate
+        from ..fast.report import FAST_BOTS
+
+        n = len(spec.colours)
+        for r in range(n if spec.rotate else 1):
+            policy = [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)]
+            fast_simulate(1, spec.colours, policy=policy, threads=1, rules=spec.rules)
+    return time.perf_counter() - t0
+
+
+def _fast_records(spec: RunSpec, res: Any, indices: Sequence[int]) -> list[GameRecord]:
+    colours = spec.colours
+    idx = {c: k for k, c in enumerate(colours)}
+    movers = spec.rules.book.movers
+    winner = res.winner.tolist()
+    turns = res.turns.tolist()
+    first = res.first.tolist()
+    scores = res.scores.tolist() if spec.rules.points else None
+    out = []
+    for j, i in enumerate(indices):
+        w = winner[j]
+        out.append(
+            GameRecord(
+                index=i,
+                seed=spec.game_seed(i),
+                seats=spec.seating(i),
+                winners=() if w < 0 else tuple(sorted(idx[c] for c in movers[w])),
+                first=idx[first[j]],
+                turns=turns[j],
+                scores=tuple(scores[j][c] for c in colours) if scores is not None else None,
+            )
+        )
+    return out
