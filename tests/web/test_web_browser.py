@@ -382,6 +382,56 @@ def test_the_board_comes_into_view_on_your_turn(server: ServerProcess, browser: 
     assert not errors
 
 
+#: Is the panel of the turn (the prompt, the hand, the buttons) on screen in the column beside
+#: the board?
+ACTIONS_IN_VIEW = """() => { const s = document.getElementById('side').getBoundingClientRect();
+  const a = document.getElementById('actions').getBoundingClientRect();
+  return a.top >= s.top - 1 && a.top + 60 <= s.bottom; }"""
+
+
+def test_the_hand_comes_into_view_on_a_landscape_phone(server: ServerProcess, browser: Any) -> None:
+    """On a landscape phone the panels beside the board scroll by themselves: Red scrolled
+    them down to the chat while Yellow played; when the turn comes back the panel with Red's
+    hand (points: the card is chosen there first) comes into view, unless Red is typing."""
+    g = preset_game(
+        server.database,
+        "R:S,S,12,33 Y:S,S,40,48 R",
+        base=server.base,
+        variant="points",
+        hands={"R": "3 4 5 8 10", "Y": "3 4 5 8 10"},
+        seats={"R": "invite", "Y": "invite"},
+    )
+    red = context(browser, "phone-landscape").new_page()
+    yellow = context(browser).new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    reds, yellows = Tapper(red), Tapper(yellow)
+    for typing in (False, True):
+        reds.turn()
+        red.wait_for_function("() => document.body.dataset.toMove === 'Y'")
+        if typing:
+            red.focus("#chat-input")
+        red.evaluate(
+            "(() => { const s = document.getElementById('side'); s.scrollTop = s.scrollHeight; })()"
+        )
+        assert not red.evaluate(ACTIONS_IN_VIEW)
+        assert red.evaluate(BOARD_IN_VIEW)  # the board stays where it is
+        while body(yellow, "toMove") != "R" or body(red, "toMove") != "R":
+            if body(yellow, "myTurn") == "yes":
+                yellows.turn()
+            time.sleep(0.05)
+        red.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+        if typing:
+            time.sleep(0.5)
+            assert not red.evaluate(ACTIONS_IN_VIEW)  # not while typing
+        else:
+            red.wait_for_function(ACTIONS_IN_VIEW, timeout=5000)
+            assert red.locator("#hand .card").first.is_visible()
+            shot(red, "hand-in-view-phone-landscape")
+    assert not errors
+
+
 #: The browser's notifications, recorded (Chromium headless has none to show), and a tab
 #: that can be hidden.
 NOTIFY_STUB = """
