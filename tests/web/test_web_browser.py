@@ -327,23 +327,34 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
 
 def test_pawns_walk_along_the_track(server: ServerProcess, browser: Any) -> None:
     """A move is animated from the server's move effects: a pawn's walk has a keyframe for
-    every square it passes, not one straight line."""
+    every square it passes, not one straight line. A spectator who asked for reduced motion
+    (prefers-reduced-motion) sees nothing move: no walk, no card turning over."""
     g = create(server, {"R": "invite", "Y": "bot:medium"}, room={"start": "now"})
     page = context(browser).new_page()
     errors = watch_errors(page)
     join(page, g["links"]["R"], "Ann")
+    still = context(browser, reduced_motion="reduce").new_page()
+    errors += watch_errors(still)
+    still.goto(f"{server.base}/g/{g['id']}")
+    still.wait_for_function("() => document.body.dataset.role === 'spectator'")
     tapper = Tapper(page)
     deadline = time.monotonic() + 90
     walked = False
+    moving = []
     while time.monotonic() < deadline and not walked:
         walked = page.evaluate(
             "document.getAnimations().some(a => a.effect && a.effect.target"
             " && a.effect.target.classList.contains('pawn') && a.effect.getKeyframes().length >= 4)"
         )
+        moving += still.evaluate("document.getAnimations().map(a => String(a.animationName || a))")
         if not walked and body(page, "myTurn") == "yes":
             tapper.turn()
         time.sleep(0.02)
     assert walked, "no pawn walked square by square"
+    # the spectator saw the same moves, and nothing moved on their screen
+    still.wait_for_function(f"() => document.body.dataset.seq === '{body(page, 'seq')}'")
+    assert int(body(still, "seq") or 0) >= 2
+    assert moving == [], moving
     assert not errors
 
 
