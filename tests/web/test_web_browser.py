@@ -393,6 +393,45 @@ def test_the_board_comes_into_view_on_your_turn(server: ServerProcess, browser: 
     assert not errors
 
 
+def test_the_hint_shows_on_the_board(server: ServerProcess, browser: Any) -> None:
+    """Hint: the suggested move is ringed on the board (its pawn, and a ring where it goes,
+    where that pawn's square is marked once tapped), said under the board, and marked in the
+    list of every move."""
+    g = preset_game(
+        server.database,
+        "R:S,S,12,33 Y:S,S,40,48 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    page = context(browser).new_page()
+    errors = watch_errors(page)
+    join(page, g["links"]["R"], "Ann")
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    assert page.locator(".pawn.hinted, .hint-to").count() == 0
+    page.tap("#hint-btn")
+    page.wait_for_selector(".hint-to", timeout=60000)
+    move = page.get_attribute("#moves .move.hinted", "data-move") or ""
+    assert move in ("R12+5", "R33+5"), move
+    hinted = page.locator(".pawn.hinted")
+    assert hinted.count() == 1 and hinted.get_attribute("data-loc") == move[1:3]
+    assert page.locator(".hint-to").count() == 1
+    assert page.inner_text("#hint").startswith("Hint: Red")
+    check_sizes(page, "phone")
+    shot(page, "hint-phone")
+    # the ring is where the hinted pawn goes: on the square marked when the pawn is tapped
+    ring = page.evaluate(
+        "(() => { const r = document.querySelector('.hint-to').getBoundingClientRect();"
+        " return [r.left + r.width / 2, r.top + r.height / 2]; })()"
+    )
+    hinted.tap()
+    dest = page.locator(f'.dest[data-moves~="{move}"] .hit').bounding_box()
+    assert dest is not None
+    centre = (dest["x"] + dest["width"] / 2, dest["y"] + dest["height"] / 2)
+    assert abs(centre[0] - ring[0]) < 2 and abs(centre[1] - ring[1]) < 2, (centre, ring)
+    assert not errors
+
+
 #: Is the panel of the turn (the prompt, the hand, the buttons) on screen in the column beside
 #: the board?
 ACTIONS_IN_VIEW = """() => { const s = document.getElementById('side').getBoundingClientRect();
