@@ -432,6 +432,76 @@ def test_the_hint_shows_on_the_board(server: ServerProcess, browser: Any) -> Non
     assert not errors
 
 
+#: Every pawn's walk as the page starts it (recorded at once: a short walk is over before a
+#: loaded machine could look at it): colour, where it ends, its keyframes (offset, transform).
+RECORD_WALKS = """
+window.__walks = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  if (this.classList && this.classList.contains('pawn'))
+    window.__walks.push({c: this.dataset.colour, loc: this.dataset.loc,
+      frames: frames.map(k => [k.offset, k.transform])});
+  return animate.call(this, frames, options);
+};
+"""
+
+#: A move from a preset position, the taps that make it, and what its pawns must do.
+ANIMATED = {
+    # a slide: five squares one by one to Blue's slide (16), then its three squares to 19
+    "slide": ("R:S,S,S,11 Y:S,S,30,40 R", "5", ['.pawn[data-loc="11"]', '.dest[data-place="19"]']),
+    # a Sorry!: Red from START to 30, then (not before) the Yellow pawn from there to START
+    "sorry": ("R:S,S,S,S Y:S,S,30,40 R", "S", ['.pawn-Y[data-loc="30"]']),
+    # an 11 swap: both pawns at once, crossing
+    "swap": (
+        "R:S,S,10,20 Y:S,S,30,40 R",
+        "11",
+        ['.pawn-R[data-loc="10"]', '.pawn-Y[data-loc="30"]'],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(ANIMATED))
+def test_slides_bumps_and_swaps_are_animated(
+    server: ServerProcess, browser: Any, kind: str
+) -> None:
+    """The walks follow the move's effects from the core: a slide rides its squares after
+    the landing, a bumped pawn goes back to START once the mover has arrived, the two pawns
+    of a swap cross at the same time."""
+    position, card, taps = ANIMATED[kind]
+    g = preset_game(
+        server.database, position, base=server.base, card=card, seats={"R": "invite", "Y": "invite"}
+    )
+    ctx = context(browser)
+    ctx.add_init_script(RECORD_WALKS)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    join(page, g["links"]["R"], "Ann")
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    for target in taps:
+        page.locator(target).tap(timeout=10000)
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    walks = page.evaluate("window.__walks")
+    by = {w["c"]: w for w in walks}
+
+    def moves_at(walk: dict[str, Any]) -> float:
+        """The offset at which the pawn first leaves where it stood."""
+        first = walk["frames"][0][1]
+        return float(next(o for o, tr in walk["frames"] if tr != first))
+
+    if kind == "slide":
+        assert [w["c"] for w in walks] == ["R"] and by["R"]["loc"] == "19"
+        assert len({tr for _o, tr in by["R"]["frames"]}) == 1 + 5 + 3  # every square passed
+    elif kind == "sorry":
+        assert sorted(by) == ["R", "Y"] and by["R"]["loc"] == "30" and by["Y"]["loc"] == "S"
+        assert moves_at(by["R"]) < 0.5 <= moves_at(by["Y"])  # Yellow waits for Red
+    else:
+        assert sorted(by) == ["R", "Y"] and by["R"]["loc"] == "30" and by["Y"]["loc"] == "10"
+        assert moves_at(by["R"]) == moves_at(by["Y"])  # at the same time
+        assert by["R"]["frames"][0][1] == by["Y"]["frames"][-1][1]  # crossing
+        assert by["Y"]["frames"][0][1] == by["R"]["frames"][-1][1]
+    assert not errors
+
+
 #: Is the panel of the turn (the prompt, the hand, the buttons) on screen in the column beside
 #: the board?
 ACTIONS_IN_VIEW = """() => { const s = document.getElementById('side').getBoundingClientRect();
