@@ -15,6 +15,7 @@ from browser_kit import (
     BOARD_IN_VIEW,
     CHROMIUM,
     FLAGS,
+    PAWNS_STILL,
     VIEWPORTS,
     Tapper,
     body,
@@ -477,9 +478,15 @@ def test_slides_bumps_and_swaps_are_animated(
     errors = watch_errors(page)
     join(page, g["links"]["R"], "Ann")
     page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    # the turn banner: large (30% over the page's text) and lit on the player's turn only
+    size = "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
+    assert page.evaluate(size) >= 1.3 * 16 - 0.5
+    assert "mine" in (page.get_attribute("#banner", "class") or "")
     for target in taps:
         page.locator(target).tap(timeout=10000)
     page.wait_for_function("() => document.body.dataset.seq === '1'")
+    assert "mine" not in (page.get_attribute("#banner", "class") or "")
+    assert page.evaluate(size) < 1.3 * 16 - 0.5
     walks = page.evaluate("window.__walks")
     by = {w["c"]: w for w in walks}
 
@@ -499,6 +506,21 @@ def test_slides_bumps_and_swaps_are_animated(
         assert moves_at(by["R"]) == moves_at(by["Y"])  # at the same time
         assert by["R"]["frames"][0][1] == by["Y"]["frames"][-1][1]  # crossing
         assert by["Y"]["frames"][0][1] == by["R"]["frames"][-1][1]
+    # the move stays marked: a ring where each pawn came from and one where it went
+    page.evaluate(PAWNS_STILL)
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('.last-from, .last-to')].map(c =>
+          [c.getAttribute('class'), Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])"""
+    )
+    assert len(marks) == 2 * len(walks), marks
+    for w in walks:
+        pawn = page.locator(f'.pawn-{w["c"]}[data-loc="{w["loc"]}"]').first
+        x, y = float(pawn.get_attribute("data-x") or 0), float(pawn.get_attribute("data-y") or 0)
+        if w["loc"] != "S":  # START holds its pawns around its middle
+            near = [k for k, cx, cy in marks if abs(cx - x) < 1 and abs(cy - y) < 1]
+            assert "last-to" in near, (w, marks)
+    time.sleep(1.0)
+    assert page.locator(".last-from, .last-to").count() == len(marks)  # until the next move
     assert not errors
 
 
