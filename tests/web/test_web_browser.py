@@ -236,6 +236,22 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     host.wait_for_function(
         "() => document.querySelector('#chat-log').textContent.includes('Oops!')"
     )
+    # a spectator chats too (under "Spectator"); the host mutes every spectator at once
+    watcher = context(browser).new_page()
+    errors += watch_errors(watcher)
+    watcher.goto(host.url)
+    watcher.wait_for_function("() => document.body.dataset.role === 'spectator'")
+    watcher.click('.phrase[data-phrase="hello"]')
+    host.wait_for_function(
+        "() => document.querySelector('#chat-log').textContent.includes('Hello!')"
+    )
+    assert "Spectator" in host.inner_text("#chat-log")
+    host.click("#mute-spectators")
+    host.wait_for_function(
+        "() => !document.querySelector('#chat-log').textContent.includes('Hello!')"
+    )
+    assert "Oops!" in host.inner_text("#chat-log")  # the players' lines stay
+    assert "Hello!" in guest.inner_text("#chat-log")  # muted on Ann's screen only
     # the host switches the chat off for everyone
     host.click("#chat-toggle")
     guest.wait_for_selector("#chat-form", state="hidden")
@@ -258,6 +274,44 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
                 break
         time.sleep(0.05)
     assert seen_title
+    assert not errors
+
+
+def test_an_open_seat_taken_from_the_lobby_starts_a_full_game(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A game that starts when every seat is taken, with an open seat: listed in the lobby
+    with Join; a visitor joins from there, takes the seat under a name, and the game starts
+    by itself for both."""
+    host = context(browser).new_page()
+    errors = watch_errors(host)
+    host.goto(server.base + "/")
+    host.wait_for_selector("#seat-Y option", state="attached")
+    host.fill("#host-name", "Ann")
+    host.fill("#game-name", "Open table")
+    host.select_option("#seat-B", "open")
+    host.select_option("#seat-Y", "none")
+    host.select_option("#start-mode", "full")
+    host.check("#public")
+    host.click("#create-btn")
+    host.wait_for_selector("#room:not([hidden])")
+    assert body(host, "started") == "no"
+    visitor = context(browser).new_page()
+    errors += watch_errors(visitor)
+    visitor.goto(server.base + "/")
+    card = visitor.locator("#open-games .game-card", has_text="Open table")
+    card.wait_for()
+    assert "open seat" in card.inner_text() and "waiting to start" in card.inner_text()
+    card.get_by_role("link", name="Join").tap()
+    visitor.wait_for_function("() => document.body.dataset.role === 'spectator'")
+    visitor.fill("#name-input", "Bo")
+    visitor.locator('.take-seat[data-colour="B"]').tap()
+    visitor.wait_for_function("() => document.body.dataset.role === 'player'")
+    for p in (host, visitor):
+        p.wait_for_function("() => document.body.dataset.started === 'yes'", timeout=15000)
+    host.wait_for_function(
+        "() => document.querySelector('.seat[data-colour=B]').textContent.includes('Bo')"
+    )
     assert not errors
 
 
