@@ -41,6 +41,7 @@ def preset_game(
     room: dict[str, Any] | None = None,
     name: str = "preset",
     seed: int = 0,
+    public: bool = False,
 ) -> dict[str, Any]:
     """A game in a given position (``sorry.Game.from_position``), or with ``position`` None a
     whole game from the start (``Game(rules, seats, seed)``: with the same seed, the same
@@ -48,7 +49,8 @@ def preset_game(
     server's database: the server loads it when its page is first opened. ``card`` is the
     card drawn (standard, teams), ``hands`` each colour's hand in the points variant (e.g.
     ``{"R": "5 5 7 8 10"}``); ``seats`` maps colour to ``invite`` or ``bot:LEVEL`` (default:
-    Red invited, the others medium bots); ``room`` the stored room (started by default).
+    Red invited, the others medium bots); ``room`` the stored room (started by default);
+    ``public``: listed in the lobby.
     Returns the id, each invited seat's token and link, and the host token (if a room
     waits for the host)."""
     from sorry import Game, Rules
@@ -103,7 +105,7 @@ def preset_game(
         db.create_game(
             gid,
             name,
-            False,
+            public,
             variant,
             rules.to_dict(),
             game.to_dict(),

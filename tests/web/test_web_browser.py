@@ -315,6 +315,42 @@ def test_an_open_seat_taken_from_the_lobby_starts_a_full_game(
     assert not errors
 
 
+def test_a_finished_game_is_in_the_lobby_to_replay(server: ServerProcess, browser: Any) -> None:
+    """A public game, played to its end, leaves the open games for the recently finished,
+    with its winner and a Replay button that opens its end screen."""
+    g = preset_game(
+        server.database,
+        "R:H,H,H,s5 Y:S,S,40,48 R",
+        base=server.base,
+        card="1",
+        seats={"R": "invite", "Y": "invite"},
+        name="Last move",
+        public=True,
+    )
+    lobby = context(browser).new_page()
+    errors = watch_errors(lobby)
+    lobby.goto(server.base + "/")
+    lobby.locator("#open-games .game-card", has_text="Last move").wait_for()
+    red = context(browser).new_page()
+    errors += watch_errors(red)
+    join(red, g["links"]["R"], "Ann")
+    red.locator('.pawn[data-loc="s5"]').tap()
+    red.locator('.dest[data-place="RH"]').tap()
+    red.wait_for_selector("#over-panel:not([hidden])")
+    lobby.reload()
+    card = lobby.locator("#finished-games .game-card", has_text="Last move")
+    card.wait_for()
+    assert "Red won!" in card.inner_text()
+    assert lobby.locator("#open-games .game-card", has_text="Last move").count() == 0
+    check_sizes(lobby, "phone", board=False)
+    card.get_by_role("link", name="Replay").tap()
+    lobby.wait_for_selector("#over-panel:not([hidden])")
+    assert lobby.inner_text("#result") == "Red won!" and body(lobby, "role") == "spectator"
+    lobby.tap("#replay-btn")
+    lobby.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
+    assert not errors
+
+
 def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) -> None:
     """A 60-second timer (12 s here, --timer-scale 0.2): when it runs out a bot plays, the
     seat is away until its player is back; the next game of the match starts when both
