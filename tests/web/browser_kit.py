@@ -227,12 +227,10 @@ def check_sizes(page: Any, viewport: str, board: bool = True) -> None:
     if not board:
         return
     box = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().toJSON()")
-    if viewport == "phone":
+    if viewport in ("phone", "tablet"):  # portrait: the whole width
         assert box["width"] >= 0.95 * w, box
-    elif viewport == "phone-landscape":
-        assert box["height"] >= 0.75 * h and box["right"] <= w, box
-    else:
-        assert box["width"] >= 0.55 * min(w, h), box
+    else:  # landscape: as tall as the screen under the header, the rest beside it
+        assert box["height"] >= 0.85 * (h - header) and box["right"] <= 0.7 * w, box
 
 
 KINDS = {
