@@ -183,8 +183,39 @@ def test_every_engine_plays_the_same_games(rules: Rules, players: int, bots: lis
         assert res["engine"] == engine
         assert _totals(res) == _totals(reference), engine
     auto = simulate(12, players=players, rules=rules, bots=bots, seed=9, engine="auto")
-    assert auto["engine"] == choose_engine(rules, bots * (players // len(bots)))
+    seats = bots * (players // len(bots))
+    if auto["engine_note"] == "not-compiled":  # a short run does not wait for a compile
+        assert auto["engine"] == choose_engine(rules, seats, fast=False)
+    else:
+        assert auto["engine"] == choose_engine(rules, seats)
     assert _totals(auto) == _totals(reference)
+
+
+def test_a_short_auto_run_does_not_wait_for_a_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With numba's cache cold, --engine auto compiles the fast engine only for a long run; a
+    short one plays on the next engine at once and says why."""
+    pytest.importorskip("numba")
+    import contextlib
+
+    from sorry.fast import cache
+    from sorry.sim.runner import prepare
+
+    @contextlib.contextmanager
+    def cold() -> object:
+        raise cache.CompileNeeded("numba's cache lacks play_batch")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(cache, "cache_only", cold)
+    spec = RunSpec(Rules(), (0, 1, 2, 3), ("random",) * 4, engine="fast")
+    ran, _seconds = prepare(spec, may_compile=False)
+    assert (ran.engine, ran.note) == ("playout", "not-compiled")
+    spec = RunSpec(Rules(), (0, 2), ("easy", "random"), engine="fast")
+    assert prepare(spec, may_compile=False)[0].engine == "python"
+    res = simulate(5, players=2, seed=1, engine="auto")
+    assert res["engine"] == "playout" and res["engine_note"] == "not-compiled"
+    from sorry.sim import simulate_text
+
+    assert "the compiled engine is not compiled yet" in simulate_text(res)
 
 
 def test_auto_picks_the_fastest_engine_that_plays_the_bots(

@@ -879,3 +879,55 @@ def test_bots_animated_at_a_pace() -> None:
             await body(app, pilot)
 
     asyncio.run(main())
+
+
+def test_a_hint_does_not_wait_for_the_compiled_engine_to_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The compiled hint engine loads in a thread (its first load compiles it: minutes); a hint
+    asked meanwhile is worked out at once on the Python engine, and says so (issue 17 item 5)."""
+    import asyncio
+    import threading
+
+    import sorry.tui.app as tui_app
+
+    loading = threading.Event()
+    monkeypatch.setattr(tui_app, "_warm_hints", lambda: loading.wait(60))
+    engines: list[str] = []
+
+    def estimate(game: Game, **kw: Any) -> list[tuple[Any, float]]:
+        engines.append(kw["engine"])
+        return [(m, 0.5) for m in game.legal_moves]
+
+    monkeypatch.setattr(tui_app, "estimate_moves", estimate)
+    app, _s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause()
+                if screen.hints is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert engines == ["python"] and screen.hints is not None
+            loading.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen.hints = None
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert engines == ["python", "auto"]
+
+    asyncio.run(main())
+
+
+def test_the_hint_note_says_the_compiled_engine_is_loading() -> None:
+    from sorry.tui.app import hint_note
+
+    assert hint_note(compiled=True) == "Estimating each move's chance of winning…"
+    assert "still loading" in hint_note(compiled=False)

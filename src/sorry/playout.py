@@ -760,6 +760,8 @@ def _random_standard(
     )
     choices: tuple[int, ...] = ()
     choices_left = 0
+    bufs: list[tuple[int, ...]] = [(), (), (), ()]  # with streams: each colour's next draws
+    left = [0, 0, 0, 0]
     while turn != limit:
         if not pos:
             draw.reverse()  # the discard pile, in the order the cards were played
@@ -801,10 +803,13 @@ def _random_standard(
             cand = _dedupe(board, mover, card, cand)
             n = len(cand)
         if streams is not None:  # the mover's own generator, at every decision
-            z = streams[mover] = (streams[mover] + 0x9E3779B97F4A7C15) & MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            x = cand[(z ^ (z >> 31)) % n] if n else 0
+            k = left[mover]
+            if not k:  # its next draws, all at once
+                bufs[mover], streams[mover] = draws(streams[mover], choice_batch)
+                k = choice_batch
+            left[mover] = k - 1
+            if n:
+                x = cand[bufs[mover][choice_batch - k] % n]
         if n:
             if streams is not None:
                 pass

@@ -14,11 +14,13 @@ import json
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from ..analysis import analyse, graph, report
-from ..analysis.estimator import Estimator, PlayoutEstimator, default_estimator
 from ..i18n import _
 from ..record import GameRecord
+
+if TYPE_CHECKING:  # the analysis is imported when the command runs (a faster `sorry ...`)
+    from ..analysis.estimator import Estimator
 from . import CliError
 
 
@@ -73,6 +75,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _estimator(name: str) -> Estimator:
+    from ..analysis.estimator import PlayoutEstimator, default_estimator
+
     if name == "python":
         return PlayoutEstimator()
     est = default_estimator()
@@ -132,6 +136,8 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..analysis import analyse, graph, report
+
     if args.rollouts is not None and args.rollouts < 1:
         raise CliError(_("--rollouts must be at least 1"))
     if args.worlds is not None and args.worlds < 1:

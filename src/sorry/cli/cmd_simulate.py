@@ -7,8 +7,7 @@ import json
 import sys
 
 from ..i18n import _
-from ..sim import BACKENDS, plot, simulate, simulate_text, write_json
-from ..sim.runner import ENGINES
+from ..sim.runner import BACKENDS, ENGINES
 from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
@@ -57,6 +56,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..sim import plot, simulate, simulate_text, write_json
+
     rules = rules_from_args(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:

@@ -6,8 +6,7 @@ import argparse
 import sys
 
 from ..i18n import _
-from ..sim import BACKENDS, plot, tournament, tournament_text, write_csv, write_json
-from ..sim.runner import ENGINES
+from ..sim.runner import BACKENDS, ENGINES
 from . import CliError, add_rules_arguments, check_output, rules_from_args
 
 
@@ -55,6 +54,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..sim import plot, tournament, tournament_text, write_csv, write_json
+
     rules = rules_from_args(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not 2 <= len(bots) <= 4:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from numba.core import event  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -44,6 +44,34 @@ def cache_only() -> Iterator[None]:
     cache, or raise :class:`CompileNeeded` at the first that would compile (before any
     compiling is done); other threads compile as usual."""
     listener = _Refuse(threading.get_ident())
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call, unused-ignore]
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)  # type: ignore[no-untyped-call, unused-ignore]
+
+
+class _Tell(event.Listener):  # type: ignore[misc, unused-ignore]
+    """Calls ``callback`` once, when the given thread is about to compile."""
+
+    def __init__(self, thread: int, callback: Callable[[], None]) -> None:
+        self.thread = thread
+        self.callback: Callable[[], None] | None = callback
+
+    def on_start(self, ev: Any) -> None:
+        if self.callback is not None and threading.get_ident() == self.thread:
+            callback, self.callback = self.callback, None
+            callback()
+
+    def on_end(self, ev: Any) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def on_compile(callback: Callable[[], None]) -> Iterator[None]:
+    """Within, ``callback`` is called once, when this thread is about to compile a function
+    that numba's cache lacks (so a command can say that the first run takes minutes)."""
+    listener = _Tell(threading.get_ident(), callback)
     event.register("numba:compile", listener)  # type: ignore[no-untyped-call, unused-ignore]
     try:
         yield

@@ -28,6 +28,11 @@ from .runner import (
 )
 from .stats import bootstrap_ratings, median, percentile, plackett_luce, wilson
 
+#: With ``engine="auto"``, the compiled engine is compiled (when numba's cache lacks it: minutes,
+#: once) only for runs of at least this many games, which would take the playouts minutes too;
+#: a shorter run takes the next fastest engine and its report says why.
+COMPILE_PAYS = 100_000
+
 
 def colours_for(rules: Rules, players: int) -> tuple[int, ...]:
     """The default colours of ``players`` players (``sorry.rulebook.colours_for``)."""
@@ -74,9 +79,11 @@ def simulate(
     if len(specs) == 1:
         specs = specs * players
     colours = colours_for(rules, players)
-    engine = choose_engine(rules, specs, engine)
-    spec = RunSpec(rules, colours, specs, seed, engine=engine)
-    load = prepare(spec, notify=progress or sys.stderr.isatty())
+    chosen = choose_engine(rules, specs, engine)
+    spec = RunSpec(rules, colours, specs, seed, engine=chosen)
+    notify = progress or sys.stderr.isatty()
+    spec, load = prepare(spec, notify, may_compile=engine != "auto" or games >= COMPILE_PAYS)
+    engine = spec.engine
     t0 = time.perf_counter()
     interrupted = False
     try:
@@ -109,6 +116,7 @@ def simulate(
         "games_per_second": n / elapsed if elapsed > 0 else 0.0,
         "backend": backend,
         "engine": engine,
+        "engine_note": spec.note,
         "load_seconds": load,
         "jobs": jobs,
         "requested": games,
@@ -144,9 +152,11 @@ def tournament(
     n = len(bots)
     colours = colours_for(rules, n)
     deals = -(-games // n)
-    engine = "python" if timings and engine == "auto" else choose_engine(rules, bots, engine)
-    spec = RunSpec(rules, colours, tuple(bots), seed, rotate=True, timings=timings, engine=engine)
-    load = prepare(spec, notify=progress or sys.stderr.isatty())
+    chosen = "python" if timings and engine == "auto" else choose_engine(rules, bots, engine)
+    spec = RunSpec(rules, colours, tuple(bots), seed, rotate=True, timings=timings, engine=chosen)
+    notify = progress or sys.stderr.isatty()
+    spec, load = prepare(spec, notify, may_compile=engine != "auto" or games >= COMPILE_PAYS)
+    engine = spec.engine
     t0 = time.perf_counter()
     interrupted = False
     try:
@@ -157,7 +167,13 @@ def tournament(
         records = [r for r in stop.records if done[r.index // n] == n]
     elapsed = time.perf_counter() - t0
     out = tournament_report(spec, records, elapsed, backend, jobs, rating_samples)
-    out.update(engine=engine, load_seconds=load, requested=deals * n, interrupted=interrupted)
+    out.update(
+        engine=engine,
+        engine_note=spec.note,
+        load_seconds=load,
+        requested=deals * n,
+        interrupted=interrupted,
+    )
     return out
 
 
@@ -296,7 +312,11 @@ def _engine_text(res: dict[str, Any]) -> str:
         return ""
     text = "; " + _("engine: {engine}").format(engine=_(ENGINE_NAMES[engine]))
     load = res.get("load_seconds", 0.0)
-    if load >= 0.05:
+    if res.get("engine_note") == "not-compiled":
+        text += " " + _(
+            "(the compiled engine is not compiled yet: --engine fast compiles it, minutes once)"
+        )
+    elif load >= 0.05:
         text += " " + _("(loaded in {seconds} s)").format(seconds=f"{load:.1f}")
     return text
 

@@ -13,11 +13,9 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import IO, Any
+from dataclasses import dataclass, field, replace
+from typing import IO, TYPE_CHECKING, Any
 
-from ..bots import make_bot
-from ..bots.base import Bot
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, _
@@ -25,6 +23,9 @@ from ..playout import UNSUPPORTED as PLAYOUT_UNSUPPORTED
 from ..playout import random_bots_game
 from ..rng import Rng, derive_seed
 from ..rules import Rules
+
+if TYPE_CHECKING:  # the bots are imported when a run needs them (not by the playouts)
+    from ..bots.base import Bot
 
 BACKENDS = ("process", "ray")
 
@@ -54,15 +55,17 @@ def fast_installed() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("numba", "numpy"))
 
 
-def choose_engine(rules: Rules, bots: Sequence[str], engine: str = "auto") -> str:
+def choose_engine(
+    rules: Rules, bots: Sequence[str], engine: str = "auto", fast: bool = True
+) -> str:
     """The engine that plays a run of ``bots`` (specs) under ``rules``: ``engine`` itself when
     it can (:class:`SorryError` saying why not otherwise), or for ``auto`` the fastest that
     can: ``fast`` when installed and every bot is one it has, ``playout`` when every bot is
-    ``random``, else ``python``."""
+    ``random``, else ``python`` (``fast`` False: not the compiled one)."""
     if engine not in ENGINES:
         raise SorryError(f"unknown engine {engine!r} (expected {', '.join(ENGINES)})")
     levels = set(bots)
-    if engine in ("auto", "fast"):
+    if engine == "fast" or (engine == "auto" and fast):
         reason = None
         if not levels <= set(FAST_LEVELS):
             reason = _("the compiled engine has these bots: {bots} (not {others})").format(
@@ -120,6 +123,8 @@ def _number(text: str) -> Any:
 
 
 def build_bot(spec: str) -> Bot:
+    from ..bots import make_bot
+
     level, kw = parse_bot_spec(spec)
     try:
         return make_bot(level, **kw)
@@ -140,8 +145,11 @@ class RunSpec:
     seed: int = 0
     rotate: bool = False
     timings: bool = False
-    #: ``python`` (bot objects on the reference Game) or ``playout`` (random bots only).
+    #: ``python`` (bot objects on the reference Game), ``playout`` (random bots only) or
+    #: ``fast`` (the compiled engine).
     engine: str = "python"
+    #: ``not-compiled``: the compiled engine was passed over because its cache was cold.
+    note: str = ""
 
     def game_seed(self, index: int) -> int:
         deal = index // len(self.colours) if self.rotate else index
@@ -294,41 +302,6 @@ class Progress:
 def _clock(seconds: float) -> str:
     s = int(seconds + 0.5)
     return f"{s // 3600:d}:{s // 60 % 60:02d}:{s % 60:02d}"
-
-
-class Notice:
-    """A line on stderr when a step takes longer than ``after`` seconds (a compile that only
-    the first run pays), and how long it took when it ends."""
-
-    def __init__(self, text: str, enabled: bool, after: float = 1.0) -> None:
-        self.text = text
-        self.enabled = enabled
-        self.after = after
-        self.shown = False
-        self.timer: threading.Timer | None = None
-
-    def __enter__(self) -> Notice:
-        self.start = time.perf_counter()
-        if self.enabled:
-            self.timer = threading.Timer(self.after, self._show)
-            self.timer.daemon = True
-            self.timer.start()
-        return self
-
-    def _show(self) -> None:
-        self.shown = True
-        sys.stderr.write(self.text + "\n")
-        sys.stderr.flush()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        if self.shown:
-            sys.stderr.write(
-                _("done in {seconds} s").format(seconds=f"{time.perf_counter() - self.start:.0f}")
-                + "\n"
-            )
-            sys.stderr.flush()
 
 
 def run_games(
@@ -601,23 +574,51 @@ def _run_fast(spec: RunSpec, games: int, threads: int) -> Generator[list[GameRec
         size = max(100, min(200_000, int(size * 0.5 / max(elapsed, 1e-3))))
 
 
-def prepare(spec: RunSpec, notify: bool = False) -> float:
-    """Load what the run's engine needs before the clock starts, and return the seconds it
-    took: the compiled engine's kernel for these bots (compiled, when numba's cache has none
-    yet, only for them; ``notify``: a line on stderr says so when it takes over a second)."""
+def prepare(spec: RunSpec, notify: bool = False, may_compile: bool = True) -> tuple[RunSpec, float]:
+    """Load what the run's engine needs before the clock starts; return the spec to run and
+    the seconds the loading took. The compiled engine's kernel for these bots comes from
+    numba's on-disk cache, or is compiled (minutes, the first run only; ``notify``: a line on
+    stderr says so when it starts, another how long it took). ``may_compile`` False: a kernel
+    missing from the cache is not compiled; the run falls back to the next fastest engine
+    (``compiled`` is then False in the spec's ``note``)."""
     if spec.engine != "fast":
-        return 0.0
-    t0 = time.perf_counter()
-    text = _("loading the fast engine (compiled on the first run only: that takes minutes)…")
-    with Notice(text, notify, after=3.0):
-        from ..fast import simulate as fast_simulate
-        from ..fast.report import FAST_BOTS
+        return spec, 0.0
+    import contextlib
 
-        n = len(spec.colours)
-        for r in range(n if spec.rotate else 1):
-            policy = [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)]
-            fast_simulate(1, spec.colours, policy=policy, threads=1, rules=spec.rules)
-    return time.perf_counter() - t0
+    from ..fast import simulate as fast_simulate
+    from ..fast.cache import CompileNeeded, cache_only, on_compile
+    from ..fast.report import FAST_BOTS
+
+    t0 = time.perf_counter()
+    compiling: list[float] = []
+
+    def say() -> None:
+        compiling.append(time.perf_counter())
+        if notify:
+            sys.stderr.write(
+                _("compiling the fast engine: the first run only, it takes minutes…") + "\n"
+            )
+            sys.stderr.flush()
+
+    guard = on_compile(say) if may_compile else cache_only()
+    n = len(spec.colours)
+    try:
+        with guard:
+            for r in range(n if spec.rotate else 1):
+                policy = [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)]
+                fast_simulate(1, spec.colours, policy=policy, threads=1, rules=spec.rules)
+    except CompileNeeded:
+        engine = choose_engine(spec.rules, spec.bots, "auto", fast=False)
+        return replace(spec, engine=engine, note="not-compiled"), time.perf_counter() - t0
+    if compiling and notify:
+        with contextlib.suppress(OSError):
+            sys.stderr.write(
+                _("compiled in {seconds} s (later runs load it in about a second)").format(
+                    seconds=f"{time.perf_counter() - compiling[0]:.0f}"
+                )
+                + "\n"
+            )
+    return spec, time.perf_counter() - t0
 
 
 def _fast_records(spec: RunSpec, res: Any, indices: Sequence[int]) -> list[GameRecord]:

@@ -4,6 +4,7 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -756,18 +757,22 @@ class GameScreen(Screen[None]):
         if self.chooser is None:
             return
         key = self._hint_key()
+        app = self.sorry_app
+        # The compiled engine loads in a thread when the app starts (the first time it is
+        # compiled: minutes); meanwhile hints are worked out on the Python engine.
+        compiled = app.hints_loaded.is_set()
         if self.hinting is not None:
             if self.hinting != key:
                 self.hint_queued = True
-                self.note = _("Estimating each move's chance of winning…")
+                self.note = hint_note(compiled)
                 self.refresh_all()
             return
         self.hinting = key
         self.hint_queued = False
-        self.note = _("Estimating each move's chance of winning…")
+        self.note = hint_note(compiled)
         game = s.game.copy(stack=False)
-        app = self.sorry_app
         seed = s.game.turn
+        engine = app.hint_engine if compiled or app.hint_engine == "random" else "python"
 
         def work() -> None:
             est = estimate_moves(
@@ -775,7 +780,7 @@ class GameScreen(Screen[None]):
                 rollouts=app.hint_rollouts,
                 seconds=app.hint_seconds,
                 seed=seed,
-                engine=app.hint_engine,
+                engine=engine,
             )
             self.app.call_from_thread(self._hints_ready, key, dict(est))
 
@@ -1428,6 +1433,16 @@ class NewGameScreen(Screen[None]):
             action()
 
 
+def hint_note(compiled: bool) -> str:
+    """What the panel says while a hint is worked out."""
+    if compiled:
+        return _("Estimating each move's chance of winning…")
+    return _(
+        "Estimating each move's chance of winning (the compiled hint engine is still loading: "
+        "the first run compiles it, minutes)…"
+    )
+
+
 def _warm_hints() -> None:
     try:
         from ..bots.rollouts import warmup
@@ -1462,6 +1477,8 @@ class SorryApp(App[int]):
     ) -> None:
         super().__init__()
         self.hint_engine = hint_engine
+        #: Set once the compiled hint engine is loaded (or not to be used).
+        self.hints_loaded = threading.Event()
         self.save_at_end = save_at_end
         self.session = session
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
@@ -1499,7 +1516,16 @@ class SorryApp(App[int]):
         self.title = _("Sorry!")
         translate_bindings(self)
         if self.hint_engine in ("auto", "bots"):  # the compiled hints load while you play
-            self.run_worker(_warm_hints, thread=True, group="warmup")
+
+            def warm() -> None:
+                try:
+                    _warm_hints()
+                finally:
+                    self.hints_loaded.set()
+
+            self.run_worker(warm, thread=True, group="warmup")
+        else:
+            self.hints_loaded.set()
         if self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:

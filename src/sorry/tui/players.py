@@ -197,15 +197,20 @@ def estimate_moves(
 
     ``engine``: ``bots`` uses the bots' estimator (:func:`sorry.bots.estimate`: compiled
     rollouts with the ``fast`` extra, sampled until the best move is told apart or the time is
-    up), ``random`` uniformly random playouts, ``auto`` the first if it exists."""
-    if engine in ("auto", "bots"):
+    up), ``python`` the same on the Python engine (while the compiled one loads), ``random``
+    uniformly random playouts, ``auto`` the first if it exists."""
+    if engine in ("auto", "bots", "python"):
         est = getattr(_bots_module(), "estimate", None)
         if est is not None:
             view = game.view(game.to_move)
             if not view.legal_moves:
                 return []
             pairs: list[tuple[Move, float]] = est(
-                view, seconds=seconds, max_worlds=rollouts, seed=seed
+                view,
+                seconds=seconds,
+                max_worlds=rollouts,
+                seed=seed,
+                engine="python" if engine == "python" else "auto",
             ).pairs()
             return pairs
         fn = getattr(_bots_module(), "hint", None)
