@@ -234,3 +234,108 @@ def test_an_unwritable_output_is_named(
     code, out, err = run(capsys, "record", "--out", os.path.join(locked, "r.json"))
     assert (code, out) == (2, "")
     assert err == f"sorry: error: cannot write {locked}/r.json: the folder is not writable\n"
+
+
+# -- one set of game options for play, tui, record and simulate (issue 17 items 10, 14, 17) ------
+def test_seats_or_bots_say_how_many_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    for command in ("play", "tui"):
+        code, out, err = run(
+            capsys, command, "--plain", "--seats", "random,easy", "--seed", "3", "--colour", "never"
+        )
+        assert (code, err) == (0, ""), command
+        assert "Red: random, Yellow: easy" in out and "wins after" in out
+    one = "sorry: error: --seats names 2 players but 4 are playing\n"
+    for command in ("play", "tui"):
+        code, _out, err = run(
+            capsys, command, "--plain", "--seats", "human,medium", "--players", "4"
+        )
+        assert (code, err) == (2, one)
+    code, _out, err = run(
+        capsys, "record", "--bots", "easy,random,random", "--players", "2", "-O", "-"
+    )
+    assert (code, err) == (2, "sorry: error: --bots names 3 players but 2 are playing\n")
+    code, _out, err = run(capsys, "simulate", "--bots", "easy,random,random", "--players", "2")
+    assert (code, err) == (2, "sorry: error: --bots names 3 players but 2 are playing\n")
+    code, out, _err = run(capsys, "record", "--bots", "easy,random,random", "-O", "-", "-q")
+    assert code == 0 and len(json.loads(out)["seats"]) == 3
+
+
+def test_play_and_tui_take_the_same_options() -> None:
+    from sorry.cli import build_parser
+
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, type(parser._subparsers._actions[-1])))
+    options = {
+        name: {o for a in subs.choices[name]._actions for o in a.option_strings}
+        for name in ("play", "tui")
+    }
+    assert options["play"] == options["tui"]
+    assert {"--load", "--speed", "--games", "--target", "--bot", "--seats", "--save"} <= options[
+        "play"
+    ]
+
+
+def test_tui_without_a_terminal_plays_line_by_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not a terminal: no full screen (it used to start and hang), the plain game instead."""
+    import sorry.tui
+
+    def full_screen(*a: object, **k: object) -> int:
+        raise AssertionError("the full screen started without a terminal")
+
+    monkeypatch.setattr(sorry.tui, "run_app", full_screen)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "tui", "--seats", "random,random", "--seed", "1")
+    assert (code, err) == (0, "") and "wins after" in out
+    code, out, err = run(capsys, "tui")  # no options: you against three easy bots; EOF quits
+    assert code == 0 and "Game abandoned." in out
+
+
+def test_a_match_is_saved_game_by_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    import os
+
+    from sorry.record import verify_file
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    path = os.path.join(str(tmp_path), "match.json")
+    argv = ["play", "--plain", "--seats", "random,easy", "--games", "3", "--seed", "4"]
+    code, out, err = run(capsys, *argv, "--save", path, "--colour", "never")
+    assert (code, err) == (0, "")
+    assert "Match after 3 games:" in out and "the match" in out.splitlines()[-1]
+    saved = sorted(os.listdir(str(tmp_path)))
+    assert saved == ["match-1.json", "match-2.json", "match-3.json"]
+    seeds = set()
+    for name in saved:
+        result = verify_file(os.path.join(str(tmp_path), name))
+        assert result.ok, name
+        with open(os.path.join(str(tmp_path), name)) as fh:
+            seeds.add(json.load(fh)["reveal"]["seed"])
+    assert len(seeds) == 3  # three different games
+
+
+def test_play_resumes_a_saved_game_line_by_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    import os
+
+    from sorry import Rules
+    from sorry.tui.session import Session
+
+    s = Session(Rules(), players=2, seats="random,easy", seed=8, games=2)
+    for _step in range(30):
+        s.draw_cards()
+        s.play(s.bot_move())
+    path = os.path.join(str(tmp_path), "saved.json")
+    s.save(path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", "--plain", "--load", path, "--colour", "never")
+    assert (code, err) == (0, "")
+    assert "Match after 2 games:" in out
+    code, _out, err = run(capsys, "play", "--plain", "--load", os.path.join(str(tmp_path), "x"))
+    assert code == 2 and err.startswith("sorry: error: cannot read ")

@@ -62,7 +62,7 @@ def test_record_every_variant(tmp_path: Path, args: list[str]) -> None:
 def test_record_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.json")
     assert main(["record", "--players", "2", "--bots", "random,random,random", "--out", out]) == 2
-    assert "--bots names 3 bots but 2 players" in capsys.readouterr().err
+    assert "--bots names 3 players but 2 are playing" in capsys.readouterr().err
     assert main(["record", "--bots", "nosuchbot", "--out", out]) == 2
     assert "sorry: error:" in capsys.readouterr().err
     assert main(["record", "--nonce", "xyz", "--out", out]) == 2

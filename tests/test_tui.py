@@ -631,6 +631,15 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
     monkeypatch.setattr(SorryApp, "run", fake_run)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    import sorry.cli.cmd_play as cmd_play
+    import sorry.cli.cmd_tui as cmd_tui
+
+    class Terminal:  # `sorry tui` goes full screen on a terminal only
+        stdin = type("In", (), {"isatty": staticmethod(lambda: True)})()
+        stdout = type("Out", (), {"isatty": staticmethod(lambda: True)})()
+
+    monkeypatch.setattr(cmd_play, "sys", Terminal)
+    monkeypatch.setattr(cmd_tui, "sys", Terminal)
     assert tui.run_app() == 0
     assert made[-1].session is None and made[-1].settings.variant == "standard"
     assert made[-1].settings_file == tmp_path / "config" / "sorry" / "tui.json"
@@ -668,12 +677,31 @@ def test_finished_game_saved_and_resumed_counts_once(tmp_path: Path) -> None:
         assert isinstance(app.screen, GameOverScreen)
 
     run(app, body)
-    resumed = Session.load(path)
+    assert not path.exists()  # a match keeps every game: end-1.json, end-2.json...
+    resumed = Session.load(tmp_path / "end-1.json")
     assert resumed.game.is_over() and resumed.match.games_played == 1
     assert resumed.finish() is None
     game2 = resumed.next_game()
     assert game2.first == session.game.winner
     assert resumed.match.games_played == 1
+
+
+def test_a_match_saves_every_game(tmp_path: Path) -> None:
+    """--save in a match keeps each game's record, numbered (issue 17 item 14)."""
+    from sorry.record import verify_file
+
+    session = Session(Rules(), players=2, seats="random,random", seed=2, games=2)
+    app = SorryApp(session, speed=0, save_at_end=str(tmp_path / "m.json"))
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(app, pilot, "enter")
+        assert session.match_over()
+
+    run(app, body)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m-1.json", "m-2.json"]
+    assert all(verify_file(tmp_path / n).ok for n in ("m-1.json", "m-2.json"))
+    assert Session.load(tmp_path / "m-2.json").match.games_played == 2
 
 
 def test_teams_start_the_partners_pawn() -> None:

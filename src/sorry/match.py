@@ -240,4 +240,16 @@ class Match:
         return f"<Match {self.rules.variant} game {len(self.results)} {scores}>"
 
 
-__all__ = ["GameResult", "Match"]
+def numbered_path(path: str, index: int) -> str:
+    """Where game ``index`` (from 1) of a match is saved when the match is saved to ``path``:
+    ``match.json`` -> ``match-1.json``, ``match-2.json``... (each game is a record of its own,
+    which ``sorry verify`` checks and ``sorry replay`` steps through)."""
+    root, ext = os.path.splitext(path)
+    return f"{root}-{index}{ext}"
+
+
+__all__ = [
+    "GameResult",
+    "Match",
+    "numbered_path",
+]

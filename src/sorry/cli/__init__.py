@@ -18,7 +18,7 @@ from .. import __version__
 from ..cards import parse_card
 from ..errors import SorryError
 from ..game import Game
-from ..i18n import LANGUAGES, N_, _, get_language, gettext, set_language
+from ..i18n import LANGUAGES, N_, _, get_language, gettext, ngettext, set_language
 from ..position import Position
 from ..rules import Rules
 
@@ -170,6 +170,31 @@ def check_output(path: str | None, png: bool = False) -> None:
             import matplotlib  # noqa: F401
         except ImportError:
             raise CliError(_("--plot needs matplotlib: pip install 'sorry-engine[sim]'")) from None
+
+
+def players_for(
+    players: int | None, named: Sequence[str] | None, option: str, rules: Rules, one_for_all: bool
+) -> int:
+    """How many play, for every command that seats players (play, tui, record, simulate):
+    ``--players`` when given, else one per seat or bot ``named`` by ``option`` (when it names
+    more than one), else 4. ``one_for_all``: one name may stand for every seat (``--bots``).
+    One wording for every mismatch."""
+    n = len(named) if named else 0
+    if players is None:
+        players = 4 if rules.teams or n < 2 else n
+    if players not in (2, 3, 4):
+        raise CliError(_("--players is 2, 3 or 4, not {n}").format(n=players))
+    if rules.teams and players != 4:
+        raise CliError(_("the teams variant is for four players"))
+    if n and n != players and not (one_for_all and n == 1):
+        raise CliError(
+            ngettext(
+                "{option} names {n} player but {players} are playing",
+                "{option} names {n} players but {players} are playing",
+                n,
+            ).format(option=option, n=n, players=players)
+        )
+    return players
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,17 +20,35 @@ from ..cards import card_label, card_name
 from ..describe import describe
 from ..game import Game
 from ..i18n import N_, _, ngettext
+from ..match import Match, numbered_path
 from ..moves import Move
 from ..rng import Rng
 from ..textboard import legend, render
-from . import CliError, add_rules_arguments, check_output, rules_from_args
+from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
 
 Chooser = Callable[[Game], Move]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help=_("play a game against computer players"))
-    p.add_argument("--players", type=int, default=None, help=_("2, 3 or 4 (default 4)"))
+    p = sub.add_parser(
+        "play",
+        help=_("play a game against computer players"),
+        description=_(
+            "Play a game (or a match) against computer players, or with friends at one "
+            "keyboard: full screen when the terminal game is installed and this is a terminal, "
+            "else (or with --plain) line by line. 'sorry tui' takes the same options and opens "
+            "the new-game screen when given none."
+        ),
+    )
+    add_game_arguments(p)
+    p.set_defaults(func=run)
+
+
+def add_game_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a game to play, the same for ``sorry play`` and ``sorry tui``."""
+    p.add_argument(
+        "--players", type=int, default=None, help=_("2, 3 or 4 (default: one per seat, or 4)")
+    )
     p.add_argument(
         "--seats",
         help=_(
@@ -38,9 +56,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "(default: you play Red, bots play the others)"
         ),
     )
-    p.add_argument("--bot", default="easy", help=_("level of the default bots (default: easy)"))
+    p.add_argument("--bot", default=None, help=_("level of the default bots (default: easy)"))
     p.add_argument("--seed", type=int, default=None, help=_("seed of the game (default: random)"))
-    p.add_argument("--save", metavar="FILE", help=_("write the game record to FILE at the end"))
+    p.add_argument("--games", type=int, default=1, help=_("games in the match (default 1)"))
+    p.add_argument("--target", type=int, default=None, help=_("match target score"))
+    p.add_argument("--speed", type=int, default=None, help=_("animation 0 (instant) to 5"))
+    p.add_argument("--load", metavar="FILE", help=_("resume a saved game"))
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help=_(
+            "write the game record to FILE at the end (a match: each game, to FILE-1, FILE-2 "
+            "and so on before the extension)"
+        ),
+    )
+    p.add_argument("--setup", action="store_true", help=_("open the new-game screen first"))
     p.add_argument("--plain", action="store_true", help=_("line-by-line play, no full screen"))
     p.add_argument(
         "--colour",
@@ -49,7 +79,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=_("ANSI colours (default: when writing to a terminal and NO_COLOR is unset)"),
     )
     add_rules_arguments(p)
-    p.set_defaults(func=run)
 
 
 def _optional(name: str) -> Any:
@@ -102,19 +131,14 @@ def make_chooser(level: str, seed: int) -> Chooser:
     return choose
 
 
-def parse_seats(text: str | None, colours: tuple[int, ...], default_bot: str) -> list[str]:
+def parse_seats(text: str | None, players: int, default_bot: str) -> list[str]:
+    """One seat per player: ``human`` or a bot level (``text`` in seat order; None: you, then
+    bots of ``default_bot``)."""
     levels = _bot_levels()
     if text is None:
-        return ["human"] + [default_bot] * (len(colours) - 1)
-    seats = [s.strip().lower() for s in text.split(",")]
-    if len(seats) != len(colours):
-        raise CliError(
-            ngettext(
-                "--seats names {n} players but {playing} is playing",
-                "--seats names {n} players but {playing} are playing",
-                len(colours),
-            ).format(n=len(seats), playing=len(colours))
-        )
+        seats = ["human"] + [default_bot] * (players - 1)
+    else:
+        seats = [s.strip().lower() for s in text.split(",")]
     for s in seats:
         if s != "human" and s not in levels:
             raise CliError(
@@ -126,22 +150,135 @@ def parse_seats(text: str | None, colours: tuple[int, ...], default_bot: str) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    return run_game(args, new_game_screen=False)
+
+
+def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
+    """``sorry play`` and ``sorry tui``: the full-screen game on a terminal (with Textual),
+    else line by line. ``new_game_screen``: with no game described, open the new-game screen
+    (``sorry tui``) rather than start a game at once."""
     rules = rules_from_args(args)
     check_output(args.save)
-    players = args.players if args.players is not None else 4
-    if rules.teams and players != 4:
-        raise CliError(_("the teams variant is for four players"))
-    game = Game(rules, players=players, seed=args.seed)
-    seats = parse_seats(args.seats, game.colours, args.bot)
+    if args.games < 1:
+        raise CliError(_("--games must be at least 1"))
+    if args.target is not None and args.target < 1:
+        raise CliError(_("--target must be at least 1"))
+    if args.speed is not None and not 0 <= args.speed <= 5:
+        raise CliError(_("--speed is 0 (instant) to 5"))
+    if args.load is not None and not os.path.isfile(args.load):
+        raise CliError(_("cannot read {file}: no such file").format(file=args.load))
+    named = [x.strip().lower() for x in args.seats.split(",")] if args.seats else None
+    players = players_for(args.players, named, "--seats", rules, one_for_all=False)
+    bot = (args.bot or "easy").lower()
+    seats = parse_seats(args.seats, players, bot)
+    match = args.games != 1 or args.target is not None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if interactive and not args.plain:
         tui = _optional("tui")
         if tui is not None:
-            return int(tui.run_app(rules=rules, game=game, seats=seats, save=args.save) or 0)
+            described = (
+                args.players is not None
+                or args.seats is not None
+                or args.bot is not None
+                or args.seed is not None
+                or match
+                or args.rules != "standard"
+                or bool(args.option)
+            )
+            setup = args.setup or (new_game_screen and not described and args.load is None)
+            game = None
+            if not setup and args.load is None and not match:
+                game = Game(rules, players=players, seed=args.seed)
+            return int(
+                tui.run_app(
+                    rules if described or not setup else None,
+                    players if described else None,
+                    seats if described else None,
+                    args.seed,
+                    games=args.games,
+                    target=args.target,
+                    speed=args.speed,
+                    load=args.load,
+                    save=args.save,
+                    setup=setup,
+                    game=game,
+                )
+                or 0
+            )
     colour = args.colour == "always" or (
         args.colour == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
-    return play_plain(game, seats, colour, args.save)
+    if args.load is not None:
+        return play_loaded(args.load, colour, args.save)
+    if not match:
+        game = Game(rules, players=players, seed=args.seed)
+        return play_plain(game, seats, colour, args.save)
+    m = Match(rules, players, games=args.games, target=args.target, seed=args.seed)
+    return play_match(m, seats, colour, args.save)
+
+
+def play_loaded(path: str, colour: bool, save: str | None) -> int:
+    """Resume a saved game (and its match) line by line."""
+    try:
+        from ..tui.session import Session
+    except ImportError:
+        raise CliError(
+            _("resuming a saved game needs the terminal game: pip install 'sorry-engine[tui]'")
+        ) from None
+    session = Session.load(path)
+    seats = [_seat_level(session.seats[c].spec()) for c in session.colours]
+    if session.game.is_over():
+        if session.match_over():
+            print(_("That game is over."))
+            return 0
+        session.next_game()
+    return play_match(session.match, seats, colour, save, first=session.game)
+
+
+def _seat_level(spec: str) -> str:
+    """``human`` or the level of a saved seat (``bot:easy``, ``human:Ann``)."""
+    head, _sep, rest = spec.partition(":")
+    return rest if head == "bot" else "human"
+
+
+def play_match(
+    match: Match, seats: list[str], colour: bool, save: str | None, first: Game | None = None
+) -> int:
+    """The games of ``match`` one after the other (``first``: the game to play first), with the
+    standings after each; ``save`` gets each game's record (numbered in a match)."""
+    game = first or match.new_game()
+    numbered = match.games != 1 or match.target is not None
+    while True:
+        path = numbered_path(save, match.games_played + 1) if save and numbered else save
+        if play_plain(game, seats, colour, path) != 0 or not game.is_over():
+            return 0
+        match.record_result(game)
+        if numbered:
+            standings = "  ".join(f"{colour_name(c)} {s}" for c, s in match.standings())
+            print(
+                ngettext(
+                    "Match after {n} game: {scores}",
+                    "Match after {n} games: {scores}",
+                    match.games_played,
+                ).format(n=match.games_played, scores=standings)
+            )
+        if match.is_over():
+            if numbered:
+                print(_match_result(match))
+            return 0
+        game = match.new_game()
+
+
+def _match_result(match: Match) -> str:
+    winners = match.winners
+    if not winners:
+        return _("The match ends in a tie.")
+    if len(winners) > 1:
+        team = _("{first} and {second}").format(
+            first=colour_name(winners[0]), second=colour_name(winners[1])
+        )
+        return _("{team} win the match!").format(team=team)
+    return _("{team} wins the match!").format(team=colour_name(winners[0]))
 
 
 def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> int:

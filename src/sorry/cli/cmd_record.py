@@ -18,7 +18,7 @@ from ..moves import Move
 from ..record import Commitment, GameRecord, Seat
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
-from . import CliError, add_rules_arguments, check_output, rules_from_args
+from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
 
 Chooser = Callable[[PlayerView], Move]
 MAX_STEPS = 100_000
@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "docs/records.md). The commitment to the deal is printed before play."
         ),
     )
-    p.add_argument("--players", type=int, default=None, help=_("2, 3 or 4 (default 4)"))
+    p.add_argument(
+        "--players", type=int, default=None, help=_("2, 3 or 4 (default: one per bot, or 4)")
+    )
     p.add_argument("--seed", type=int, default=None, help=_("seed of the game (default: random)"))
     p.add_argument(
         "--bots",
@@ -80,21 +82,14 @@ def make_chooser(level: str, seed: int) -> Chooser:
 
 def parse_bots(text: str, n: int) -> list[str]:
     levels = [s.strip().lower() for s in text.split(",") if s.strip()]
-    if len(levels) == 1:
-        levels *= n
-    if len(levels) != n:
-        raise CliError(
-            _("--bots names {bots} bots but {n} players are playing").format(bots=len(levels), n=n)
-        )
-    return levels
+    return levels * n if len(levels) == 1 else levels
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     check_output(args.out)
-    players = args.players if args.players is not None else 4
-    if rules.teams and players != 4:
-        raise CliError(_("the teams variant is for four players"))
+    named = [s.strip().lower() for s in args.bots.split(",") if s.strip()]
+    players = players_for(args.players, named, "--bots", rules, one_for_all=True)
     if args.nonce is not None and (
         len(args.nonce) != 32 or any(ch not in "0123456789abcdef" for ch in args.nonce)
     ):

@@ -8,7 +8,7 @@ import sys
 
 from ..i18n import _
 from ..sim.runner import BACKENDS, ENGINES
-from . import CliError, add_rules_arguments, check_output, rules_from_args
+from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         raise CliError(_("--bots needs at least one bot"))
-    players = args.players or (len(bots) if len(bots) > 1 else 4)
+    players = players_for(args.players, bots, "--bots", rules, one_for_all=True)
     if args.games < 1:
         raise CliError(_("--games must be at least 1"))
     if args.jobs < 1:

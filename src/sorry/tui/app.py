@@ -40,6 +40,7 @@ from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name
 from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
+from ..match import numbered_path
 from ..moves import Move
 from ..rulebook import declines
 from ..rules import OPTION_VALUES, VARIANTS, Rules
@@ -627,6 +628,9 @@ class GameScreen(Screen[None]):
         s = self.session
         s.finish()
         path = self.sorry_app.save_at_end
+        m = s.match
+        if path and (m.games != 1 or m.target is not None):  # a match: every game kept
+            path = numbered_path(path, m.games_played)
         if path:
             try:
                 s.save(path)
