@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from server_helpers import fast_settings, generous_limits, hello, new_game, play, recv
 from sorry import Game
+from sorry.rng import Rng
 from sorry.web import create_app
 from sorry.web.limits import HostPolicy, split_host
 from sorry.web.workers import BOT, LOW, PoolBusy, WorkerPool, bot_move
@@ -376,7 +377,22 @@ def test_the_bots_thinking_time_is_capped_by_the_server(sqlite_url: str) -> None
     from sorry.web.players import make_bot
 
     assert getattr(make_bot("expert", 0.05), "time_limit", None) == 0.05
-    assert make_bot("random", 0.05) is not None
+    for level in ("random", "easy", "medium"):
+        assert not hasattr(make_bot(level, 0.05), "time_limit"), level
+    # a worker's bot plays its level, not the fallback (the first legal move)
+    from sorry.bots import make_bot as bots_make_bot
+
+    g = Game(players=[0, 2], seed=3)
+    for n in range(400):
+        while g.is_chance():
+            g.draw()
+        if g.is_over():
+            break
+        view = g.view(g.to_move)
+        mine = bot_move("medium", 0.05, view, n)
+        assert mine == str(bots_make_bot("medium").choose(view, Rng(n)))
+        g.push(mine)
+    assert g.is_over()
     asked: list[tuple[str, float | None]] = []
     with app_client(sqlite_url, bot_time_limit=0.05) as c:
         service = c.app.state.service  # type: ignore[attr-defined]

@@ -48,7 +48,12 @@ def make_bot(level: str, time_limit: float | None = None) -> Chooser:
     mod = _bots_module()
     if mod is not None and hasattr(mod, "make_bot"):
         bot: Chooser
-        if time_limit is not None:
+        # only a level that searches takes a time budget (sorry.bots.make_bot refuses it
+        # from the others: asked anyway, every quick bot's move failed and the server played
+        # the first legal move instead)
+        params = getattr(mod, "bot_parameters", None)
+        takes_limit = params is None or "time_limit" in params(level)
+        if time_limit is not None and takes_limit:
             try:
                 bot = mod.make_bot(level, time_limit=time_limit)
                 return bot
