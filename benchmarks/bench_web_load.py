@@ -17,7 +17,11 @@ state after hello, then the deltas applied (``sorry.web.protocol.apply_delta``).
                ``--flood`` connections in all (spread over those games, each from an address
                of its own, so no per-address limit stops them) and asks a hint on each,
                ``--flood-repeat`` times as fast as the answers come: the latency of the other
-               games' moves sent while the flood is answered (``flood.meanwhile``).
+               games' moves sent while the flood is answered (``flood.meanwhile``). The
+               flooding clients run in a process of their own (``--flood-in-process``: in
+               this one, beside the measured players, as the first version did); the flood
+               comes ``--flood-rounds`` times, ``--flood-gap`` seconds apart, each round on
+               games of its own (a bigger sample of moves made meanwhile).
 
 Reports, as one JSON line: moves/s (every committed decision, from the games' sequence
 numbers), the latency from sending a move to receiving ``accepted`` (sent only after the move
@@ -32,7 +36,7 @@ or to compile it when its sources changed (then minutes).
     python benchmarks/bench_web_load.py --mode saturate --games 100 --seconds 30
     python benchmarks/bench_web_load.py --mode bots --games 200 --seconds 30
     python benchmarks/bench_web_load.py --mode flood --games 100 --flood 100 \\
-        --flood-games 100 --flood-repeat 20 --seconds 60
+        --flood-games 100 --flood-repeat 20 --seconds 60 --flood-rounds 5
     python benchmarks/bench_web_load.py --games 100 --seconds 60 \\
         --database postgresql://postgres@127.0.0.1:5432/test
 """
@@ -43,6 +47,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import secrets
@@ -55,6 +60,7 @@ import urllib.request
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from sorry.web.protocol import apply_delta
 
@@ -119,10 +125,13 @@ class Stats:
         self.hint_errors: dict[str, int] = {}
         self.last_answer = 0.0  # time.monotonic() of the last hint answered
 
-    def summary(self, start: float = 0.0, end: float = float("inf")) -> dict[str, Any]:
-        """Latency percentiles of the moves sent between ``start`` and ``end``."""
+    def summary(self, windows: list[tuple[float, float]] | None = None) -> dict[str, Any]:
+        """Latency percentiles of the moves sent within ``windows`` (``(start, end)`` pairs of
+        ``time.monotonic()``; default: all)."""
         lat = sorted(
-            x for x, t in zip(self.latencies, self.sent_at, strict=True) if start <= t <= end
+            x
+            for x, t in zip(self.latencies, self.sent_at, strict=True)
+            if windows is None or any(start <= t <= end for start, end in windows)
         )
 
         def pct(p: float) -> float | None:
@@ -230,6 +239,8 @@ async def hinter(
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
             except TimeoutError:
                 break
+            except ConnectionClosed:  # the server closed it (a limit, told before)
+                break
             m = json.loads(raw)
             if m["type"] == "delta" and known is not None:
                 m = apply_delta(known, m)
@@ -253,6 +264,42 @@ async def hinter(
                 await ws.send(json.dumps({"type": "hint", "seq": seq}))
 
 
+Target = tuple[str, str, str]  # a flooding connection: (url, Red's token, local address)
+
+
+async def flood_rounds(
+    rounds: list[list[Target]], repeat: int, gap: float, start: float, stop: float, stats: Stats
+) -> list[tuple[float, float]]:
+    """The flood, once per round (each on games of its own, so that every round asks for
+    hints nobody has asked yet), ``gap`` seconds apart: the ``(start, end)`` of each, from
+    its first connection to its last answer."""
+    windows: list[tuple[float, float]] = []
+    at = start
+    for targets in rounds:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        begun = time.monotonic()
+        if begun >= stop:
+            break
+        stats.last_answer = 0.0
+        await asyncio.gather(
+            *(hinter(url, token, repeat, stop, stats, where) for url, token, where in targets)
+        )
+        windows.append((begun, stats.last_answer or time.monotonic()))
+        at = time.monotonic() + gap
+    return windows
+
+
+def _flood_child(conn: Any, rounds: list[list[Target]], repeat: int, gap: float) -> None:
+    """The flooding clients in a process of their own (``multiprocessing``): their CPU (a
+    hundred connections' frames, JSON and deltas) does not delay the event loop of the
+    measured players. Receives the flood's start and stop times, sends back its statistics
+    and windows (``time.monotonic()`` is the same clock in every process)."""
+    start, stop = conn.recv()
+    stats = Stats()
+    windows = asyncio.run(flood_rounds(rounds, repeat, gap, start, stop, stats))
+    conn.send({"hints": stats.hints, "hint_errors": stats.hint_errors, "windows": windows})
+
+
 def seat_list(mode: str, bot_level: str) -> list[dict[str, Any]]:
     bot = {"kind": "bot", "level": bot_level}
     if mode == "bots":
@@ -270,15 +317,32 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
     created = [api(base, "/api/games", {"seats": seat_list(args.mode, args.bot_level)})]
     for _ in range(args.games - 1):
         created.append(api(base, "/api/games", {"seats": seat_list(args.mode, args.bot_level)}))
-    flood_games = []
+    ws_base = base.replace("http://", "ws://")
+    rounds: list[list[Target]] = []
     if args.mode == "flood":  # Red is flooding, Yellow a bot: it stays Red's turn
         seats = [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}]
-        flood_games = [api(base, "/api/games", {"seats": seats}) for _ in range(args.flood_games)]
+        for _ in range(args.flood_rounds):
+            games = [api(base, "/api/games", {"seats": seats}) for _ in range(args.flood_games)]
+            targets = []
+            for i in range(args.flood):
+                g = games[i % len(games)]
+                token = next(s["token"] for s in g["seats"] if s["colour"] == "R")
+                where = client_address(1000 + i)  # an address each: no per-address limit
+                targets.append((f"{ws_base}/ws/{g['id']}", token, where))
+            rounds.append(targets)
     start_seq = {g["id"]: api(base, f"/api/games/{g['id']}")["seq"] for g in created}
     stats = Stats()
     flood_stats = Stats()
     think = (0.0, 0.0) if args.mode == "saturate" else (args.think[0], args.think[1])
-    ws_base = base.replace("http://", "ws://")
+    flooder = None
+    if rounds and not args.flood_in_process:
+        ctx = multiprocessing.get_context("spawn")
+        here, there = ctx.Pipe()
+        flooder = ctx.Process(
+            target=_flood_child, args=(there, rounds, args.flood_repeat, args.flood_gap)
+        )
+        flooder.start()  # started now: it imports while the players connect
+        there.close()  # its end is the child's now: a child that dies ends recv below
     load0 = os.getloadavg()
     cpu0 = cpu_of_tree(server_pid)
     t0 = time.monotonic()
@@ -293,24 +357,29 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
                     where = client_address(i)
                     tasks.append(player(url, s["colour"], s["token"], stop, stats, r, think, where))
     flood_start = t0 + args.flood_after
-    if flood_games:
+    windows: list[tuple[float, float]] = []
+    if flooder is not None:
+        here.send((flood_start, stop))
+    elif rounds:
 
         async def flood() -> None:
-            await asyncio.sleep(max(0.0, flood_start - time.monotonic()))
-            jobs = []
-            for i in range(args.flood):
-                g = flood_games[i % len(flood_games)]
-                token = next(s["token"] for s in g["seats"] if s["colour"] == "R")
-                url = f"{ws_base}/ws/{g['id']}"
-                where = client_address(1000 + i)  # an address each: no per-address limit
-                jobs.append(hinter(url, token, args.flood_repeat, stop, flood_stats, where))
-            await asyncio.gather(*jobs)
+            windows.extend(
+                await flood_rounds(
+                    rounds, args.flood_repeat, args.flood_gap, flood_start, stop, flood_stats
+                )
+            )
 
         tasks.append(flood())
     if tasks:
         await asyncio.gather(*tasks)
     else:
         await asyncio.sleep(args.seconds)
+    if flooder is not None:
+        report = await asyncio.to_thread(here.recv)
+        flooder.join()
+        flood_stats.hints = report["hints"]
+        flood_stats.hint_errors = report["hint_errors"]
+        windows = [tuple(w) for w in report["windows"]]
     elapsed = time.monotonic() - t0
     cpu1 = cpu_of_tree(server_pid)
     load1 = os.getloadavg()
@@ -334,16 +403,17 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
         "load_before": [round(x, 2) for x in load0],
         "load_after": [round(x, 2) for x in load1],
     }
-    if flood_games:
-        flood_end = flood_stats.last_answer or t0 + args.seconds
+    if rounds:
         out["flood"] = {
             "connections": args.flood,
             "games": args.flood_games,
+            "rounds": len(windows),
+            "in_process": args.flood_in_process,
             "hints_answered": flood_stats.hints,
             "hint_errors": flood_stats.hint_errors,
-            "seconds": round(flood_end - flood_start, 1),
-            # the other games' moves sent while the flood was being answered
-            "meanwhile": stats.summary(flood_start, flood_end),
+            "seconds": round(sum(end - start for start, end in windows), 1),
+            # the other games' moves sent while a round of the flood was being answered
+            "meanwhile": stats.summary(windows),
         }
     return out
 
@@ -370,6 +440,14 @@ def main() -> None:
     ap.add_argument("--flood-games", type=int, default=1, help="games the flood is spread over")
     ap.add_argument("--flood-repeat", type=int, default=1, help="hints asked by each")
     ap.add_argument("--flood-after", type=float, default=2.0, help="seconds before the flood")
+    ap.add_argument("--flood-rounds", type=int, default=1, help="floods, one after the other")
+    ap.add_argument("--flood-gap", type=float, default=3.0, help="seconds between two rounds")
+    ap.add_argument(
+        "--flood-in-process",
+        action="store_true",
+        help="the flooding clients in the benchmark's process, beside the measured players\n"
+        "(the first version: their CPU delayed the players' reading of their answers)",
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--database", help="postgresql://... (default: SQLite in a temporary folder)")
     ap.add_argument(
@@ -391,6 +469,11 @@ def main() -> None:
     # otherwise spend (in a process of its own) during the measured run
     t0 = time.monotonic()
     if not args.cold:
+        print(
+            "loading the compiled search (numba compiles it first if its sources changed: minutes)",
+            file=sys.stderr,
+            flush=True,
+        )
         warm = "from sorry.bots.rollouts import warmup; warmup()"
         subprocess.run([sys.executable, "-c", warm], check=True, stdout=subprocess.DEVNULL)
     warmup_s = time.monotonic() - t0

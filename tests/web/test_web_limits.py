@@ -17,7 +17,7 @@ from server_helpers import fast_settings, generous_limits, hello, new_game, play
 from sorry import Game
 from sorry.rng import Rng
 from sorry.web import create_app
-from sorry.web.limits import HostPolicy, split_host
+from sorry.web.limits import HostPolicy, Turns, split_host
 from sorry.web.workers import BOT, LOW, PoolBusy, WorkerPool, bot_move
 
 
@@ -227,6 +227,36 @@ def test_hints_are_limited_per_address(sqlite_url: str) -> None:
 
 
 # -- the worker pool -------------------------------------------------------------------------
+def test_hints_are_admitted_one_a_turn_of_the_loop_the_moves_between() -> None:
+    """A flood of hints waits for its turns: a move that becomes ready meanwhile runs after
+    one or two of them, not after all; the hints keep their order; one whose connection
+    went away is skipped."""
+
+    async def main() -> list[str]:
+        turns = Turns()
+        order: list[str] = []
+
+        async def hint(i: int) -> None:
+            await turns.turn()
+            order.append(f"hint {i}")
+
+        async def move() -> None:
+            await asyncio.sleep(0)  # ready in the next turn of the loop, as a commit's answer
+            order.append("move")
+
+        hints = [asyncio.create_task(hint(i)) for i in range(20)]
+        await asyncio.sleep(0)  # every hint waits for its turn now
+        assert turns.waiting == 20
+        hints[5].cancel()  # its connection went away
+        moving = asyncio.create_task(move())
+        await asyncio.gather(*hints, moving, return_exceptions=True)
+        return order
+
+    order = asyncio.run(main())
+    assert order.index("move") <= 2
+    assert [x for x in order if x != "move"] == [f"hint {i}" for i in range(20) if i != 5]
+
+
 def test_worker_pool_runs_bots_before_hints_and_bounds_the_queue() -> None:
     async def scenario() -> tuple[list[str], bool]:
         pool = WorkerPool(workers=1, queue_limit=2)

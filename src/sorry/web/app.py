@@ -550,6 +550,7 @@ async def _session(ws: WebSocket, service: GameService, gid: str, address: str) 
                         )
                         continue
                     conn.seat = cm.seat
+                await service.turns.turn()  # the full state waits for its turn (moves first)
                 fresh = await service.get(gid)  # the game object in memory now
                 if fresh is not None and fresh is not live:
                     live.opening = max(0, live.opening - 1)
@@ -613,6 +614,7 @@ async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMe
             service.send_state(live, conn, full=True)
     elif cm.type == "hint":
         assert cm.seq is not None
+        await service.turns.turn()  # hints wait for their turn: the games' moves first
         limit = service.limits.bucket(conn.address, "hint")
         reply = await service.hint_for(live, conn.seat, cm.seq, limit)
         if reply["type"] == "hint":

@@ -15,6 +15,8 @@ The client address is the peer's, or the one a trusted proxy forwarded (uvicorn'
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import ipaddress
 import json
 import re
@@ -60,6 +62,45 @@ class RateLimit:
     def full(self) -> bool:
         """Back to a whole burst (nothing to remember any more)."""
         return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+class Turns:
+    """Admits the requests that can wait (hints, the full state of a new connection) one per
+    turn of the event loop, in their order of arrival, so that whatever else is ready runs
+    between two of them: the games' moves, their commits coming back. A hundred connections
+    asking hints, each as soon as the last was answered, kept a hundred handlers in every
+    turn of the loop, and a move's commit waited behind them (tens of milliseconds a turn);
+    admitted one a turn, they wait for their answers instead, and the flood slows itself."""
+
+    def __init__(self) -> None:
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._scheduled = False
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    async def turn(self) -> None:
+        """Wait for this request's turn (at once, but not in this turn of the loop, when
+        nobody else waits)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(fut)
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._admit)
+        await fut
+
+    def _admit(self) -> None:
+        while self._waiting:
+            fut = self._waiting.popleft()
+            if not fut.done():  # else its connection has gone
+                fut.set_result(None)
+                break
+        if self._waiting:
+            asyncio.get_running_loop().call_soon(self._admit)
+        else:
+            self._scheduled = False
 
 
 @dataclass

@@ -42,7 +42,7 @@ from ..rng import derive_seed
 from ..rulebook import declines
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
-from .limits import AddressLimits, LimitSettings, RateLimit
+from .limits import AddressLimits, LimitSettings, RateLimit, Turns
 from .players import bot_levels
 from .protocol import (
     describe_move,
@@ -301,6 +301,7 @@ class GameService:
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self.pool = WorkerPool(self.settings.workers)
         self.limits = AddressLimits(self.settings.limits)  # per client address (app.py)
+        self.turns = Turns()  # hints and new connections' states: one a turn of the loop
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._listener: Any = None
