@@ -329,3 +329,35 @@ def test_split_swap_and_sorry_by_tapping(server: ServerProcess, browser: Any, ki
     assert pawn_places(page) == {c: sorted(v) for c, v in after.items()}
     assert page.locator('#log li[data-seq="1"]').count() == 1
     assert not errors
+
+
+def test_two_moves_with_the_same_taps_are_asked_which(server: ServerProcess, browser: Any) -> None:
+    """An 11 from 10 lands on the Yellow pawn on 21: it bumps it, or swaps with it. The same
+    taps (the pawn, then 21) make both, so the page asks which, in words; the swap is sent."""
+    g = preset_game(
+        server.database,
+        "R:S,S,S,10 Y:S,S,S,21 R",
+        base=server.base,
+        card="11",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    page = open_seat(browser, g["links"]["R"])
+    errors = watch_errors(page)
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    page.locator('.pawn-R[data-loc="10"]').tap()
+    page.locator('.pawn-Y[data-loc="21"]').tap()
+    buttons = page.locator("#choices button")
+    buttons.first.wait_for()
+    assert sorted(buttons.evaluate_all("bs => bs.map(b => b.dataset.move)")) == [
+        "R10+11",
+        "R10<>Y21",
+    ]
+    words = buttons.all_inner_texts()
+    assert any("bumps" in w for w in words) and any("swaps" in w for w in words), words
+    assert body(page, "seq") == "0"  # nothing sent before the choice
+    check_sizes(page, "phone")
+    shot(page, "which-phone")
+    page.locator('#choices button[data-move="R10<>Y21"]').tap()
+    page.wait_for_function("() => document.body.dataset.seq === '1'")
+    assert pawn_places(page) == {"R": ["21", "S", "S", "S"], "Y": ["10", "S", "S", "S"]}
+    assert not errors
