@@ -236,3 +236,16 @@ def test_killing_the_main_process_ends_the_workers() -> None:
     while time.monotonic() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.1)
     assert not any(_alive(w) for w in workers)
+
+
+def test_help_and_counts_read_right(capsys: pytest.CaptureFixture[str]) -> None:
+    """Polish: no '95%%' in the help, '1 paired deal' in the singular."""
+    for command in ("simulate", "tournament"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "95% confidence" in text and "%%" not in text
+    assert main(["tournament", "--bots", "random,random", "-n", "2", "--no-progress"]) == 0
+    assert "2 games (1 paired deal x 2 seatings)" in capsys.readouterr().out
+    assert main(["tournament", "--bots", "random,random", "-n", "4", "--no-progress"]) == 0
+    assert "4 games (2 paired deals x 2 seatings)" in capsys.readouterr().out

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..rulebook import colours_for as rulebook_colours
 from ..rules import Rules
 from .runner import (
@@ -336,8 +336,10 @@ def tournament_text(res: dict[str, Any]) -> str:
     opts = rules.options_text()
     variant = rules.variant + (f" ({opts})" if opts else "")
     lines = [
-        _(
-            "{games} games ({deals} paired deals x {seatings} seatings), {variant}, seed {seed}"
+        ngettext(
+            "{games} games ({deals} paired deal x {seatings} seatings), {variant}, seed {seed}",
+            "{games} games ({deals} paired deals x {seatings} seatings), {variant}, seed {seed}",
+            res["deals"],
         ).format(
             games=res["games"],
             deals=res["deals"],
