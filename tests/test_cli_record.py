@@ -232,3 +232,27 @@ def test_the_sorry_command_runs_record_and_verify(tmp_path: Path) -> None:
         [*run, "verify", "-"], input=made.stdout, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and done.stdout.startswith("OK: ")
+
+
+def test_verify_names_the_result_and_speaks_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wrong result is 'at the result', not at a step past the last one; everything verify
+    prints is in the chosen language (issue 17 item 13 and the polish list)."""
+    good = tmp_path / "r.json"
+    assert main(["record", "--players", "2", "--seed", "3", "--out", str(good), "-q"]) == 0
+    data = json.loads(good.read_text())
+    data["result"]["turns"] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAILED at the result: the recorded result (turns) is not the game's")
+    assert f"step {len(data['steps']) + 1}" not in out
+    assert main(["--lang", "ca", "verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "the recorded result" not in out and "expected" not in out
+    assert main(["--lang", "ca", "verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "steps re-played" not in out and "OK" in out

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -605,17 +606,26 @@ class VerifyResult:
     found: str | None = None
     steps_checked: int = 0
     summary: str = ""
+    #: The problem is in the recorded result (after every step checked out).
+    at_result: bool = False
 
     def __bool__(self) -> bool:
         return self.ok
 
     def __str__(self) -> str:
         if self.ok:
-            return f"OK: {self.summary}"
-        where = "start" if self.step == 0 else f"step {self.step}"
-        text = f"{where}: {self.problem}"
+            return _("OK: {summary}").format(summary=self.summary)
+        if self.step == 0:
+            where = _("start")
+        elif self.at_result:
+            where = _("the result")  # ``step`` is ``len(steps) + 1``
+        else:
+            where = _("step {n}").format(n=self.step)
+        text = _("{where}: {problem}").format(where=where, problem=self.problem)
         if self.expected is not None or self.found is not None:
-            text += f" (expected {self.expected}, found {self.found})"
+            text += " " + _("(expected {expected}, found {found})").format(
+                expected=self.expected, found=self.found
+            )
         return text
 
 
@@ -640,12 +650,14 @@ def verify(record: GameRecord) -> VerifyResult:
     try:
         deck = tuple(parse_card(c) for c in record.deck)
     except SorryError:
-        return bad(0, "the revealed deck holds an unknown card", "card names", list(record.deck))
+        return bad(
+            0, _("the revealed deck holds an unknown card"), _("card names"), list(record.deck)
+        )
     computed = commitment_hash(record.seed, deck, record.nonce)
     if computed != record.commitment:
         return bad(
             0,
-            "the commitment does not match the revealed seed, deck and nonce",
+            _("the commitment does not match the revealed seed, deck and nonce"),
             record.commitment,
             computed,
         )
@@ -653,26 +665,26 @@ def verify(record: GameRecord) -> VerifyResult:
     if Counter(deck) != expected_deck:
         return bad(
             0,
-            f"the revealed deck is not a {record.rules.deck}-card deck",
+            _("the revealed deck is not a {n}-card deck").format(n=record.rules.deck),
             _counts(expected_deck),
             _counts(Counter(deck)),
         )
     try:
         game = record.start()
     except SorryError as exc:
-        return bad(0, f"the game cannot start: {exc}")
+        return bad(0, _("the game cannot start: {error}").format(error=exc))
     seeded = initial_deck(game)
     if seeded != deck:
         return bad(
             0,
-            "the revealed seed does not shuffle to the revealed deck",
+            _("the revealed seed does not shuffle to the revealed deck"),
             deck_text(seeded),
             deck_text(deck),
         )
     if game.first != record.first:
         return bad(
             0,
-            "the revealed seed chooses another first player",
+            _("the revealed seed chooses another first player"),
             COLOUR_LETTERS[game.first],
             COLOUR_LETTERS[record.first],
         )
@@ -682,19 +694,21 @@ def verify(record: GameRecord) -> VerifyResult:
     reshuffles = 0
     for n, step in enumerate(record.steps, 1):
         if game.is_over():
-            return bad(n, "a step after the end of the game", "no more steps", str(step))
+            return bad(n, _("a step after the end of the game"), _("no more steps"), str(step))
         if step.draw is not None:
             if not game.is_chance():
                 return bad(
                     n,
-                    "a card is drawn where a move is due",
-                    f"a move by {COLOUR_LETTERS[game.to_move]}",
+                    _("a card is drawn where a move is due"),
+                    _("a move by {colour}").format(colour=COLOUR_LETTERS[game.to_move]),
                     str(step),
                 )
             to = game.deal_to
             assert to is not None
             if step.colour != COLOUR_LETTERS[to]:
-                return bad(n, "the card goes to the wrong player", COLOUR_LETTERS[to], step.colour)
+                return bad(
+                    n, _("the card goes to the wrong player"), COLOUR_LETTERS[to], step.colour
+                )
             if not game.draw_pile:
                 reshuffles += 1
                 drawn = 0
@@ -702,12 +716,15 @@ def verify(record: GameRecord) -> VerifyResult:
             drawn += 1
             if card_name(card) != step.draw:
                 where = (
-                    f"card {drawn} of the revealed deck"
+                    _("card {n} of the revealed deck").format(n=drawn)
                     if reshuffles == 0
-                    else f"card {drawn} after reshuffle {reshuffles}"
+                    else _("card {n} after reshuffle {k}").format(n=drawn, k=reshuffles)
                 )
                 return bad(
-                    n, f"the card drawn is not the deck's ({where})", card_name(card), step.draw
+                    n,
+                    _("the card drawn is not the deck's ({where})").format(where=where),
+                    card_name(card),
+                    step.draw,
                 )
             continue
         if game.is_chance():
@@ -715,25 +732,32 @@ def verify(record: GameRecord) -> VerifyResult:
             assert to is not None
             return bad(
                 n,
-                "a move where a card must be drawn",
-                f"a card for {COLOUR_LETTERS[to]}",
+                _("a move where a card must be drawn"),
+                _("a card for {colour}").format(colour=COLOUR_LETTERS[to]),
                 str(step),
             )
         if step.colour != COLOUR_LETTERS[game.to_move]:
-            return bad(n, "a move by the wrong player", COLOUR_LETTERS[game.to_move], step.colour)
+            return bad(
+                n, _("a move by the wrong player"), COLOUR_LETTERS[game.to_move], step.colour
+            )
         assert step.move is not None
         try:
             move = Move.parse(step.move)
         except SorryError as exc:
-            return bad(n, f"unreadable move: {exc}", "a move", step.move)
+            return bad(n, _("unreadable move: {error}").format(error=exc), _("a move"), step.move)
         if not game.is_legal(move) and not _points_shorthand_legal(game, move):
             legal = ", ".join(str(m) for m in game.legal_moves)
-            return bad(n, f"illegal move in {game.position_string()}", f"one of {legal}", step.move)
+            return bad(
+                n,
+                _("illegal move in {position}").format(position=game.position_string()),
+                _("one of {moves}").format(moves=legal),
+                step.move,
+            )
         game.push(move)
         if step.position != game.position_string():
             return bad(
                 n,
-                "the recorded position is not the one the move leads to",
+                _("the recorded position is not the one the move leads to"),
                 game.position_string(),
                 step.position,
             )
@@ -744,11 +768,15 @@ def verify(record: GameRecord) -> VerifyResult:
     for name in ("status", "winners", "scores", "turns", "position"):
         want, have = getattr(actual, name), getattr(record.result, name)
         if want != have:
-            return bad(end, f"the recorded result ({name}) is not the game's", want, have)
-    summary = (
-        f"{len(record.steps)} steps re-played, commitment {record.commitment[:16]}... matches "
-        f"the revealed seed and deck, every card drawn is the deck's; {actual.describe()}"
-    )
+            problem = _("the recorded result ({name}) is not the game's").format(name=name)
+            return dataclasses.replace(bad(end, problem, want, have), at_result=True)
+    summary = ngettext(
+        "{n} step re-played, commitment {commitment}... matches the revealed seed and deck, "
+        "every card drawn is the deck's; {result}",
+        "{n} steps re-played, commitment {commitment}... matches the revealed seed and deck, "
+        "every card drawn is the deck's; {result}",
+        len(record.steps),
+    ).format(n=len(record.steps), commitment=record.commitment[:16], result=actual.describe())
     return VerifyResult(True, steps_checked=len(record.steps), summary=summary)
 
 
