@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, Markdown, Select, Static
 from sorry import Rules, i18n
 from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp
 from sorry.tui.session import Session
-from tui_helpers import Body, Compare, settle
+from tui_helpers import Body, Compare, as_terminal, settle
 from tui_helpers import run as tui_run
 
 #: Per language: the game's name, "New game", "Start", "Turn 1", "Questions and answers",
@@ -118,6 +118,7 @@ def test_sorry_tui_respects_lang_and_environment(monkeypatch: pytest.MonkeyPatch
         return 0
 
     monkeypatch.setattr(tui, "run_app", fake_run_app)
+    as_terminal(monkeypatch)
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "eo.UTF-8")

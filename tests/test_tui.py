@@ -29,7 +29,7 @@ from sorry.tui.app import (
 from sorry.tui.layout import START_BOX, track_cell
 from sorry.tui.players import estimate_moves
 from sorry.tui.session import Session
-from tui_helpers import keys, position_app, run, settle
+from tui_helpers import as_terminal, keys, position_app, run, settle
 
 
 def options_text(app: SorryApp) -> str:
@@ -631,15 +631,7 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
     monkeypatch.setattr(SorryApp, "run", fake_run)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    import sorry.cli.cmd_play as cmd_play
-    import sorry.cli.cmd_tui as cmd_tui
-
-    class Terminal:  # `sorry tui` goes full screen on a terminal only
-        stdin = type("In", (), {"isatty": staticmethod(lambda: True)})()
-        stdout = type("Out", (), {"isatty": staticmethod(lambda: True)})()
-
-    monkeypatch.setattr(cmd_play, "sys", Terminal)
-    monkeypatch.setattr(cmd_tui, "sys", Terminal)
+    as_terminal(monkeypatch)  # `sorry tui` goes full screen on a terminal only
     assert tui.run_app() == 0
     assert made[-1].session is None and made[-1].settings.variant == "standard"
     assert made[-1].settings_file == tmp_path / "config" / "sorry" / "tui.json"

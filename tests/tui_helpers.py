@@ -68,3 +68,17 @@ def position_app(
     seats = ["human"] + ["random"] * (len(game.colours) - 1)
     session = Session(seats=seats, game=game)
     return SorryApp(session, speed=0), session
+
+
+def as_terminal(monkeypatch: Any) -> None:
+    """Make ``sorry play``/``sorry tui`` see a terminal on standard input and output (they play
+    line by line without one), for tests that check what they hand the full-screen game."""
+    import sorry.cli.cmd_play as cmd_play
+    import sorry.cli.cmd_tui as cmd_tui
+
+    class Terminal:
+        stdin = type("In", (), {"isatty": staticmethod(lambda: True)})()
+        stdout = type("Out", (), {"isatty": staticmethod(lambda: True)})()
+
+    monkeypatch.setattr(cmd_play, "sys", Terminal)
+    monkeypatch.setattr(cmd_tui, "sys", Terminal)
