@@ -339,3 +339,13 @@ def test_play_resumes_a_saved_game_line_by_line(
     assert "Match after 2 games:" in out
     code, _out, err = run(capsys, "play", "--plain", "--load", os.path.join(str(tmp_path), "x"))
     assert code == 2 and err.startswith("sorry: error: cannot read ")
+
+
+def test_every_command_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+    """Polish: `sorry play --help` and `sorry show --help` said what the command does."""
+    from sorry.cli import build_parser
+
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, type(parser._subparsers._actions[-1])))
+    for name, sub in subs.choices.items():
+        assert sub.description, name

@@ -14,7 +14,15 @@ from . import add_rules_arguments, check_not_over, rules_from_args, won_text
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("show", help=_("draw a position in the terminal"))
+    p = sub.add_parser(
+        "show",
+        help=_("draw a position in the terminal"),
+        description=_(
+            "Draw the board of a position string (each colour's four pawns, e.g. "
+            "'R:S,S,4,s2 Y:12,33,40,H R', the last letter the colour to move) with a legend, "
+            "and say who is to move, or who has won."
+        ),
+    )
     p.add_argument("position", help=_("position string, e.g. 'R:S,S,4,s2 Y:12,33,40,H R'"))
     p.add_argument(
         "--colour",
