@@ -210,6 +210,7 @@ def test_show_a_finished_position_says_who_won(capsys: pytest.CaptureFixture[str
         (["record", "--out", "/nonexistent/r.json"], "r.json"),
         (["play", "--plain", "--seats", "random,random", "--save", "/nonexistent/s.json"], ""),
         (["record", "--out", "."], ""),
+        (["simulate", "-n", "4", "--no-progress", "--plot", "x.txt"], "a plot is .png, .svg, .pdf"),
     ],
 )
 def test_output_paths_checked_before_any_work(
@@ -247,6 +248,8 @@ def test_seats_or_bots_say_how_many_play(
         )
         assert (code, err) == (0, ""), command
         assert "Red: random, Yellow: easy" in out and "wins after" in out
+    code, _out, err = run(capsys, "play", "--plain", "--seats", ",".join(["human"] * 5))
+    assert (code, err) == (2, "sorry: error: --seats names 5 players: 2, 3 or 4 can play\n")
     one = "sorry: error: --seats names 2 players but 4 are playing\n"
     for command in ("play", "tui"):
         code, _out, err = run(

@@ -149,6 +149,10 @@ def _main(argv: list[str]) -> int:
     return int(result or 0)
 
 
+#: The files ``--plot`` writes (matplotlib), by extension.
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
 def check_output(path: str | None, png: bool = False) -> None:
     """:class:`CliError` at once, before any work, unless ``path`` can be written: its folder
     exists and is writable and it is not a folder (``None`` and ``-``, standard output, pass).
@@ -166,6 +170,12 @@ def check_output(path: str | None, png: bool = False) -> None:
     if problem is not None:
         raise CliError(_("cannot write {file}: {error}").format(file=path, error=problem))
     if png:
+        if os.path.splitext(path)[1].lower() not in PLOT_FORMATS:
+            raise CliError(
+                _("cannot write {file}: a plot is {formats}").format(
+                    file=path, formats=", ".join(PLOT_FORMATS)
+                )
+            )
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -180,6 +190,10 @@ def players_for(
     more than one), else 4. ``one_for_all``: one name may stand for every seat (``--bots``).
     One wording for every mismatch."""
     n = len(named) if named else 0
+    if players is None and n > 4:
+        raise CliError(
+            _("{option} names {n} players: 2, 3 or 4 can play").format(option=option, n=n)
+        )
     if players is None:
         players = 4 if rules.teams or n < 2 else n
     if players not in (2, 3, 4):
