@@ -145,6 +145,7 @@ SPEED_AND_ENGINE_KEYS = (
     "backend",
     "jobs",
     "engine",
+    "engine_note",
     "load_seconds",
     "requested",
     "interrupted",
