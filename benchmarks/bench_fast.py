@@ -94,6 +94,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="fast engine runs; the best counts")
     args = ap.parse_args()
+    import peer_apologies  # noqa: F401  (before any long work: a clear error if it is missing)
+
     cores = fast.cpu_count()
     print(f"cores: {cores}  load average before: {os.getloadavg()[0]:.2f}")
 

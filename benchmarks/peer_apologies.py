@@ -37,6 +37,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+try:
+    import apologies  # noqa: F401  (the peer engine: the `bench` extra)
+except ModuleNotFoundError:
+    sys.exit(
+        "error: the peer engine `apologies` is not installed: run `make bench` or "
+        "`pip install -e '.[bench]'` first"
+    )
+
 from apologies import (
     Card,
     Character,
