@@ -18,12 +18,22 @@ The budget is ``simulations`` (worlds; deterministic for a seed; the defaults in
 :data:`DEFAULT_SIMULATIONS` per engine and variant) and optionally ``time_limit`` seconds,
 after which the search stops with what it has (at least one round of worlds). See
 ``docs/strength.md`` for the strength and the decision times of both engines.
+
+``search="mcts"`` (the compiled engine only) replaces the flat search by a Monte-Carlo tree
+search (:mod:`sorry.fast.mcts`): information-set MCTS over the moves of every seat with chance
+nodes for the cards drawn, each iteration in a freshly dealt world, the same compiled rollouts
+at the leaves; its candidates are all the hard bot's ranked moves (or the best ``candidates``)
+and it plays the most visited. Its budget is ``simulations`` iterations (the defaults in
+:data:`MCTS_SIMULATIONS`, about 1 s of processor time a decision) or ``time_limit`` seconds of
+processor time. The default stays the flat search.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..moves import DISCARD, Move
 from ..rng import Rng
@@ -32,6 +42,9 @@ from .evaluate import DEFAULT_WEIGHTS, Weights
 from .hard import HardBot
 from .levels import discard_choice
 from .rollouts import engine_name, root_of
+
+if TYPE_CHECKING:
+    from ..fast.mcts import TreeResult
 
 #: Worlds per decision by default, per engine and variant (see docs/strength.md). In the points
 #: variant a compiled rollout costs several times more (the medium bot weighs every card of a
@@ -47,6 +60,12 @@ DEFAULT_DEPTH = {"python": 24, "compiled": 30}
 DEFAULT_CONFIDENCE = {"python": 1.5, "compiled": 0.5}
 #: Candidates (the hard bot's best moves) by default, per engine.
 DEFAULT_CANDIDATES = {"python": 4, "compiled": 6}
+#: Iterations of the tree search (``search="mcts"``) by default, per variant: about 1 s of
+#: processor time a decision on one core of the project's machine (see docs/strength.md).
+MCTS_SIMULATIONS = {"standard": 32_000, "teams": 15_000, "points": 2_400}
+#: The tree search's exploration constant (upper confidence bounds on values in [0, 1]).
+MCTS_EXPLORATION = 0.7
+SEARCHES = ("flat", "mcts")
 #: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
 ROUND = 32
 
@@ -67,12 +86,29 @@ class ExpertBot:
         drop: float = 3.0,
         engine: str = "auto",
         weights: Weights = DEFAULT_WEIGHTS,
+        search: str = "flat",
+        exploration: float = MCTS_EXPLORATION,
+        expand_after: int = 1,
     ) -> None:
         if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
         if time_limit is not None and time_limit <= 0:
             raise ValueError("time_limit must be positive")
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        if exploration < 0:
+            raise ValueError("exploration must not be negative")
+        if expand_after < 0:
+            raise ValueError("expand_after must not be negative")
         self.engine = engine_name(engine)
+        if search == "mcts" and self.engine != "compiled":
+            from ..errors import SorryError
+
+            raise SorryError("the mcts search needs the compiled engine (the fast extra)")
+        self.search_kind = search
+        self.exploration = exploration
+        self.expand_after = expand_after
+        self.mcts_candidates = candidates
         self.simulations = simulations
         self.time_limit = time_limit
         self.candidates = max(1, candidates or DEFAULT_CANDIDATES[self.engine])
@@ -90,11 +126,36 @@ class ExpertBot:
         if not any(m.kind != DISCARD for m in moves):
             return discard_choice(view, moves, rng)
         ranked = self.hard.ranked(view)
+        if self.search_kind == "mcts":
+            return self.tree_search(view, [m for m, _s in ranked], rng).move
         cands = [m for m, _s in ranked[: self.candidates]]
         if len(cands) == 1:
             return cands[0]
         values = self.search(view, cands, rng, start)
         return cands[_first_max(values)]
+
+    def tree_search(self, view: PlayerView, ranked: list[Move], rng: Rng) -> TreeChoice:
+        """The tree search over ``ranked`` (the hard bot's order, best first; the best
+        ``candidates`` of them if that was given): the most visited move and the result."""
+        from ..fast.mcts import TreeSearch
+
+        cands = ranked[: self.mcts_candidates] if self.mcts_candidates else ranked
+        if len(cands) == 1:
+            return TreeChoice(cands[0], None)
+        index = {m: i for i, m in enumerate(view.legal_moves)}
+        tree = TreeSearch(view, [index[m] for m in cands], scale=self.scale)
+        iterations = self.simulations
+        if iterations is None and self.time_limit is None:
+            iterations = MCTS_SIMULATIONS[view.rules.variant]
+        result = tree.run(
+            rng.next64(),
+            iterations=iterations,
+            time_limit=self.time_limit,
+            depth=self.depth,
+            exploration=self.exploration,
+            expand_after=self.expand_after,
+        )
+        return TreeChoice(cands[result.best], result)
 
     def search(
         self, view: PlayerView, cands: list[Move], rng: Rng, start: float | None = None
@@ -177,6 +238,14 @@ class ExpertBot:
         return [0, *keep]
 
 
+@dataclass(frozen=True, slots=True)
+class TreeChoice:
+    """The tree search's move and its result (None when there was nothing to search)."""
+
+    move: Move
+    result: TreeResult | None
+
+
 def _first_max(values: list[float]) -> int:
     best = 0
     for i, v in enumerate(values):
@@ -185,4 +254,4 @@ def _first_max(values: list[float]) -> int:
     return best
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "ExpertBot"]
+__all__ = ["DEFAULT_SIMULATIONS", "MCTS_SIMULATIONS", "SEARCHES", "ExpertBot", "TreeChoice"]
