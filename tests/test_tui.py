@@ -27,7 +27,7 @@ from sorry.tui.app import (
     SorryApp,
 )
 from sorry.tui.layout import START_BOX, track_cell
-from sorry.tui.players import estimate_moves
+from sorry.tui.players import MoveChance, estimate_moves
 from sorry.tui.session import Session
 from tui_helpers import as_terminal, keys, position_app, run, settle
 
@@ -333,13 +333,13 @@ def test_hint_asked_while_another_is_worked_out_follows_it(
     release = threading.Event()
     asked: list[str] = []
 
-    def slow_estimate(game: Game, **kw: Any) -> list[tuple[Any, float]]:
+    def slow_estimate(game: Game, **kw: Any) -> list[MoveChance]:
         asked.append(game.position_string())
         if len(asked) == 1:
             release.wait(30)  # the first hint takes its time
-        return [(m, 0.5) for m in game.legal_moves]
+        return [MoveChance(m, 0.5, 0.4, 0.6, 10, True) for m in game.legal_moves]
 
-    monkeypatch.setattr(tui_app, "estimate_moves", slow_estimate)
+    monkeypatch.setattr(tui_app, "estimate_chances", slow_estimate)
     session = Session(Rules(), players=2, seats="human,random", seed=11)
     app = SorryApp(session, speed=0)
 
@@ -915,11 +915,11 @@ def test_a_hint_does_not_wait_for_the_compiled_engine_to_load(
     monkeypatch.setattr(tui_app, "_warm_hints", lambda: loading.wait(60))
     engines: list[str] = []
 
-    def estimate(game: Game, **kw: Any) -> list[tuple[Any, float]]:
+    def estimate(game: Game, **kw: Any) -> list[MoveChance]:
         engines.append(kw["engine"])
-        return [(m, 0.5) for m in game.legal_moves]
+        return [MoveChance(m, 0.5, 0.4, 0.6, 10, True) for m in game.legal_moves]
 
-    monkeypatch.setattr(tui_app, "estimate_moves", estimate)
+    monkeypatch.setattr(tui_app, "estimate_chances", estimate)
     app, _s = position_app("R:S,8,20,50 Y:S,S,S,30 R", card=7)
 
     async def main() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
@@ -50,7 +51,14 @@ from .choice import Chooser, Token
 from .describe import card_help, card_words, describe_move
 from .help import help_text
 from .layout import CENTRE, GRID, MIN_SIZE, board_scale, places_at
-from .players import bot_levels, default_level, estimate_moves, level_name, level_strength
+from .players import (
+    MoveChance,
+    bot_levels,
+    default_level,
+    estimate_chances,
+    level_name,
+    level_strength,
+)
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
 from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
@@ -477,6 +485,7 @@ class GameScreen(Screen[None]):
     #status { height: auto; }
     #hand { height: auto; }
     #prompt { height: auto; color: $accent; text-style: bold; }
+    #hint { height: auto; }
     #options { height: 1fr; }
     """
 
@@ -489,6 +498,7 @@ class GameScreen(Screen[None]):
         self.frame: tuple[list[list[int]], tuple[int, int] | None] | None = None
         self.last: list[tuple[int, int]] = []
         self.hints: dict[Move, float] | None = None
+        self.chances: list[MoveChance] = []  # the hint's moves, best first
         self.hinting: str | None = None  # the position whose hint is being worked out
         self.hint_queued = False  # `h` pressed meanwhile at another position
         self.note = ""
@@ -510,6 +520,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="status")
                 yield Static(id="hand")
                 yield Static(id="prompt")
+                yield Static(id="hint")
                 yield OptionsView(id="options")
         yield Footer(show_command_palette=False)
 
@@ -598,6 +609,7 @@ class GameScreen(Screen[None]):
         s.play(move)
         self.last = changed_places(effects)
         self.hints = None
+        self.chances = []
         self.note = ""
         self.write_log()
 
@@ -605,6 +617,7 @@ class GameScreen(Screen[None]):
         s = self.session
         c = s.game.to_move
         self.hints = None
+        self.chances = []
         if s.rules.points and len(s.humans) > 1 and self.revealed != c:
             self.revealed = None
             self.chooser = None
@@ -738,8 +751,9 @@ class GameScreen(Screen[None]):
             text = describe_move(s.game.state, opt.move, card, declines(card, s.game.legal_moves))
             if opt.move.card is not None and s.rules.points:
                 text = f"{card_words(opt.move.card)}: {text}"
-            if self.hints and opt.legal in self.hints:
-                text += f"   {self.hints[opt.legal]:.0%}"
+            chance = next((c for c in self.chances if c.move == opt.legal), None)
+            if self.hints and chance is not None:
+                text += "   " + chance_words(chance, best=chance is self.chances[0])
             items.append((text, opt.move))
 
         def chosen(move: Move | None) -> None:
@@ -779,28 +793,42 @@ class GameScreen(Screen[None]):
         engine = app.hint_engine if compiled or app.hint_engine == "random" else "python"
 
         def work() -> None:
-            est = estimate_moves(
+            est = estimate_chances(
                 game,
                 rollouts=app.hint_rollouts,
                 seconds=app.hint_seconds,
                 seed=seed,
                 engine=engine,
             )
-            self.app.call_from_thread(self._hints_ready, key, dict(est))
+            self.app.call_from_thread(self._hints_ready, key, est)
 
         self.run_worker(work, thread=True, group="hint", exclusive=True)
         self.refresh_all()
 
-    def _hints_ready(self, key: str, hints: dict[Move, float]) -> None:
+    def _hints_ready(self, key: str, chances: list[MoveChance]) -> None:
         self.hinting = None
         if self.chooser is None or self._hint_key() != key:
             if self.hint_queued:  # asked for meanwhile: now for the decision on screen
                 self.action_hint()
             return
         self.hint_queued = False
-        self.hints = hints
-        self.note = _("Hints: estimated chance of winning after each choice")
+        self.hints = {c.move: c.win for c in chances}
+        self.chances = list(chances)
+        self.note = ""
         self.refresh_all()
+
+    def move_words(self, move: Move) -> str:
+        """A legal move of the decision on screen in words (as the move list says it)."""
+        g = self.session.game
+        card = g.card
+        text = describe_move(g.state, move, card, declines(card, g.legal_moves))
+        if move.card is not None and g.rules.points:
+            text = f"{card_words(move.card)}: {text}"
+        return text
+
+    def hint_rows(self) -> int:
+        """How many of the hint's moves the side panel lists: 3 at 24 rows, up to 8."""
+        return max(2, min(8, (self.size.height - 15) // 3))
 
     def action_undo(self) -> None:
         s = self.session
@@ -1060,6 +1088,16 @@ class GameScreen(Screen[None]):
         if self.chooser is not None:
             prompt.append(self.chooser.prompt())
         self.query_one("#prompt", Static).update(prompt)
+        hint = Text()
+        if self.hints and self.chances and self.chooser is not None:
+            # the choices' width: the same column, and laid out even while no hint is shown
+            width = max(10, self.query_one("#options", OptionsView).size.width or 30)
+            hint = hint_text(
+                self.chances, self.move_words, self.hint_rows(), width, self.app.console
+            )
+        box = self.query_one("#hint", Static)
+        box.update(hint)
+        box.display = bool(hint.plain)
         self.refresh_options()
 
     def refresh_options(self) -> None:
@@ -1437,6 +1475,61 @@ class NewGameScreen(Screen[None]):
             action()
 
 
+def chance_words(chance: MoveChance, best: bool = False) -> str:
+    """A move's chance of winning and its 95% interval, and ``tied`` when the estimate cannot
+    tell it from the best move: ``62% [55–69] tied``."""
+    text = _("{win}% [{low}–{high}]").format(
+        win=round(100 * chance.win), low=round(100 * chance.low), high=round(100 * chance.high)
+    )
+    if chance.tied and not best:
+        text += " " + _("tied")
+    return text
+
+
+def hint_text(
+    chances: Sequence[MoveChance],
+    words: Callable[[Move], str],
+    rows: int,
+    width: int,
+    console: Console | None = None,
+) -> Text:
+    """The hint's moves as the side panel lists them, in lines of at most ``width`` cells: a
+    heading, the best ``rows`` moves each with its chance of winning, 95% interval and tie
+    mark, then its words (wrapped under them), what the ties mean (when every move is tied:
+    that the hint cannot tell them apart), and how many more moves the move list (``m``)
+    shows."""
+    out = Text()
+    if len(chances) < 2:  # one move: nothing to choose
+        return out
+    con = console or Console(width=width)
+
+    def add(text: Text, indent: int = 0, hang: int = 0) -> None:
+        for j, part in enumerate(text.wrap(con, max(8, width - indent - hang))):
+            part.rstrip()
+            out.append(" " * (indent if j == 0 else indent + hang))
+            out.append_text(part)
+            out.append("\n")
+
+    add(Text(_("Hint: chance of winning [interval at 95%]"), style="bold"))
+    for k, c in enumerate(chances[:rows]):
+        line = Text()
+        best = k == 0
+        style = "bold green" if best else ("green" if c.tied else "")
+        line.append(chance_words(c, best=best), style=style)
+        line.append(" ")
+        line.append(words(c.move))
+        add(line, indent=2, hang=2)
+    if len(chances) > 1 and all(c.tied for c in chances):
+        add(Text(_("All tied: the hint cannot tell these moves apart."), style="italic"))
+    elif chances[0].tied:
+        add(Text(_("A move marked tied may be as good as the first."), style="italic"))
+    more = len(chances) - rows
+    if more > 0:
+        text = ngettext("{n} more move: m lists them all", "{n} more moves: m lists them all", more)
+        add(Text(text.format(n=more), style="dim"))
+    return out
+
+
 def hint_note(compiled: bool) -> str:
     """What the panel says while a hint is worked out."""
     if compiled:
@@ -1471,7 +1564,7 @@ class SorryApp(App[int]):
         session: Session | None = None,
         speed: int = DEFAULT_SPEED,
         save_path: str = "sorry-save.json",
-        hint_seconds: float = 0.25,
+        hint_seconds: float | None = 0.25,
         hint_rollouts: int = 4000,
         auto_hint: bool = False,
         settings: Settings | None = None,

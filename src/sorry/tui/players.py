@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -183,6 +184,20 @@ def _rollout(game: Game, rng: Rng, max_steps: int = 4000) -> None:
         steps += 1
 
 
+@dataclass(frozen=True, slots=True)
+class MoveChance:
+    """A move's estimated chance of winning (``win``) with its 95% interval, the worlds (or
+    playouts) it was played in, and whether it is ``tied`` with the best move (the estimate
+    cannot say which is better; the best move itself is tied when any other is)."""
+
+    move: Move
+    win: float
+    low: float
+    high: float
+    worlds: int
+    tied: bool
+
+
 def estimate_moves(
     game: Game,
     rollouts: int = 200,
@@ -192,30 +207,49 @@ def estimate_moves(
     engine: str = "auto",
 ) -> list[tuple[Move, float]]:
     """Each legal move of the player to move with its estimated chance of winning (the
-    player's side winning), best first, from at most ``rollouts`` playouts per move of games
-    consistent with what that player can see, stopping after ``seconds``.
+    player's side winning), best first (:func:`estimate_chances` without the intervals)."""
+    chances = estimate_chances(game, rollouts, seconds, seed, progress, engine)
+    return [(c.move, c.win) for c in chances]
+
+
+def estimate_chances(
+    game: Game,
+    rollouts: int = 200,
+    seconds: float | None = None,
+    seed: int = 0,
+    progress: Callable[[list[tuple[Move, float]]], None] | None = None,
+    engine: str = "auto",
+) -> list[MoveChance]:
+    """Each legal move of the player to move with its estimated chance of winning (the
+    player's side winning), its 95% interval and whether it is tied with the best, best
+    first, from at most ``rollouts`` playouts per move of games consistent with what that
+    player can see, stopping after ``seconds``.
 
     ``engine``: ``bots`` uses the bots' estimator (:func:`sorry.bots.estimate`: compiled
     rollouts with the ``fast`` extra, sampled until the best move is told apart or the time is
-    up), ``python`` the same on the Python engine (while the compiled one loads), ``random``
-    uniformly random playouts, ``auto`` the first if it exists."""
+    up; ties from the paired differences), ``python`` the same on the Python engine (while
+    the compiled one loads), ``random`` uniformly random playouts (Wilson intervals, ties by
+    the difference of two shares), ``auto`` the first if it exists."""
     if engine in ("auto", "bots", "python"):
         est = getattr(_bots_module(), "estimate", None)
         if est is not None:
             view = game.view(game.to_move)
             if not view.legal_moves:
                 return []
-            pairs: list[tuple[Move, float]] = est(
+            result = est(
                 view,
                 seconds=seconds,
                 max_worlds=rollouts,
                 seed=seed,
                 engine="python" if engine == "python" else "auto",
-            ).pairs()
-            return pairs
+            )
+            return [
+                MoveChance(m.move, m.win, m.low, m.high, m.worlds, m.tied) for m in result.moves
+            ]
         fn = getattr(_bots_module(), "hint", None)
         if fn is not None:
-            return _bots_hint(fn, game, rollouts, seconds, seed)
+            pairs, played = _bots_hint(fn, game, rollouts, seconds, seed)
+            return _chances([(m, p, played) for m, p in pairs])
         if engine == "bots":
             raise SorryError("sorry.bots has no hint engine")
     moves = game.legal_moves
@@ -225,7 +259,8 @@ def estimate_moves(
     side = game.team_of(mover)
     view = game.view(mover)
     if len(moves) == 1:
-        return [(moves[0], _single(game, view, rollouts, seconds, seed, side))]
+        won, n = _single(game, view, rollouts, seconds, seed, side)
+        return _chances([(moves[0], won / n if n else 0.0, n)])
     wins = [0] * len(moves)
     runs = [0] * len(moves)
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -246,7 +281,44 @@ def estimate_moves(
             progress(_ranked(moves, wins, runs))
         if deadline is not None and now > deadline:
             break
-    return _ranked(moves, wins, runs)
+    return _chances(
+        [(m, wins[i] / runs[i] if runs[i] else 0.0, runs[i]) for i, m in enumerate(moves)]
+    )
+
+
+_Z95 = 1.959964
+
+
+def wilson(share: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson's score interval of a share of ``n`` trials ((0, 1) for none)."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2 = z * z
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(max(0.0, share * (1 - share)) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _chances(rows: list[tuple[Move, float, int]]) -> list[MoveChance]:
+    """Moves with their shares of wins out of ``n`` playouts each, best first: Wilson
+    intervals, and a move tied with the best when the 95% interval of the difference of the
+    two shares holds zero (the playouts are not paired here)."""
+    rows = sorted(rows, key=lambda r: -r[1])
+    if not rows:
+        return []
+    _m0, p0, n0 = rows[0]
+    out = []
+    for k, (m, p, n) in enumerate(rows):
+        tied = False
+        if k:
+            se = math.sqrt(p0 * (1 - p0) / max(n0, 1) + p * (1 - p) / max(n, 1))
+            tied = not (p0 - p - _Z95 * se > 0) or n0 == 0 or n == 0
+        lo, hi = wilson(p, n)
+        out.append(MoveChance(m, p, lo, hi, n, tied))
+    if any(c.tied for c in out):
+        first = out[0]
+        out[0] = MoveChance(first.move, first.win, first.low, first.high, first.worlds, True)
+    return out
 
 
 def _bots_hint(
@@ -255,11 +327,11 @@ def _bots_hint(
     rollouts: int,
     seconds: float | None,
     seed: int,
-) -> list[tuple[Move, float]]:
+) -> tuple[list[tuple[Move, float]], int]:
     view = game.view(game.to_move)
     moves = list(view.legal_moves)
     if not moves:
-        return []
+        return [], 0
     deadline = None if seconds is None else time.monotonic() + seconds
     totals = {m: 0.0 for m in moves}
     runs = 0
@@ -273,7 +345,7 @@ def _bots_hint(
         if deadline is not None and time.monotonic() > deadline:
             break
     ranked = [(m, totals[m] / runs) for m in moves]
-    return sorted(ranked, key=lambda mp: -mp[1])
+    return sorted(ranked, key=lambda mp: -mp[1]), runs
 
 
 def _single(
@@ -283,7 +355,8 @@ def _single(
     seconds: float | None,
     seed: int,
     side: tuple[int, ...],
-) -> float:
+) -> tuple[int, int]:
+    """Wins and playouts of the only legal move."""
     deadline = None if seconds is None else time.monotonic() + seconds
     rng = Rng(derive_seed(seed, 78))
     wins = runs = 0
@@ -295,7 +368,7 @@ def _single(
         wins += any(c in g.winners for c in side)
         if deadline is not None and time.monotonic() > deadline:
             break
-    return wins / runs if runs else 0.0
+    return wins, runs
 
 
 def _ranked(moves: list[Move], wins: list[int], runs: list[int]) -> list[tuple[Move, float]]:

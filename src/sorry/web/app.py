@@ -52,7 +52,7 @@ from .analysis import AnalysisCache
 from .db import Database
 from .i18n import render_page, request_language
 from .limits import AddressLimits, Guard, HostPolicy, RateLimit
-from .players import bot_levels
+from .players import bot_levels, level_sentences
 from .protocol import (
     MAX_MESSAGE_BYTES,
     ClientMessage,
@@ -259,6 +259,7 @@ async def meta(request: Request) -> Response:
             "options": {k: list(v) for k, v in OPTION_VALUES.items()},
             "option_variants": option_variants(),
             "bot_levels": bot_levels(),
+            "level_sentences": level_sentences(),
             "colours": list(COLOUR_LETTERS),
         }
     )

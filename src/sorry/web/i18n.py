@@ -33,6 +33,7 @@ from ..i18n import (
     using,
 )
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
+from .players import level_sentences
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "sorry_lang"
@@ -314,6 +315,12 @@ SCRIPT_MESSAGES = (
     N_("Join the next game of the match"),
     N_("Next game of the match"),
     N_("Loading…"),
+    # the hint's moves with their chances (issue 18)
+    N_("Chance of winning [interval at 95%]"),
+    N_("{win}% [{low}–{high}]"),
+    N_("tied"),
+    N_("All tied: the hint cannot tell these moves apart."),
+    N_("A move marked tied may be as good as the first."),
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
 )
@@ -356,6 +363,8 @@ def script_catalog(lang: str) -> dict[str, object]:
     -> [singular, plural] (every language served has the rule ``n != 1``)."""
     tr = translation(lang)
     out: dict[str, object] = {m: tr.gettext(m) for m in SCRIPT_MESSAGES}
+    # the bot levels' sentences (sorry.bots.LEVEL_TABLE, sent in English by /api/meta)
+    out.update({m: tr.gettext(m) for m in level_sentences().values()})
     with using(lang):
         out.update(script_plurals())
     return out

@@ -4,7 +4,7 @@ behind the same call (``make_bot(level).choose(view, rng)``)."""
 from __future__ import annotations
 
 import importlib
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from ..moves import Move
 from ..rng import Rng
@@ -13,6 +13,31 @@ from ..view import PlayerView
 HINT_ROLLOUTS = 24
 #: Processor time of one hint (the issue's budget: 20 ms; the server caches it per position).
 HINT_CPU_SECONDS = 0.02
+#: At most this many moves' estimates in a hint reply (best first; a points hand has up to 20).
+HINT_MOVES = 12
+
+
+class MoveChance(TypedDict):
+    """One move's estimate in a hint reply: its chance of winning ``win`` with the 95%
+    interval [``low``, ``high``] (shares of 1, three decimals), the worlds it was played in,
+    and whether it is ``tied`` with the best (their difference's interval holds zero)."""
+
+    move: str
+    win: float
+    low: float
+    high: float
+    worlds: int
+    tied: bool
+
+
+class HintResult(TypedDict):
+    """What the server's hint reply carries beside the words: the suggested move, every move's
+    estimate best first (empty when no estimator is installed or it is still loading) and
+    whether the best is told apart from every other move."""
+
+    move: str
+    moves: list[MoveChance]
+    separated: bool
 
 
 class Chooser(Protocol):
@@ -42,6 +67,15 @@ def bot_levels() -> list[str]:
     return ["random"]
 
 
+def level_sentences() -> dict[str, str]:
+    """Each level's one sentence saying how strong it is (``sorry.bots.LEVEL_TABLE``), in
+    English: the page translates it with the script's catalog (:func:`sorry.web.i18n.
+    script_catalog` holds the translations). Empty without ``sorry.bots``."""
+    mod = _bots_module()
+    table = getattr(mod, "LEVEL_TABLE", ()) if mod is not None else ()
+    return {str(info.level): str(info.strength) for info in table}
+
+
 def make_bot(level: str, time_limit: float | None = None) -> Chooser:
     """The bot of ``level``; ``time_limit`` caps its thinking time per move, for the levels
     that search (the others are fast anyway)."""
@@ -64,6 +98,35 @@ def make_bot(level: str, time_limit: float | None = None) -> Chooser:
     if level != "random":
         raise ValueError(f"unknown bot level {level!r}")
     return RandomBot()
+
+
+def hint_estimates(
+    view: PlayerView,
+    rng: Rng,
+    cpu_seconds: float | None = HINT_CPU_SECONDS,
+    max_worlds: int = 4000,
+) -> HintResult:
+    """The suggested move and each move's chance of winning (``sorry.bots.estimate``, at most
+    ``cpu_seconds`` of processor time and ``max_worlds`` worlds a move, the same worlds for
+    the same view: cached), best first and at most HINT_MOVES of them; without the estimator,
+    :func:`hint`'s move alone."""
+    mod = _bots_module()
+    est = getattr(mod, "estimate", None) if mod is not None else None
+    if est is None or not view.legal_moves:
+        return {"move": str(hint(view, rng)), "moves": [], "separated": False}
+    result = est(view, seconds=None, cpu_seconds=cpu_seconds, max_worlds=max_worlds, seed=0)
+    moves: list[MoveChance] = [
+        {
+            "move": str(m.move),
+            "win": round(m.win, 3),
+            "low": round(m.low, 3),
+            "high": round(m.high, 3),
+            "worlds": m.worlds,
+            "tied": bool(m.tied),
+        }
+        for m in result.moves[:HINT_MOVES]
+    ]
+    return {"move": moves[0]["move"], "moves": moves, "separated": bool(result.separated)}
 
 
 def hint(view: PlayerView, rng: Rng) -> Move:

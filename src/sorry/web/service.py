@@ -43,7 +43,7 @@ from ..rulebook import declines
 from ..rules import Rules
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .limits import AddressLimits, LimitSettings, RateLimit, Turns
-from .players import bot_levels
+from .players import HintResult, bot_levels
 from .protocol import (
     describe_move,
     dumps,
@@ -193,7 +193,7 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     last_change: float = field(default_factory=time.monotonic)  # a move, or the last one left
     opening: int = 0  # connections open but not yet attached (no hello yet)
-    hints: dict[tuple[int, int], asyncio.Future[str]] = field(default_factory=dict)
+    hints: dict[tuple[int, int], asyncio.Future[HintResult]] = field(default_factory=dict)
     hint_limits: dict[int, RateLimit] = field(default_factory=dict)
     next_id: str | None = None  # the next game of the match, once somebody asked for it
     match_info: dict[str, Any] | None = None  # the match totals before this game
@@ -893,7 +893,7 @@ class GameService:
             job = live.hints[key] = asyncio.ensure_future(self.pool.hint(view, seed))
             job.add_done_callback(_retrieve)
         try:
-            move = await asyncio.shield(job)
+            result = await asyncio.shield(job)
         except PoolBusy as exc:
             live.hints.pop(key, None)
             return _error("busy", str(exc))
@@ -901,7 +901,7 @@ class GameService:
             live.hints.pop(key, None)
             log.exception("a hint failed in game %s", live.id)
             return _error("server_error", "the hint could not be computed: try again")
-        return {"type": "hint", "seq": seq, "move": move, "text": describe_move(Move.parse(move))}
+        return hint_reply(seq, result)
 
     # -- bots ---------------------------------------------------------------------------------
 
@@ -1123,6 +1123,21 @@ def _retrieve(job: asyncio.Future[Any]) -> None:
     """Mark a background job's failure as seen (its callers, if any, report it)."""
     if not job.cancelled():
         job.exception()
+
+
+def hint_reply(seq: int, result: HintResult) -> dict[str, Any]:
+    """The ``hint`` message of a hint result: the suggested ``move`` and its words, each move's
+    estimate best first (``moves``: copies, the result is shared by every connection that
+    asks) and ``separated``. The words are those of the current language (the caller chooses
+    the receiver's)."""
+    return {
+        "type": "hint",
+        "seq": seq,
+        "move": result["move"],
+        "text": describe_move(Move.parse(result["move"])),
+        "moves": [dict(m) for m in result["moves"]],
+        "separated": result["separated"],
+    }
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

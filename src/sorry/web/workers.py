@@ -41,7 +41,7 @@ from ..moves import Move
 from ..record import Commitment, GameRecord, Seat, initial_deck
 from ..rng import MASK64, Rng
 from ..view import PlayerView
-from .players import Chooser, hint, make_bot
+from .players import Chooser, HintResult, hint_estimates, make_bot
 from .protocol import dumps, paths_of, public_view, view_json
 
 log = logging.getLogger("sorry.web")
@@ -191,11 +191,13 @@ def bot_move(level: str, time_limit: float | None, view: PlayerView, seed: int) 
     return str(bot.choose(view, Rng(seed)))
 
 
-def hint_move(view: PlayerView, seed: int) -> str:
-    """A suggested move for the viewer (``sorry.web.players.hint``)."""
+def hint_move(view: PlayerView, seed: int) -> HintResult:
+    """A suggested move for the viewer and each move's chance of winning
+    (``sorry.web.players.hint_estimates``); while the compiled search loads, the medium bot's
+    move with no estimates."""
     if _WARMING.is_set():
-        return bot_move("medium", None, view, seed)
-    return str(hint(view, Rng(seed)))
+        return {"move": bot_move("medium", None, view, seed), "moves": [], "separated": False}
+    return hint_estimates(view, Rng(seed))
 
 
 def replay_json(game_id: str, data: dict[str, Any], log: list[dict[str, Any]]) -> str:
@@ -344,8 +346,9 @@ class WorkerPool:
         quick = level in QUICK_LEVELS
         return str(await self.run(BOT, bot_move, level, time_limit, view, seed, quick=quick))
 
-    async def hint(self, view: PlayerView, seed: int) -> str:
-        return str(await self.run(LOW, hint_move, view, seed))
+    async def hint(self, view: PlayerView, seed: int) -> HintResult:
+        result: HintResult = await self.run(LOW, hint_move, view, seed)
+        return result
 
     def _take(self) -> list[Any]:
         """The next jobs for a free worker: the first waiting (bots first), and the quick

@@ -42,6 +42,17 @@ function showOptionsOf(/** @type {Record<string, string[]>} */ applies) {
   }
 }
 
+/**
+ * A bot level's one sentence (sorry.bots.LEVEL_TABLE, sent in English by /api/meta) in the
+ * page's language; "" for a level without one.
+ * @param {{level_sentences?: Record<string, string>}} meta
+ * @param {string} level
+ */
+export function levelSentence(meta, level) {
+  const s = (meta.level_sentences || {})[level];
+  return s ? t(s) : "";
+}
+
 export async function lobbyPage() {
   $("lobby-page").hidden = false;
   const meta = await api("/api/meta");
@@ -70,7 +81,15 @@ export async function lobbyPage() {
     sel.append(option("none", t("not playing")), option("me", t("me")), option("invite", t("invite a person")), option("open", t("open seat (lobby)")));
     for (const lv of meta.bot_levels) sel.append(option("bot:" + lv, t("bot: {level}", { level: t(lv) })));
     /** @type {HTMLSelectElement} */ (sel).value = defaults[c];
-    seats.append(el("label", { class: "seat-choice" }, el("span", { class: "dot bg-" + c, "aria-hidden": "true" }), el("span", { class: "c-" + c, text: colourName(c) + " " }), sel));
+    // how strong the chosen bot is, in one sentence, under the choice
+    const note = el("p", { class: "level-note", id: "level-note-" + c, "aria-live": "polite" });
+    const showLevel = () => {
+      const v = /** @type {HTMLSelectElement} */ (sel).value;
+      note.textContent = v.startsWith("bot:") ? levelSentence(meta, v.slice(4)) : "";
+    };
+    sel.addEventListener("change", showLevel);
+    showLevel();
+    seats.append(el("label", { class: "seat-choice" }, el("span", { class: "dot bg-" + c, "aria-hidden": "true" }), el("span", { class: "c-" + c, text: colourName(c) + " " }), sel), note);
   }
   variant.addEventListener("change", () => {
     if (variant.value !== "teams") return;

@@ -7,7 +7,7 @@ import { t, tn, colourName, announce, initLanguage } from "./i18n.js";
 import { api, creds, saveCreds, forgetSeat, Connection, GameStore } from "./net.js";
 import { Board, cardName } from "./board.js";
 import * as picks from "./picks.js";
-import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, logLine, PHRASES } from "./panels.js";
+import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, renderHintList, logLine, PHRASES } from "./panels.js";
 import { renderRoom } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
@@ -15,6 +15,7 @@ import { bringBoardIntoView } from "./follow.js";
 import { EndAnalysis } from "./analysis.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
+/** @typedef {import("./types.js").MoveChance} MoveChance */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").Frame} Frame */
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
@@ -32,6 +33,8 @@ const ui = {
   hint: null,
   /** @type {string | null} */
   hintText: null,
+  /** @type {MoveChance[]} each move's chance of winning, best first (the hint's) */
+  hintMoves: [],
   /** @type {LegalMove | null} the move the list's pointer or focus is on */
   preview: null,
   notice: "",
@@ -53,6 +56,8 @@ let board;
 let gameId = "";
 /** @type {string[]} */
 let levels = [];
+/** @type {Record<string, string>} each bot level's sentence, in English (t() translates it) */
+let levelSentences = {};
 let gameName = "";
 /** @type {EndAnalysis | null} the end screen's analysis */
 let analysis = null;
@@ -99,6 +104,9 @@ function offered() {
   return moves.filter((m) => m.card === ui.card || (m.kind === "discard" && m.move === "discard:" + ui.card));
 }
 
+/** The hint's moves listed under it (the best first; all of them are in "All moves"). */
+const HINT_ROWS = 4;
+
 function secondsLeft() {
   return ui.deadline === null ? null : Math.max(0, (ui.deadline - performance.now()) / 1000);
 }
@@ -133,7 +141,7 @@ function render() {
   renderBanner(s, seat, s.replay ? null : secondsLeft());
   renderSeats(s, seat, ui.muted, toggleMute);
   renderLog(s.log, s.view.variant);
-  renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels }, roomActions);
+  renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels, sentences: levelSentences }, roomActions);
   renderActions(s, mine, moves, cand);
   renderMoves(all, play, (m) => {
     ui.preview = m;
@@ -198,6 +206,7 @@ function renderActions(s, mine, moves, cand) {
   const hintBtn = /** @type {HTMLButtonElement} */ ($("hint-btn"));
   hintBtn.disabled = !mine;
   $("hint").textContent = mine && ui.hintText ? t("Hint: {text}", { text: ui.hintText }) : "";
+  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS);
   $("notice").textContent = ui.notice;
   const me = st.seats.find((x) => x.colour === conn.seat);
   $("back-btn").hidden = !(me && me.away);
@@ -451,6 +460,7 @@ function onMessage(m) {
         ui.cardAt = -1;
         ui.hint = null;
         ui.hintText = null;
+        ui.hintMoves = [];
         ui.preview = null;
       }
       ui.sending = false;
@@ -480,6 +490,7 @@ function onMessage(m) {
     case "hint":
       ui.hint = m.move;
       ui.hintText = m.text;
+      ui.hintMoves = m.moves || [];
       break;
     case "error":
       ui.notice = reasonText(m.code, m.error);
@@ -539,6 +550,7 @@ async function gamePage(id) {
     api("/api/meta"),
   ]);
   levels = meta.bot_levels;
+  levelSentences = meta.level_sentences || {};
   gameName = summary.name;
   board = new Board($("board"), svgText, geo, tapHandlers);
   $("subtitle").textContent = `${summary.name} — ${t(summary.variant)}` + (summary.options ? ` (${summary.options})` : "");

@@ -9,6 +9,7 @@ import { cardName } from "./board.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").SeatInfo} SeatInfo */
+/** @typedef {import("./types.js").MoveChance} MoveChance */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").ChatLine} ChatLine */
@@ -202,6 +203,37 @@ export function renderMoves(moves, play, preview, hinted) {
     box.append(b);
   }
   $("moves-panel").hidden = !moves.length;
+}
+
+/**
+ * The hint's moves, best first: each one's chance of winning with its 95% interval, "tied" when
+ * the hint cannot tell it from the best, and its words; when every move is tied, a line saying
+ * the hint cannot tell them apart. Empty when the hint has no estimates or there is one move.
+ * @param {HTMLElement} box
+ * @param {MoveChance[]} chances
+ * @param {LegalMove[]} legal    the decision's legal moves (their words)
+ * @param {number} rows          how many moves to list
+ */
+export function renderHintList(box, chances, legal, rows) {
+  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  box.hidden = chances.length < 2; // a single move: nothing to choose
+  if (box.hidden) return;
+  const pct = (/** @type {number} */ x) => Math.round(100 * x);
+  const list = el("ol", { class: "hint-moves" });
+  chances.slice(0, rows).forEach((c, k) => {
+    const m = legal.find((x) => x.move === c.move);
+    const li = el("li", { class: k === 0 ? "best" : c.tied ? "tied" : "", "data-move": c.move },
+      el("span", { class: "chance", text: t("{win}% [{low}–{high}]", { win: pct(c.win), low: pct(c.low), high: pct(c.high) }) }));
+    if (k > 0 && c.tied) li.append(el("span", { class: "tie", text: t("tied") }));
+    li.append(el("span", { class: "words", text: m ? m.text : c.move }));
+    list.append(li);
+  });
+  box.append(el("p", { class: "hint-head", text: t("Chance of winning [interval at 95%]") }), list);
+  if (chances.length > 1 && chances.every((c) => c.tied)) box.append(el("p", { class: "hint-note", text: t("All tied: the hint cannot tell these moves apart.") }));
+  else if (chances[0].tied) box.append(el("p", { class: "hint-note", text: t("A move marked tied may be as good as the first.") }));
 }
 
 /** @type {Record<string, string>} */

@@ -151,13 +151,25 @@
  */
 
 /**
+ * One move's estimate in a hint reply (sorry.web.players.MoveChance): its chance of winning
+ * with the 95% interval (shares of 1) and whether the hint cannot tell it from the best.
+ * @typedef {object} MoveChance
+ * @property {string} move
+ * @property {number} win
+ * @property {number} low
+ * @property {number} high
+ * @property {number} worlds
+ * @property {boolean} tied
+ */
+
+/**
  * @typedef {{type: "welcome", seat: string | null, role: string}
  *   | StateMessage
  *   | DeltaMessage
  *   | {type: "seats", seq: number, seats: SeatInfo[]}
  *   | {type: "accepted", seq: number, move: string}
  *   | {type: "rejected", code: string, reason: string, seq: number, resync: boolean}
- *   | {type: "hint", seq: number, move: string, text: string}
+ *   | {type: "hint", seq: number, move: string, text: string, moves: MoveChance[], separated: boolean}
  *   | {type: "error", code: string, error: string}
  *   | {type: "pong", seq: number}
  *   | {type: "chat", message: ChatLine}

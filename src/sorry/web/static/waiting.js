@@ -47,7 +47,7 @@ export function qrSvg(text, label) {
 /**
  * @param {RoomInfo} room
  * @param {SeatInfo[]} seats
- * @param {{seat: string | null, host: boolean, links: Record<string, string>, levels: string[]}} me
+ * @param {{seat: string | null, host: boolean, links: Record<string, string>, levels: string[], sentences?: Record<string, string>}} me
  * @param {RoomActions} act
  */
 export function renderRoom(room, seats, me, act) {
@@ -66,6 +66,22 @@ export function renderRoom(room, seats, me, act) {
   $("room-note").textContent = /** @type {Record<string, string>} */ (notes)[room.start] || "";
   const ul = $("room-seats");
   ul.replaceChildren();
+  // a bot level's one sentence (sent in English by /api/meta) in the page's language
+  const sentence = (/** @type {string} */ lv) => {
+    const s = (me.sentences || {})[lv];
+    return s ? t(s) : "";
+  };
+  /** The host's choice of a level for a seat nobody took, with its sentence under it. */
+  const levelChoice = (/** @type {string} */ c) => {
+    const level = /** @type {HTMLSelectElement} */ (el("select", { class: "bot-level", "aria-label": t("Bot level") }));
+    for (const lv of me.levels) level.append(el("option", { value: lv, text: t(lv) }));
+    level.value = me.levels[Math.min(2, me.levels.length - 1)];
+    const note = el("p", { class: "level-note", "aria-live": "polite", text: sentence(level.value) });
+    level.addEventListener("change", () => (note.textContent = sentence(level.value)));
+    const bot = el("button", { type: "button", class: "make-bot", "data-colour": c, text: t("Play it with a bot") });
+    bot.addEventListener("click", () => act.bot(c, level.value));
+    return [el("div", { class: "row" }, level, bot), note];
+  };
   for (const s of seats) {
     const c = s.colour;
     let state;
@@ -94,20 +110,11 @@ export function renderRoom(room, seats, me, act) {
         qrBox.hidden = !qrBox.hidden;
         qrBtn.setAttribute("aria-expanded", qrBox.hidden ? "false" : "true");
       });
-      const level = /** @type {HTMLSelectElement} */ (el("select", { class: "bot-level", "aria-label": t("Bot level") }));
-      for (const lv of me.levels) level.append(el("option", { value: lv, text: t(lv) }));
-      level.value = me.levels[Math.min(2, me.levels.length - 1)];
-      const bot = el("button", { type: "button", class: "make-bot", "data-colour": c, text: t("Play it with a bot") });
-      bot.addEventListener("click", () => act.bot(c, level.value));
-      li.append(el("div", { class: "row" }, field, copy, qrBtn), qrBox, el("div", { class: "row" }, level, bot));
+      li.append(el("div", { class: "row" }, field, copy, qrBtn), qrBox, ...levelChoice(c));
     } else if (me.host && !s.claimed && s.kind === "human") {
-      const level = /** @type {HTMLSelectElement} */ (el("select", { class: "bot-level", "aria-label": t("Bot level") }));
-      for (const lv of me.levels) level.append(el("option", { value: lv, text: t(lv) }));
-      level.value = me.levels[Math.min(2, me.levels.length - 1)];
-      const bot = el("button", { type: "button", class: "make-bot", "data-colour": c, text: t("Play it with a bot") });
-      bot.addEventListener("click", () => act.bot(c, level.value));
-      li.append(el("div", { class: "row" }, level, bot));
+      li.append(...levelChoice(c));
     }
+    if (s.kind === "bot" && sentence(s.level || "")) li.append(el("p", { class: "level-note", text: sentence(s.level || "") }));
     ul.append(li);
   }
   const startBtn = $("start-btn");
