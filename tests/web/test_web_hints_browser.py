@@ -1,0 +1,212 @@
+"""In the browser, on a 390x844 phone, in two languages (issue 18, items 4 and 5): the hint's
+list of moves with their chances, intervals and tie marks under the hinted move, and each bot
+level's sentence under the chosen level on the new-game form and in the waiting room; all of it
+on screen, inside the viewport, in the page's language. Set SORRY_SCREENSHOTS=DIR to keep the
+screenshots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_kit import CHROMIUM, FLAGS, VIEWPORTS, check_sizes, preset_game, shot, watch_errors
+
+from server_helpers import ServerProcess
+from sorry.bots import LEVEL_TABLE
+from sorry.i18n import translation
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SENTENCE = {info.level: info.strength for info in LEVEL_TABLE}
+#: Red's pawn in Safety 1 goes HOME with the 5 (three are there): far better than the 50.
+SEPARATED = ("R:H,H,50,s1 Y:H,H,H,40 R", "5")
+#: Yellow goes HOME with its next 1, whatever Red does with the 2: no move is better.
+TIED = ("R:S,S,S,10 Y:H,H,H,s5 R", "2")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    from sorry.bots.rollouts import warmup
+
+    warmup()  # the compiled rollouts in numba's cache: the workers load them at their start
+    db = tmp_path_factory.mktemp("hints") / "e2e.db"
+    s = ServerProcess(f"sqlite:///{db}", "--bot-delay", "0.02", "--takeover-after", "3600")
+    try:
+        wait_for_estimates(s)
+        yield s
+    finally:
+        s.stop()
+
+
+def wait_for_estimates(server: ServerProcess, seconds: float = 300) -> None:
+    """Until the workers have loaded the estimator (a hint asked before has no estimates)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + seconds
+    while True:
+        g = preset_game(server.database, SEPARATED[0], base=server.base, card=SEPARATED[1])
+        ws_url = server.base.replace("http", "ws") + f"/ws/{g['id']}"
+        with connect(ws_url, origin=server.base) as ws:
+            ws.send(json.dumps({"type": "hello", "seat": "R", "token": g["tokens"]["R"]}))
+            seq = None
+            while True:
+                m = json.loads(ws.recv(timeout=30))
+                if m["type"] == "state" and seq is None:
+                    seq = m["seq"]
+                    ws.send(json.dumps({"type": "hint", "seq": seq}))
+                elif m["type"] == "hint":
+                    break
+        if m["moves"]:
+            return
+        assert time.monotonic() < deadline, "the workers did not load the estimator"
+        time.sleep(1)
+
+
+def phone(browser: Any, lang: str) -> Any:
+    w, h, _touch = VIEWPORTS["phone"]
+    ctx = browser.new_context(
+        viewport={"width": w, "height": h},
+        has_touch=True,
+        is_mobile=True,
+        locale=lang,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    return ctx.new_page()
+
+
+def on_screen(page: Any, selector: str) -> dict[str, float]:
+    """``selector`` scrolled into view: visible, and its box inside the 390x844 viewport."""
+    loc = page.locator(selector)
+    loc.scroll_into_view_if_needed()
+    assert loc.is_visible(), selector
+    box = loc.bounding_box()
+    w, h, _touch = VIEWPORTS["phone"]
+    assert box is not None and box["width"] > 0 and box["height"] > 0, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= w, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= h, (selector, box)
+    return dict(box)
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_each_level_says_how_strong_it_is(server: ServerProcess, browser: Any, lang: str) -> None:
+    tr = translation(lang)
+    page = phone(browser, lang)
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#seat-Y option", state="attached")
+    # Yellow is a medium bot by default: its sentence under it; Blue's appears when chosen
+    assert page.inner_text("#level-note-Y") == tr.gettext(SENTENCE["medium"])
+    assert page.locator("#level-note-B").is_hidden()
+    page.select_option("#seat-B", "bot:expert")
+    assert page.inner_text("#level-note-B") == tr.gettext(SENTENCE["expert"])
+    on_screen(page, "#level-note-B")
+    page.select_option("#seat-Y", "bot:easy")
+    assert page.inner_text("#level-note-Y") == tr.gettext(SENTENCE["easy"])
+    on_screen(page, "#level-note-Y")
+    check_sizes(page, "phone", board=False)
+    shot(page, f"levels-lobby-{lang}")
+    # the waiting room: a bot's seat says it; the host's level choice for an invited seat too
+    page.fill("#host-name", "Ann")
+    page.select_option("#seat-B", "invite")
+    page.select_option("#seat-Y", "bot:hard")
+    page.click("#create-btn")
+    page.wait_for_selector("#room:not([hidden]) .invite-link")
+    bot_note = '.room-seat[data-colour="Y"] .level-note'
+    assert page.inner_text(bot_note) == tr.gettext(SENTENCE["hard"])
+    on_screen(page, bot_note)
+    choice_note = '.room-seat[data-colour="B"] .level-note'
+    assert page.inner_text(choice_note) == tr.gettext(SENTENCE["medium"])
+    page.select_option('.room-seat[data-colour="B"] .bot-level', "random")
+    assert page.inner_text(choice_note) == tr.gettext(SENTENCE["random"])
+    on_screen(page, choice_note)
+    check_sizes(page, "phone")
+    shot(page, f"levels-room-{lang}")
+    assert not errors
+
+
+def hint_page(server: ServerProcess, browser: Any, lang: str, position: str, card: str) -> Any:
+    g = preset_game(
+        server.database, position, base=server.base, card=card, seats={"R": "invite", "Y": "invite"}
+    )
+    page = phone(browser, lang)
+    page.goto(g["links"]["R"])
+    page.wait_for_selector("#join-btn")
+    page.tap("#join-btn")
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    page.tap("#hint-btn")
+    page.wait_for_selector("#hint-list li", timeout=60000)
+    return page
+
+
+def rows(page: Any) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = page.evaluate(
+        """() => [...document.querySelectorAll('#hint-list li')].map((li) => ({
+          move: li.dataset.move, cls: li.className,
+          chance: li.querySelector('.chance').textContent,
+          tie: li.querySelector('.tie') ? li.querySelector('.tie').textContent : '',
+          words: li.querySelector('.words').textContent,
+          listed: document.querySelector(`#moves .move[data-move="${li.dataset.move}"]`)
+            .textContent }))"""
+    )
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_hint_lists_the_moves_with_their_chances(
+    server: ServerProcess, browser: Any, lang: str
+) -> None:
+    tr = translation(lang)
+    page = hint_page(server, browser, lang, *SEPARATED)
+    errors = watch_errors(page)
+    # the best move ringed on the board, said, and first in the list
+    assert page.get_attribute("#moves .move.hinted", "data-move") == "Rs1+5"
+    best, other = rows(page)
+    assert (best["move"], best["cls"], other["move"]) == ("Rs1+5", "best", "R50+5")
+    for r in (best, other):
+        win, low, high = (
+            int(x)
+            for x in r["chance"]
+            .replace("%", " ")
+            .replace("[", " ")
+            .replace("–", " ")
+            .replace("]", " ")
+            .split()
+        )
+        assert 0 <= low <= win <= high <= 100, r
+        assert r["words"] == r["listed"]  # the move's words, in the page's language
+    assert int(best["chance"].split("%")[0]) > int(other["chance"].split("%")[0])
+    assert best["tie"] == other["tie"] == ""  # told apart
+    head = page.inner_text("#hint-list .hint-head")
+    assert head == tr.gettext("Chance of winning [interval at 95%]")
+    assert page.locator("#hint-list .hint-note").count() == 0
+    on_screen(page, "#hint-list")
+    check_sizes(page, "phone")
+    shot(page, f"hint-list-{lang}")
+    # every move tied: marked, and the page says the hint cannot tell them apart
+    page = hint_page(server, browser, lang, *TIED)
+    errors += watch_errors(page)
+    listed = rows(page)
+    assert len(listed) == 2 and listed[0]["tie"] == ""  # the first is not marked
+    assert listed[1]["tie"] == tr.gettext("tied")
+    note = page.inner_text("#hint-list .hint-note")
+    assert note == tr.gettext("All tied: the hint cannot tell these moves apart.")
+    on_screen(page, "#hint-list")
+    check_sizes(page, "phone")
+    shot(page, f"hint-tied-{lang}")
+    assert not errors
