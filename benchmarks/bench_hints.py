@@ -6,7 +6,8 @@ of ``bench_decisions.py``.
 
 Prints the estimator's wall-clock time (median, 95th percentile, max), how often the best move
 was told apart from every other one, and the worlds it dealt; then the server's processor time
-per hint, computed and asked again (cached), with the load average. The compiled rollouts are
+per hint (the worker's job and the reply with every move's estimate), computed and asked again
+(cached), with the load average. The compiled rollouts are
 loaded first (``warmup``: not counted); ``sorry hint`` pays that load in every process (run it
 under ``time`` for the whole command).
 """
@@ -21,8 +22,8 @@ from statistics import median
 from bench_decisions import percentile, sample_positions
 from sorry.bots import estimate
 from sorry.bots.rollouts import warmup
-from sorry.rng import Rng
-from sorry.web.players import hint as server_hint
+from sorry.web.service import hint_reply
+from sorry.web.workers import hint_move
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,11 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     first: list[float] = []
     again: list[float] = []
     for v in views:
+        # what a worker computes and the reply built from it (each move's estimate)
         c0 = time.process_time()
-        server_hint(v, Rng(1))
+        hint_reply(1, hint_move(v, 1))
         first.append(time.process_time() - c0)
         c0 = time.process_time()
-        server_hint(v, Rng(2))
+        hint_reply(1, hint_move(v, 2))
         again.append(time.process_time() - c0)
     print(
         f"{args.variant}: server hint, processor ms: median {1000 * median(first):.1f}, "

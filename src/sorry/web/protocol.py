@@ -15,6 +15,12 @@ Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
                                                      a spectator may add ``"name"``)
 ``{"type": "back"}``                                 a seat that timed out is played by its player
                                                      again (:mod:`sorry.web.room`)
+
+The answer to ``hint`` (:func:`sorry.web.service.hint_reply`; ``docs/web.md`` lists every server
+message): ``{"type": "hint", "seq", "move", "text", "moves": [{"move", "win", "low", "high",
+"worlds", "tied"}, ...], "separated"}``: the suggested move and its words, then each move's
+chance of winning with its 95% interval (shares of 1), best first, at most 12, empty while the
+workers load the estimator (``static/types.js``: ``MoveChance``).
 """
 
 from __future__ import annotations
