@@ -414,6 +414,9 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
             "seconds": round(sum(end - start for start, end in windows), 1),
             # the other games' moves sent while a round of the flood was being answered
             "meanwhile": stats.summary(windows),
+            # each round's (start, end) in time.monotonic(), the same clock as the server's:
+            # for matching server-side measurements to the flood
+            "windows": [[round(a, 3), round(b, 3)] for a, b in windows],
         }
     return out
 

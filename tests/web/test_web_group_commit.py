@@ -228,3 +228,35 @@ def test_moves_of_different_games_written_together_and_a_conflict_among_them(
         assert stale_game.turn == 0
     finally:
         db.dispose()
+
+
+def test_the_writer_keeps_its_connection_and_replaces_it_after_a_failure(db: Database) -> None:
+    """The writer thread writes every group on one connection (no pool checkout per group);
+    a group that fails leaves it for a fresh one, and the writes after it go on."""
+    game = new_game(db, "k", 3)
+    seen: list[Any] = []
+
+    def which(conn: Any) -> None:
+        seen.append(conn.connection.driver_connection)
+
+    db.writer.submit(which).result(30)
+    db.writer.submit(db.write_move, "k", 0, next_move(game, 1), None, "playing").result(30)
+    db.writer.submit(which).result(30)
+    assert seen[0] is seen[1]
+
+    def broken(conn: Any) -> None:
+        conn.execute(sa.text("INSERT INTO sorry_moves (game_id) VALUES ('nothing')"))
+
+    with pytest.raises(sa.exc.IntegrityError):
+        db.writer.submit(broken).result(30)
+    db.writer.submit(which).result(30)
+    assert seen[2] is not seen[0]
+    db.writer.submit(db.write_move, "k", 1, next_move(game, 2), None, "playing").result(30)
+    with pytest.raises(ConflictError):  # the same step again: nothing written
+        db.writer.submit(db.write_move, "k", 1, MoveRow(2, 0, "bot", "pass", []), None, "x").result(
+            30
+        )
+    assert committed_seqs(db, "k") == [1, 2]
+    found = db.load_full("k")
+    assert found is not None and found[0].seq == 2 and found[0].status == "playing"
+    assert restore_game(found[0].state, found[1]) == game

@@ -364,7 +364,14 @@ def test_idle_games_leave_memory_and_resume(sqlite_url: str) -> None:
         assert gid not in service.live
         with c.websocket_connect(f"/ws/{gid}") as ws:
             again = hello(ws, "R", token)
-            assert again["seq"] == state["seq"] and again["log"] == state.get("log", again["log"])
+
+            # the reloaded log is the same, but for the paths and effects of its last move
+            # (only a move just played is animated: sorry.web.service.log_entries)
+            def words(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+                return [{k: v for k, v in e.items() if k not in ("paths", "effects")} for e in log]
+
+            assert again["seq"] == state["seq"]
+            assert words(again["log"]) == words(state.get("log", again["log"]))
             assert again["view"]["position"] == state["view"]["position"]
 
 

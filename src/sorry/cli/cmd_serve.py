@@ -109,6 +109,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help=_("games one client address may create per minute (10)"),
     )
+    p.add_argument(
+        "--gc-reclaim-every",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help=_(
+            "seconds between two full garbage collections of every object; the survivors "
+            "of the others are set aside (600; 0: off)"
+        ),
+    )
     p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
@@ -137,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--max-games and --max-connections-per-address must be at least 1"))
     if not args.games_per_minute > 0 or args.evict_after < 0:
         raise CliError(_("--games-per-minute must be positive, --evict-after not negative"))
+    if not args.gc_reclaim_every >= 0:
+        raise CliError(_("--gc-reclaim-every must be 0 or more seconds"))
     limits = LimitSettings(
         connections=args.max_connections_per_address,
         create_rate=args.games_per_minute / 60,
@@ -155,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         max_games=args.max_games,
         evict_after=args.evict_after,
         limits=limits,
+        gc_reclaim_every=args.gc_reclaim_every or None,
     )
     try:
         app = create_app(args.database, settings)

@@ -41,6 +41,7 @@ from ..record import Commitment, Seat
 from ..rng import derive_seed
 from ..rulebook import declines
 from ..rules import Rules
+from .collector import Collector
 from .db import ConflictError, Database, GameRow, MoveRow, SeatRow, restore_game
 from .limits import AddressLimits, LimitSettings, RateLimit, Turns
 from .players import HintResult, bot_levels
@@ -125,6 +126,9 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()  # Host names served besides localhost and bind_host
     bind_host: str = "127.0.0.1"  # the address the server listens on
     limits: LimitSettings = field(default_factory=LimitSettings)  # per client address
+    #: seconds between two full collections of every object (sorry.web.collector; the
+    #: survivors of the others are set aside); None: the interpreter's collector as it is
+    gc_reclaim_every: float | None = None
 
 
 class Conn:
@@ -302,6 +306,9 @@ class GameService:
         self.pool = WorkerPool(self.settings.workers)
         self.limits = AddressLimits(self.settings.limits)  # per client address (app.py)
         self.turns = Turns()  # hints and new connections' states: one a turn of the loop
+        self.collector: Collector | None = None
+        if self.settings.gc_reclaim_every is not None:
+            self.collector = Collector(self.settings.gc_reclaim_every, self._busy)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._listener: Any = None
@@ -321,6 +328,8 @@ class GameService:
             for gid in ids:
                 await self.get(gid)
         self._ticker = asyncio.create_task(self._tick_loop())
+        if self.collector is not None:
+            self.collector.start()
         if self.settings.listen and not self.db.is_sqlite:
             from .notify import Listener
 
@@ -968,10 +977,18 @@ class GameService:
             except Exception:  # pragma: no cover - keep ticking whatever happens
                 log.exception("tick failed")
 
+    def _busy(self) -> bool:
+        """Requests are waiting: hints or new connections for their turn, searches for a
+        worker."""
+        return self.turns.waiting > 0 or self.pool.waiting > 0
+
     def tick(self) -> None:
         """Bots take over absent players; a stalled bot seat is restarted; games nobody
-        watches and that have nothing to do leave memory (they are loaded again on demand)."""
+        watches and that have nothing to do leave memory (they are loaded again on demand);
+        the garbage collector's survivors are set aside (sorry.web.collector)."""
         self.evict()
+        if self.collector is not None:
+            self.collector.tick()
         for live in list(self.live.values()):
             if live.game.is_over():
                 continue
