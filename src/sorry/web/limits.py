@@ -75,6 +75,7 @@ class Turns:
     def __init__(self) -> None:
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
         self._scheduled = False
+        self.admitted = 0  # requests admitted so far (whether the server was busy lately)
 
     @property
     def waiting(self) -> int:
@@ -96,6 +97,7 @@ class Turns:
             fut = self._waiting.popleft()
             if not fut.done():  # else its connection has gone
                 fut.set_result(None)
+                self.admitted += 1
                 break
         if self._waiting:
             asyncio.get_running_loop().call_soon(self._admit)

@@ -307,6 +307,7 @@ class GameService:
         self.limits = AddressLimits(self.settings.limits)  # per client address (app.py)
         self.turns = Turns()  # hints and new connections' states: one a turn of the loop
         self.collector: Collector | None = None
+        self._admitted = 0  # Turns.admitted at the last tick (_busy)
         if self.settings.gc_reclaim_every is not None:
             self.collector = Collector(self.settings.gc_reclaim_every, self._busy)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -337,6 +338,8 @@ class GameService:
             self._listener.start()
 
     async def stop(self) -> None:
+        if self.collector is not None:
+            self.collector.stop()
         if self._listener is not None:
             self._listener.stop()
         if self._ticker is not None:
@@ -978,9 +981,10 @@ class GameService:
                 log.exception("tick failed")
 
     def _busy(self) -> bool:
-        """Requests are waiting: hints or new connections for their turn, searches for a
-        worker."""
-        return self.turns.waiting > 0 or self.pool.waiting > 0
+        """Requests came since the last call (hints or new connections admitted), or are
+        waiting (for their turn, searches for a worker)."""
+        admitted, self._admitted = self._admitted, self.turns.admitted
+        return admitted != self._admitted or self.turns.waiting > 0 or self.pool.waiting > 0
 
     def tick(self) -> None:
         """Bots take over absent players; a stalled bot seat is restarted; games nobody
