@@ -242,6 +242,9 @@ class Database:
             self.engine = sa.create_engine(self.url, pool_size=10, max_overflow=20)
             self.reader = self.engine
         self.channel = NOTIFY_CHANNEL
+        self._move_sql = (
+            MOVE_SQL if self.is_sqlite else tuple(q.replace("?", "%s") for q in MOVE_SQL)
+        )
         self.migrate()
         self.writer = GroupWriter(self)
         self.checkpointer = Checkpointer(self.engine) if self.is_sqlite else None
@@ -423,37 +426,7 @@ class Database:
         """Record one accepted decision (and, when given, the serialised game after it);
         raises :class:`ConflictError`, having written nothing, if the game is no longer at
         ``expected_seq``."""
-        assert move.seq == expected_seq + 1
-        if self.is_sqlite:
-            self.write_moves(conn, [(game_id, expected_seq, move, state, status)], single=True)
-            return
-        now = write_time(conn)
-        values: dict[str, Any] = {"seq": expected_seq + 1, "status": status, "updated_at": now}
-        if state is not None:
-            values["state"] = json.dumps(state)
-        result = conn.execute(
-            games.update()
-            .where(games.c.id == game_id, games.c.seq == expected_seq)
-            .values(**values)
-        )
-        if result.rowcount != 1:
-            raise ConflictError(game_id)
-        conn.execute(
-            moves.insert().values(
-                game_id=game_id,
-                seq=move.seq,
-                colour=move.colour,
-                actor=move.actor,
-                move=move.move,
-                draws=json.dumps(move.draws),
-                created_at=now,
-            )
-        )
-        if not self.is_sqlite:
-            conn.execute(
-                sa.text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": self.channel, "payload": f"{game_id}:{move.seq}"},
-            )
+        self.write_moves(conn, [(game_id, expected_seq, move, state, status)], single=True)
 
     def write_moves(
         self,
@@ -466,102 +439,50 @@ class Database:
         Raises :class:`GroupConflict`, having written nothing it keeps, if any game is no
         longer at its expected sequence number (the group is then rolled back and its writes
         run one by one, which tells which); ``single`` (one write): :class:`ConflictError`
-        instead, having written nothing."""
-        if self.is_sqlite:
-            self._write_moves_sqlite(conn, items, single)
-            return
+        instead, having written nothing.
+
+        The statements are SQL of their own, run on the driver's connection (inside the
+        group's transaction): the moves are the hot path of the writer thread, which needs
+        the interpreter lock for every Python step, and building and compiling them with
+        SQLAlchemy took most of a commit's CPU (1.7 ms, 1,100 function calls for one move on
+        SQLite), time during which the event loop waited, and which the writer spent waiting
+        for the loop to let it have the lock."""
         now = write_time(conn)
-        plain: list[dict[str, Any]] = []
-        stored: list[dict[str, Any]] = []
+        update_seq, update_state, insert_move, notify = self._move_sql
+        plain: list[tuple[Any, ...]] = []
+        stored: list[tuple[Any, ...]] = []
+        inserts: list[tuple[Any, ...]] = []
         for game_id, expected, move, state, status in items:
             assert move.seq == expected + 1
-            values = {
-                "gid": game_id,
-                "expected": expected,
-                "new_seq": move.seq,
-                "new_status": status,
-                "now": now,
-            }
             if state is None:
-                plain.append(values)
+                plain.append((move.seq, status, now, game_id, expected))
             else:
-                stored.append({**values, "new_state": json.dumps(state)})
-        where = (games.c.id == sa.bindparam("gid"), games.c.seq == sa.bindparam("expected"))
-        new: dict[str, Any] = {
-            "seq": sa.bindparam("new_seq"),
-            "status": sa.bindparam("new_status"),
-            "updated_at": sa.bindparam("now"),
-        }
-        for rows, values in ((plain, new), (stored, {**new, "state": sa.bindparam("new_state")})):
-            if rows:
-                result = conn.execute(games.update().where(*where).values(**values), rows)
-                if result.rowcount != len(rows):
-                    raise GroupConflict(f"{len(rows) - result.rowcount} game(s) moved on")
-        conn.execute(
-            moves.insert(),
-            [
-                {
-                    "game_id": game_id,
-                    "seq": move.seq,
-                    "colour": move.colour,
-                    "actor": move.actor,
-                    "move": move.move,
-                    "draws": json.dumps(move.draws),
-                    "created_at": now,
-                }
-                for game_id, _expected, move, _state, _status in items
-            ],
-        )
-        if not self.is_sqlite:
-            conn.execute(
-                sa.text("SELECT pg_notify(:channel, :payload)"),
-                [
-                    {"channel": self.channel, "payload": f"{game_id}:{move.seq}"}
-                    for game_id, _expected, move, _state, _status in items
-                ],
-            )
-
-    def _write_moves_sqlite(
-        self,
-        conn: Connection,
-        items: Sequence[tuple[str, int, MoveRow, dict[str, Any] | None, str]],
-        single: bool,
-    ) -> None:
-        """:meth:`write_moves` on SQLite: the same statements, written in SQL and run on the
-        driver's connection (inside the group's transaction). The moves are the hot path of
-        the writer thread, which needs the interpreter lock for every Python step: building
-        and compiling the statements with SQLAlchemy took most of a commit's 1.7 ms of CPU
-        (1,100 function calls for one move), time during which the event loop waited, and
-        which the writer spent waiting for the loop to let it have the lock."""
-        now = write_time(conn)
+                stored.append((move.seq, status, now, json.dumps(state), game_id, expected))
+            draws = json.dumps(move.draws)
+            inserts.append((game_id, move.seq, move.colour, move.actor, move.move, draws, now))
         cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
-            plain: list[tuple[Any, ...]] = []
-            stored: list[tuple[Any, ...]] = []
-            inserts: list[tuple[Any, ...]] = []
-            for game_id, expected, move, state, status in items:
-                assert move.seq == expected + 1
-                if state is None:
-                    plain.append((move.seq, status, now, game_id, expected))
-                else:
-                    stored.append((move.seq, status, now, json.dumps(state), game_id, expected))
-                draws = json.dumps(move.draws)
-                inserts.append((game_id, move.seq, move.colour, move.actor, move.move, draws, now))
-            for sql, rows in ((_UPDATE_SEQ, plain), (_UPDATE_SEQ_STATE, stored)):
+            for sql, rows in ((update_seq, plain), (update_state, stored)):
                 if not rows:
                     continue
                 if len(rows) == 1:
                     cur.execute(sql, rows[0])
                 else:
                     cur.executemany(sql, rows)
-                if cur.rowcount != len(rows):
+                if cur.rowcount != len(rows):  # executemany: the rows of all of them
                     if single:
                         raise ConflictError(items[0][0])
                     raise GroupConflict(f"{len(rows) - cur.rowcount} game(s) moved on")
             if len(inserts) == 1:
-                cur.execute(_INSERT_MOVE, inserts[0])
+                cur.execute(insert_move, inserts[0])
             else:
-                cur.executemany(_INSERT_MOVE, inserts)
+                cur.executemany(insert_move, inserts)
+            if not self.is_sqlite:  # the other processes hear of the moves once committed
+                payloads = [(self.channel, f"{row[0]}:{row[1]}") for row in inserts]
+                if len(payloads) == 1:
+                    cur.execute(notify, payloads[0])
+                else:
+                    cur.executemany(notify, payloads)
         finally:
             cur.close()
 
@@ -723,15 +644,16 @@ def write_time(conn: Connection) -> float:
 
 GROUP_TIME = "sorry_group_time"
 
-# The moves' statements on SQLite (Database._write_moves_sqlite): the conditional update of
-# the game row (the sequence number must not have moved) and the move row.
-_UPDATE_SEQ = "UPDATE sorry_games SET seq = ?, status = ?, updated_at = ? WHERE id = ? AND seq = ?"
-_UPDATE_SEQ_STATE = (
-    "UPDATE sorry_games SET seq = ?, status = ?, updated_at = ?, state = ? WHERE id = ? AND seq = ?"
-)
-_INSERT_MOVE = (
+# The moves' statements (Database.write_moves): the conditional update of the game row (the
+# sequence number must not have moved), the move row, and on PostgreSQL the notification;
+# ``?`` is the driver's placeholder (sqlite3's; ``%s`` for psycopg).
+MOVE_SQL = (
+    "UPDATE sorry_games SET seq = ?, status = ?, updated_at = ? WHERE id = ? AND seq = ?",
+    "UPDATE sorry_games SET seq = ?, status = ?, updated_at = ?, state = ? "
+    "WHERE id = ? AND seq = ?",
     "INSERT INTO sorry_moves (game_id, seq, colour, actor, move, draws, created_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "SELECT pg_notify(?, ?)",
 )
 
 
