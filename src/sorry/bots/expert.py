@@ -62,7 +62,7 @@ DEFAULT_CONFIDENCE = {"python": 1.5, "compiled": 0.5}
 DEFAULT_CANDIDATES = {"python": 4, "compiled": 6}
 #: Iterations of the tree search (``search="mcts"``) by default, per variant: about 1 s of
 #: processor time a decision on one core of the project's machine (see docs/strength.md).
-MCTS_SIMULATIONS = {"standard": 32_000, "teams": 15_000, "points": 2_400}
+MCTS_SIMULATIONS = {"standard": 32_000, "teams": 12_000, "points": 2_400}
 #: The tree search's exploration constant (upper confidence bounds on values in [0, 1]).
 MCTS_EXPLORATION = 0.7
 SEARCHES = ("flat", "mcts")
