@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..board import COLOUR_LETTERS, colour_name
+from ..bots.estimate import interval
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import _
@@ -289,16 +290,6 @@ def estimate_chances(
 _Z95 = 1.959964
 
 
-def wilson(share: float, n: int, z: float = _Z95) -> tuple[float, float]:
-    """Wilson's score interval of a share of ``n`` trials ((0, 1) for none)."""
-    if n <= 0:
-        return 0.0, 1.0
-    z2 = z * z
-    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(max(0.0, share * (1 - share)) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def _chances(rows: list[tuple[Move, float, int]]) -> list[MoveChance]:
     """Moves with their shares of wins out of ``n`` playouts each, best first: Wilson
     intervals, and a move tied with the best when the 95% interval of the difference of the
@@ -313,7 +304,7 @@ def _chances(rows: list[tuple[Move, float, int]]) -> list[MoveChance]:
         if k:
             se = math.sqrt(p0 * (1 - p0) / max(n0, 1) + p * (1 - p) / max(n, 1))
             tied = not (p0 - p - _Z95 * se > 0) or n0 == 0 or n == 0
-        lo, hi = wilson(p, n)
+        lo, hi = interval(p, n)
         out.append(MoveChance(m, p, lo, hi, n, tied))
     if any(c.tied for c in out):
         first = out[0]
