@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("starlette")  # the web extra; CI installs every extra
 
+from browser_kit import CHROMIUM, FLAGS
 from starlette.testclient import TestClient
 
 from server_helpers import (  # noqa: F401 (the others: for tests that still import them here)
@@ -72,3 +73,27 @@ def postgres_url() -> Iterator[str]:
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+# -- the browser tests' chromium ---------------------------------------------------------
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's chromium, every page a test opened closed after it: a page left open
+    keeps its connection and its polling (a finished game's page asks for the analysis every
+    1.5 s) while the next tests run."""
+    yield chromium
+    for ctx in list(chromium.contexts):
+        ctx.close()

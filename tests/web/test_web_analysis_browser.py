@@ -17,24 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, FLAGS, VIEWPORTS, body, check_sizes, context, watch_errors
+from browser_kit import VIEWPORTS, body, check_sizes, context, watch_errors
 
 from server_helpers import ServerProcess
 from sorry.i18n import LANGUAGES, gettext, using
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +195,7 @@ AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """Serious and critical axe-core violations of the page as it is (as tests/test_a11y.py)."""
+    """Serious and critical axe-core violations of the page as it is (as test_web_a11y.py)."""
     page.evaluate(AXE.read_text(encoding="utf-8"))
     result: dict[str, Any] = page.evaluate(
         "async () => await axe.run(document, {resultTypes: ['violations']})"

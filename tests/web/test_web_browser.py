@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from browser_kit import (
     BOARD_IN_VIEW,
-    CHROMIUM,
-    FLAGS,
     PAWNS_STILL,
     VIEWPORTS,
     Tapper,
@@ -29,18 +27,6 @@ from browser_kit import (
 from server_helpers import ServerProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import CHROMIUM, FLAGS, VIEWPORTS, check_sizes, preset_game, shot, watch_errors
+from browser_kit import VIEWPORTS, check_sizes, preset_game, shot, watch_errors
 
 from server_helpers import ServerProcess
 from sorry.bots import LEVEL_TABLE
@@ -24,18 +24,6 @@ SENTENCE = {info.level: info.strength for info in LEVEL_TABLE}
 SEPARATED = ("R:H,H,50,s1 Y:H,H,H,40 R", "5")
 #: Yellow goes HOME with its next 1, whatever Red does with the 2: no move is better.
 TIED = ("R:S,S,S,10 Y:H,H,H,s5 R", "2")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

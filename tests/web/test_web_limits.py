@@ -387,25 +387,58 @@ def test_nobody_seated_means_no_takeover(sqlite_url: str) -> None:
 
 
 # -- finished games --------------------------------------------------------------------------
+def _finished_bot_game(c: TestClient) -> str:
+    gid: str = new_game(c, {"R": "bot", "Y": "bot"})["id"]
+    deadline = time.monotonic() + 120
+    while c.get(f"/api/games/{gid}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return gid
+
+
 def test_replay_and_record_cached_and_rate_limited(sqlite_url: str) -> None:
-    limits = generous_limits(replay_rate=0.001, replay_burst=3)
+    """Computing a replay or a record costs a token of the address's bucket; reading one
+    already computed costs nothing (several tabs of a finished game are never refused)."""
+    limits = generous_limits(replay_rate=0.001, replay_burst=1)
     with app_client(sqlite_url, limits=limits) as c:
         service = c.app.state.service  # type: ignore[attr-defined]
-        g = new_game(c, {"R": "bot", "Y": "bot"})
-        gid = g["id"]
-        deadline = time.monotonic() + 120
-        while c.get(f"/api/games/{gid}").json()["status"] != "over":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        gid = _finished_bot_game(c)
         first = c.get(f"/api/games/{gid}/replay")
         assert first.status_code == 200 and first.json()["frames"]
         assert (gid, "replay") in service._finished
-        again = c.get(f"/api/games/{gid}/replay")
-        assert again.content == first.content
-        rec = c.get(f"/api/games/{gid}/record")
-        assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+        for _ in range(5):
+            again = c.get(f"/api/games/{gid}/replay")
+            assert again.status_code == 200 and again.content == first.content
         r = c.get(f"/api/games/{gid}/record")
         assert r.status_code == 429 and "too many record requests" in r.json()["error"]
+        assert (gid, "record") not in service._finished
+
+
+def test_polling_an_analysis_is_not_limited(sqlite_url: str) -> None:
+    """The page polls the analysis while it is computed (every 1.5 s, from each tab): only the
+    requests that start work count, so the polls never use up the address's bucket, and a
+    replay asked meanwhile is not refused (a browser test waited 180 s for one)."""
+    from sorry.web.analysis import AnalysisCache
+
+    limits = generous_limits(replay_rate=0.001, replay_burst=3)
+    app = create_app(sqlite_url, fast_settings(limits=limits))
+    app.state.analysis = AnalysisCache(rollouts=2)
+    with TestClient(app) as c:
+        gid = _finished_bot_game(c)
+        statuses = []
+        deadline = time.monotonic() + 300
+        while not statuses or statuses[-1] != 200:
+            assert time.monotonic() < deadline, "the analysis took too long"
+            statuses.append(c.get(f"/api/games/{gid}/analysis?lang=en").status_code)
+            time.sleep(0.02)
+        # one token to compute it, one for its English words; the polls were free
+        assert set(statuses) <= {200, 202} and statuses.count(200) == 1, statuses
+        for _ in range(5):
+            assert c.get(f"/api/games/{gid}/analysis?lang=en").status_code == 200
+        assert c.get(f"/api/games/{gid}/replay").status_code == 200  # the third token
+        r = c.get(f"/api/games/{gid}/analysis?lang=ca")  # new words: new work
+        assert r.status_code == 429 and "too many analysis requests" in r.json()["error"]
+        assert c.get(f"/api/games/{gid}/replay").status_code == 200  # cached
 
 
 def test_the_bots_thinking_time_is_capped_by_the_server(sqlite_url: str) -> None:

@@ -158,6 +158,18 @@ class AnalysisCache:
         self._localising: dict[tuple[str, str], asyncio.Future[bytes]] = {}
         self._one_at_a_time: asyncio.Semaphore | None = None
 
+    def starts_work(self, game_id: str, lang: str) -> bool:
+        """Whether asking for this analysis now would start work (computing it, or its words in
+        ``lang``): only such requests count against an address's limit, so that a page polling
+        an analysis being computed, or several tabs showing one, are never refused."""
+        entry = self._games.get(game_id)
+        if entry is None or (entry.retry_at is not None and time.monotonic() > entry.retry_at):
+            return True
+        if entry.data is None or entry.record is None or entry.error is not None:
+            return False  # being computed, or failed for good: a dictionary lookup
+        key = (game_id, lang)
+        return key not in self._words and key not in self._localising
+
     async def get(self, service: Any, live: Any, lang: str) -> tuple[int, bytes]:
         """(HTTP status, JSON body) for a finished game (PermissionError while it is played)."""
         if not live.game.is_over():

@@ -424,12 +424,15 @@ async def replay(request: Request) -> Response:
 
 
 async def _finished(request: Request, what: str) -> Response:
-    """A finished game's record or replay: cached, and limited per address."""
+    """A finished game's record or replay: cached, and limited per address (only the requests
+    that compute one: a cached one costs nothing)."""
     service: GameService = request.app.state.service
     live = await _live(request)
     if live is None:
         return error(404, "no such game")
-    if not limits_of(request).allow(client_address(request), "replay"):
+    if not service.finished_cached(live.id, what) and not limits_of(request).allow(
+        client_address(request), "replay"
+    ):
         return too_many(f"too many {what} requests from this address: wait a moment")
     try:
         data = await service.finished_json(live, what)
@@ -444,15 +447,20 @@ async def _finished(request: Request, what: str) -> Response:
 
 
 async def analysis(request: Request) -> Response:
-    """A finished game's analysis (:mod:`sorry.web.analysis`): 202 while it is computed."""
+    """A finished game's analysis (:mod:`sorry.web.analysis`): 202 while it is computed.
+    Only the requests that start work count against the address's limit: the page polls
+    while the analysis is computed, and a poll is a dictionary lookup."""
     live = await _live(request)
     if live is None:
         return error(404, "no such game")
-    if not limits_of(request).allow(client_address(request), "replay"):
-        return too_many("too many analysis requests from this address: wait a moment")
     cache: AnalysisCache = request.app.state.analysis
+    lang = request_language(request)
+    if cache.starts_work(live.id, lang) and not limits_of(request).allow(
+        client_address(request), "replay"
+    ):
+        return too_many("too many analysis requests from this address: wait a moment")
     try:
-        status, data = await cache.get(request.app.state.service, live, request_language(request))
+        status, data = await cache.get(request.app.state.service, live, lang)
     except PermissionError as exc:
         return error(409, str(exc))
     cached = "public, max-age=3600" if status == 200 else "no-store"

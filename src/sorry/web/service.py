@@ -1110,6 +1110,10 @@ class GameService:
     # -- finished games -----------------------------------------------------------------------
     FINISHED_CACHE = 64  # replays and records kept (a finished game never changes)
 
+    def finished_cached(self, game_id: str, what: str) -> bool:
+        """Whether :meth:`finished_json` has this one ready (it costs nothing then)."""
+        return (game_id, what) in self._finished
+
     async def finished_json(self, live: LiveGame, what: str) -> bytes:
         """The replay (``"replay"``) or the record (``"record"``) of a finished game as JSON,
         computed once in the worker pool (it replays the game) and cached; PermissionError

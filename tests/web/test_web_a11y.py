@@ -6,7 +6,6 @@ region; pawns carry their letter, so colour is never the only clue."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import browser_kit
 import pytest
 
 pytest.importorskip("starlette")
@@ -25,23 +25,7 @@ pytest.importorskip("playwright")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-_KIT = importlib.util.spec_from_file_location(
-    "browser_kit", Path(__file__).parent / "web" / "browser_kit.py"
-)
-assert _KIT and _KIT.loader
-browser_kit = importlib.util.module_from_spec(_KIT)
-_KIT.loader.exec_module(browser_kit)
+AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
 LANGS = ["en", "ca", "eo", "el", "sw"]
 
 
@@ -117,18 +101,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield s
     finally:
         s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
