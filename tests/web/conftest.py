@@ -91,9 +91,12 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def browser(chromium: Any) -> Iterator[Any]:
-    """The module's chromium, every page a test opened closed after it: a page left open
+    """The module's chromium, the pages a test opened closed after it: a page left open
     keeps its connection and its polling (a finished game's page asks for the analysis every
-    1.5 s) while the next tests run."""
+    1.5 s) while the next tests run. (A module's fixture that keeps a page for several tests
+    opens it from ``chromium``.)"""
+    before = set(chromium.contexts)
     yield chromium
-    for ctx in list(chromium.contexts):
-        ctx.close()
+    for ctx in chromium.contexts:
+        if ctx not in before:
+            ctx.close()

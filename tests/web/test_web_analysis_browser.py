@@ -90,14 +90,14 @@ def _play_red(server: ServerProcess, gid: str, token: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def finished(server: ServerProcess, browser: Any) -> dict[str, Any]:
+def finished(server: ServerProcess, chromium: Any) -> dict[str, Any]:
     """A game of a person (Red, seated on a phone's page all along; the moves are sent over
     a WebSocket of the same seat, quicker than tapping) and an easy bot, over and analysed."""
     seats = [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot", "level": "easy"}]
     g = server.api("/api/games", {"name": "analysed", "seats": seats})
     red = next(s for s in g["seats"] if s["colour"] == "R")
     link = red["link"].replace("http://testserver", server.base)
-    page = context(browser, "phone", reduced_motion="reduce").new_page()
+    page = context(chromium, "phone", reduced_motion="reduce").new_page()
     errors = watch_errors(page)
     page.goto(link)
     page.wait_for_selector("#join-btn")
