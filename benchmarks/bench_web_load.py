@@ -122,6 +122,7 @@ class Stats:
         self.sent_at: list[float] = []  # time.monotonic() each move was sent
         self.rejected = 0
         self.hints = 0
+        self.hints_estimated = 0  # answered with each move's estimate (searched or cached)
         self.hint_errors: dict[str, int] = {}
         self.last_answer = 0.0  # time.monotonic() of the last hint answered
 
@@ -250,6 +251,8 @@ async def hinter(
                 seq = m["seq"]
             elif m["type"] == "hint":
                 stats.hints += 1
+                if m.get("moves"):  # estimates: a search (not the fallback while loading)
+                    stats.hints_estimated += 1
                 stats.last_answer = time.monotonic()
                 waiting = False
             elif m["type"] in ("error", "rejected"):
@@ -297,7 +300,7 @@ def _flood_child(conn: Any, rounds: list[list[Target]], repeat: int, gap: float)
     start, stop = conn.recv()
     stats = Stats()
     windows = asyncio.run(flood_rounds(rounds, repeat, gap, start, stop, stats))
-    conn.send({"hints": stats.hints, "hint_errors": stats.hint_errors, "windows": windows})
+    conn.send({"hints": stats.hints, "estimated": stats.hints_estimated, "hint_errors": stats.hint_errors, "windows": windows})
 
 
 def seat_list(mode: str, bot_level: str) -> list[dict[str, Any]]:
@@ -378,6 +381,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
         report = await asyncio.to_thread(here.recv)
         flooder.join()
         flood_stats.hints = report["hints"]
+        flood_stats.hints_estimated = report["estimated"]
         flood_stats.hint_errors = report["hint_errors"]
         windows = [tuple(w) for w in report["windows"]]
     elapsed = time.monotonic() - t0
@@ -410,6 +414,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
             "rounds": len(windows),
             "in_process": args.flood_in_process,
             "hints_answered": flood_stats.hints,
+            "hints_with_estimates": flood_stats.hints_estimated,
             "hint_errors": flood_stats.hint_errors,
             "seconds": round(sum(end - start for start, end in windows), 1),
             # the other games' moves sent while a round of the flood was being answered
