@@ -300,7 +300,14 @@ def _flood_child(conn: Any, rounds: list[list[Target]], repeat: int, gap: float)
     start, stop = conn.recv()
     stats = Stats()
     windows = asyncio.run(flood_rounds(rounds, repeat, gap, start, stop, stats))
-    conn.send({"hints": stats.hints, "estimated": stats.hints_estimated, "hint_errors": stats.hint_errors, "windows": windows})
+    conn.send(
+        {
+            "hints": stats.hints,
+            "estimated": stats.hints_estimated,
+            "hint_errors": stats.hint_errors,
+            "windows": windows,
+        }
+    )
 
 
 def seat_list(mode: str, bot_level: str) -> list[dict[str, Any]]:

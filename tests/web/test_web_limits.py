@@ -182,7 +182,17 @@ def test_hints_are_shared_and_limited_per_seat(sqlite_url: str) -> None:
             mover, ws, st = to_move_socket(socks, states)
             other = "Y" if mover == "R" else "R"
             # the seat's hint: computed once, the same answer on every connection of the seat
-            done = service.pool.done
+            # (counted here; an answer of the worker still loading the estimator is made final,
+            # as it would be once loaded: test_a_provisional_hint_is_not_kept)
+            real, asked = service.pool.hint, []
+
+            async def counted(view: Any, seed: int) -> Any:
+                asked.append(seed)
+                result = await real(view, seed)
+                result.pop("provisional", None)
+                return result
+
+            service.pool.hint = counted
             ws.send_json({"type": "hint", "seq": st["seq"]})
             first = recv(ws, "hint")
             if mover == "R":
@@ -190,7 +200,7 @@ def test_hints_are_shared_and_limited_per_seat(sqlite_url: str) -> None:
                 assert recv(wr2, "hint")["move"] == first["move"]
             ws.send_json({"type": "hint", "seq": st["seq"]})
             assert recv(ws, "hint")["move"] == first["move"]
-            assert service.pool.done - done == 1
+            assert len(asked) == 1
             assert first["move"] in [m["move"] for m in st["view"]["legal_moves"]]
             # the seat's next position: over its limit
             states[mover] = play(ws, st, first["move"])
@@ -204,6 +214,46 @@ def test_hints_are_shared_and_limited_per_seat(sqlite_url: str) -> None:
             ws.send_json({"type": "hint", "seq": states[mover]["seq"]})
             m = recv(ws, "error")
             assert m["code"] == "hint_rate_limited" and "this seat" in m["error"]
+
+
+def test_a_provisional_hint_is_not_kept(sqlite_url: str) -> None:
+    """While a worker loads the estimator its hint is the medium bot's move with no estimates
+    (``provisional``): asked again, the seat gets the estimates, not that stand-in from the
+    cache; an answer with estimates is kept."""
+    with app_client(sqlite_url) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        g = new_game(c)
+        answers: list[dict[str, Any]] = []
+
+        async def fake_hint(view: Any, seed: int) -> dict[str, Any]:
+            move = str(view.legal_moves[0])
+            if not answers:
+                answers.append({"move": move, "moves": [], "separated": False, "provisional": True})
+            else:
+                chance = {
+                    "move": move,
+                    "win": 0.5,
+                    "low": 0.4,
+                    "high": 0.6,
+                    "worlds": 9,
+                    "tied": False,
+                }
+                answers.append({"move": move, "moves": [chance], "separated": True})
+            return answers[-1]
+
+        service.pool.hint = fake_hint
+        with (
+            c.websocket_connect(f"/ws/{g['id']}") as wr,
+            c.websocket_connect(f"/ws/{g['id']}") as wy,
+        ):
+            states = {"R": hello(wr, "R", g["tokens"]["R"]), "Y": hello(wy, "Y", g["tokens"]["Y"])}
+            _mover, ws, st = to_move_socket({"R": wr, "Y": wy}, states)
+            for expected in ([], [9], [9]):
+                ws.send_json({"type": "hint", "seq": st["seq"]})
+                reply = recv(ws, "hint")
+                assert [m["worlds"] for m in reply["moves"]] == expected
+                assert "provisional" not in reply
+            assert len(answers) == 2  # the provisional one asked again, the real one kept
 
 
 def test_hints_are_limited_per_address(sqlite_url: str) -> None:

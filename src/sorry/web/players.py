@@ -4,7 +4,7 @@ behind the same call (``make_bot(level).choose(view, rng)``)."""
 from __future__ import annotations
 
 import importlib
-from typing import Any, Protocol, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from ..moves import Move
 from ..rng import Rng
@@ -38,6 +38,8 @@ class HintResult(TypedDict):
     move: str
     moves: list[MoveChance]
     separated: bool
+    #: the estimator was still loading (a worker starting): a stand-in the server does not keep
+    provisional: NotRequired[bool]
 
 
 class Chooser(Protocol):

@@ -913,6 +913,8 @@ class GameService:
             live.hints.pop(key, None)
             log.exception("a hint failed in game %s", live.id)
             return _error("server_error", "the hint could not be computed: try again")
+        if result.get("provisional") and live.hints.get(key) is job:
+            del live.hints[key]  # asked again, it gets the estimates once the worker has loaded
         return hint_reply(seq, result)
 
     # -- bots ---------------------------------------------------------------------------------

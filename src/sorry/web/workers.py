@@ -196,7 +196,8 @@ def hint_move(view: PlayerView, seed: int) -> HintResult:
     (``sorry.web.players.hint_estimates``); while the compiled search loads, the medium bot's
     move with no estimates."""
     if _WARMING.is_set():
-        return {"move": bot_move("medium", None, view, seed), "moves": [], "separated": False}
+        move = bot_move("medium", None, view, seed)
+        return {"move": move, "moves": [], "separated": False, "provisional": True}
     return hint_estimates(view, Rng(seed))
 
 
