@@ -6,19 +6,14 @@ region; pawns carry their letter, so colour is never the only clue."""
 
 from __future__ import annotations
 
-import json
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import browser_kit
 import pytest
+
+from server_helpers import ServerProcess
 
 pytest.importorskip("starlette")
 pytest.importorskip("playwright")
@@ -29,74 +24,18 @@ AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
 LANGS = ["en", "ca", "eo", "el", "sw"]
 
 
-class Server:
-    """``sorry serve`` on a free port of 127.0.0.1."""
-
-    def __init__(self, database: str) -> None:
-        self.database = database
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "sorry",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database",
-                database,
-                "--bot-delay",
-                "0.02",
-                "--takeover-after",
-                "3600",
-                # every test here comes from 127.0.0.1: no per-address limit may refuse one
-                "--games-per-minute",
-                "10000",
-                "--max-connections-per-address",
-                "10000",
-                # a finished game's analysis takes a worker for a while: the bots keep the other
-                "--workers",
-                "2",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=self.errors,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/api/meta", timeout=1).read()
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
-
-    def api(self, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(
-            self.base + path, data=data, headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'a11y.db'}")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = ServerProcess(
+        f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'a11y.db'}",
+        "--bot-delay",
+        "0.02",
+        "--takeover-after",
+        "3600",
+        # a finished game's analysis takes a worker for a while: the bots keep the other
+        "--workers",
+        "2",
+    )
     try:
         yield s
     finally:
@@ -117,7 +56,7 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     ]
 
 
-def new_game(server: Server) -> tuple[str, dict[str, str]]:
+def new_game(server: ServerProcess) -> tuple[str, dict[str, str]]:
     g = server.api(
         "/api/games",
         {
@@ -151,7 +90,7 @@ def open_page(browser: Any, url: str, lang: str, scheme: str = "light") -> tuple
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_serious_violations_on_the_main_pages(
-    server: Server, browser: Any, lang: str, scheme: str
+    server: ServerProcess, browser: Any, lang: str, scheme: str
 ) -> None:
     # the lobby with its create form
     page, errors = open_page(browser, server.base + "/", lang, scheme)
@@ -206,7 +145,7 @@ def test_no_serious_violations_on_the_main_pages(
     assert not errors and not more and not last
 
 
-def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> None:
+def test_keyboard_play_focus_and_announcements(server: ServerProcess, browser: Any) -> None:
     _gid, links = new_game(server)
     page, errors = open_page(browser, links["R"], "ca")
     page.wait_for_selector("#join-btn")
@@ -257,7 +196,7 @@ def test_keyboard_play_focus_and_announcements(server: Server, browser: Any) -> 
     assert not errors
 
 
-def test_language_menu_is_remembered(server: Server, browser: Any) -> None:
+def test_language_menu_is_remembered(server: ServerProcess, browser: Any) -> None:
     ctx = browser.new_context(locale="el", extra_http_headers={"Accept-Language": "el"})
     page = ctx.new_page()
     page.goto(server.base + "/")
