@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from server_helpers import ServerProcess
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
@@ -356,3 +358,37 @@ class Tapper:
             if not self.turn():
                 return
         raise AssertionError("the game did not finish in time")
+
+
+AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations (vendored in tests/vendor/axe-core) of the page
+    as it is now."""
+    # evaluated, not added as an inline <script>: the page's CSP allows no inline script
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    result: dict[str, Any] = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def start_server(folder: Path, *extra: str) -> ServerProcess:
+    """``sorry serve`` for the browser tests, on a new database in ``folder``: quick bots, no
+    takeover, two workers (a finished game's analysis takes one for a while: the bots keep the
+    other)."""
+    return ServerProcess(
+        f"sqlite:///{folder / 'e2e.db'}",
+        "--bot-delay",
+        "0.02",
+        "--takeover-after",
+        "3600",
+        "--workers",
+        "2",
+        *extra,
+    )

@@ -7,7 +7,6 @@ region; pawns carry their letter, so colour is never the only clue."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import browser_kit
@@ -20,40 +19,16 @@ pytest.importorskip("playwright")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
 LANGS = ["en", "ca", "eo", "el", "sw"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(
-        f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'a11y.db'}",
-        "--bot-delay",
-        "0.02",
-        "--takeover-after",
-        "3600",
-        # a finished game's analysis takes a worker for a while: the bots keep the other
-        "--workers",
-        "2",
-    )
+    s = browser_kit.start_server(tmp_path_factory.mktemp("a11y"))
     try:
         yield s
     finally:
         s.stop()
-
-
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """Serious and critical axe-core violations of the page as it is now."""
-    # evaluated, not added as an inline <script>: the page's CSP allows no inline script
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    result: dict[str, Any] = page.evaluate(
-        "async () => await axe.run(document, {resultTypes: ['violations']})"
-    )
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def new_game(server: ServerProcess) -> tuple[str, dict[str, str]]:
@@ -96,7 +71,7 @@ def test_no_serious_violations_on_the_main_pages(
     page, errors = open_page(browser, server.base + "/", lang, scheme)
     page.wait_for_selector("#seat-Y option", state="attached")
     assert page.evaluate("document.documentElement.lang") == lang
-    assert axe_violations(page) == []
+    assert browser_kit.axe_violations(page) == []
     # the waiting room of a game the host made, with its invitation, QR code and chat
     page.fill("#host-name", "Ann")
     page.select_option("#seat-B", "invite")
@@ -105,7 +80,7 @@ def test_no_serious_violations_on_the_main_pages(
     page.click(".show-qr")
     page.click(".phrase")
     page.wait_for_selector("#chat-log li")
-    assert axe_violations(page) == []
+    assert browser_kit.axe_violations(page) == []
     # a game, seated, a pawn chosen and its squares marked, every move listed
     _gid, links = new_game(server)
     page, errors = open_page(browser, links["R"], lang, scheme)
@@ -116,11 +91,11 @@ def test_no_serious_violations_on_the_main_pages(
     page.click("#moves-panel summary")
     if page.locator(".pawn.movable").count():
         page.locator(".pawn.movable").first.click()
-    assert axe_violations(page) == []
+    assert browser_kit.axe_violations(page) == []
     # the same game watched by someone else
     spectator, more = open_page(browser, page.url.split("#")[0], lang, scheme)
     spectator.wait_for_function("() => document.body.dataset.role === 'spectator'")
-    assert axe_violations(spectator) == []
+    assert browser_kit.axe_violations(spectator) == []
     # the end of a game (its last move tapped: a pawn into a HOME that holds three), its replay
     g = browser_kit.preset_game(
         server.database,
@@ -136,12 +111,12 @@ def test_no_serious_violations_on_the_main_pages(
     end.click('.pawn[data-loc="s5"]')
     end.click('.dest[data-place="RH"]')
     end.wait_for_selector("#over-panel:not([hidden])")
-    assert axe_violations(end) == []
+    assert browser_kit.axe_violations(end) == []
     end.click("#replay-btn")
     end.wait_for_function("() => document.body.dataset.replayAt === '0'", timeout=180000)
     end.click("#replay-next")
     end.wait_for_function("() => document.body.dataset.replayAt === '1'")
-    assert axe_violations(end) == []
+    assert browser_kit.axe_violations(end) == []
     assert not errors and not more and not last
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import VIEWPORTS, body, check_sizes, context, watch_errors
+from browser_kit import VIEWPORTS, axe_violations, body, check_sizes, context, watch_errors
 
 from server_helpers import ServerProcess
 from sorry.i18n import LANGUAGES, gettext, using
@@ -189,22 +189,6 @@ def test_the_graph_the_table_and_the_replay(
     _panel_shot(page, f"analysis-replay-{viewport}")
     assert not errors
     ctx.close()
-
-
-AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
-
-
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """Serious and critical axe-core violations of the page as it is (as test_web_a11y.py)."""
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    result: dict[str, Any] = page.evaluate(
-        "async () => await axe.run(document, {resultTypes: ['violations']})"
-    )
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 #: The words of the table's names drawn on two lines (cut inside the word).

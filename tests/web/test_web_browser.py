@@ -21,6 +21,7 @@ from browser_kit import (
     context,
     preset_game,
     shot,
+    start_server,
     watch_errors,
 )
 
@@ -31,19 +32,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("browser") / "e2e.db"
-    s = ServerProcess(
-        f"sqlite:///{db}",
-        "--bot-delay",
-        "0.02",
-        "--takeover-after",
-        "3600",
-        "--timer-scale",
-        "0.2",
-        # a finished game's analysis takes a worker for a while: the bots keep the other
-        "--workers",
-        "2",
-    )
+    s = start_server(tmp_path_factory.mktemp("browser"), "--timer-scale", "0.2")
     try:
         yield s
     finally:
