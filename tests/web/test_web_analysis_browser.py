@@ -291,6 +291,19 @@ def test_the_analysis_as_a_seated_player(
     assert not errors
 
 
+#: The table's figures replaced by the widest a game can give: luck and decisions of three
+#: digits, 100% and two-digit counts of errors.
+WIDEST = """(() => {
+  for (const row of document.querySelectorAll('#analysis-table tbody tr')) {
+    const cells = row.querySelectorAll('td');
+    cells[0].textContent = '−888.8';
+    cells[1].textContent = '+888.8';
+    cells[2].textContent = '100%';
+    cells[3].textContent = '88 · 88 · 88';
+  }
+})()"""
+
+
 def test_the_words_in_every_language(
     server: ServerProcess, browser: Any, finished: dict[str, Any]
 ) -> None:
@@ -322,10 +335,11 @@ def test_the_words_in_every_language(
         )
         # the table fits the phone, and no name is cut inside a word (Κόκκι|νο)
         page.locator("#analysis-table").scroll_into_view_if_needed()
-        assert page.evaluate(
+        fits = (
             "(() => { const w = document.querySelector('.ag-table-wrap');"
             " return w.scrollWidth <= w.clientWidth; })()"
         )
+        assert page.evaluate(fits)
         assert page.evaluate(WORDS_CUT) == [], lang
         if lang != "en":  # a bot by its level, in the language of the page
             assert "bot)" not in page.inner_text("#analysis-table"), lang
@@ -337,5 +351,8 @@ def test_the_words_in_every_language(
             assert axe == [], (lang, scheme, axe)
         _panel_shot(page, f"analysis-{lang}-dark")
         page.emulate_media(color_scheme="light")
+        # and with the widest figures a game can give (the game above is a random one)
+        page.evaluate(WIDEST)
+        assert page.evaluate(fits), (lang, page.inner_text("#analysis-table"))
     assert not errors
     ctx.close()
