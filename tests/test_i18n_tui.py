@@ -11,7 +11,9 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, Label, Markdown, Select, Static
 
 from sorry import Rules, i18n
-from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp
+from sorry.moves import Kind, Move
+from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp, chance_words
+from sorry.tui.players import MoveChance
 from sorry.tui.session import Session
 from tui_helpers import Body, Compare, as_terminal, settle
 from tui_helpers import run as tui_run
@@ -79,6 +81,12 @@ def test_game_screen_and_help_in_each_language(lang: str) -> None:
         assert isinstance(app.screen, HelpScreen)
         markdown = app.screen.query_one(Markdown).source
         assert name in markdown and faq in markdown
+        # the `h` line explains the hint panel's figures in the panel's own words
+        chance = MoveChance(Move(Kind.FORWARD, 0, 10, 5), 0.62, 0.55, 0.69, 400, tied=True)
+        keys_h = next(line for line in markdown.splitlines() if line.startswith("| h |"))
+        figures = chance_words(chance, best=True)
+        word = chance_words(chance)[len(figures) + 1 :]  # the panel's "tied"
+        assert figures == "62% [55–69]" and figures in keys_h and f"{word}:" in keys_h, keys_h
 
     run(app, body)
 
