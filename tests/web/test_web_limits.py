@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -462,6 +463,38 @@ def test_replay_and_record_cached_and_rate_limited(sqlite_url: str) -> None:
         r = c.get(f"/api/games/{gid}/record")
         assert r.status_code == 429 and "too many record requests" in r.json()["error"]
         assert (gid, "record") not in service._finished
+
+
+def test_a_replay_asked_while_it_is_computed_waits_for_that_computation(
+    sqlite_url: str,
+) -> None:
+    """Requests for a replay that is being computed join that computation: the game is
+    replayed once, and they cost no token (the bucket holds one: they would be refused)."""
+    limits = generous_limits(replay_rate=0.001, replay_burst=1)
+    with app_client(sqlite_url, limits=limits) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        gid = _finished_bot_game(c)
+        jobs: list[str] = []
+        real_run = service.pool.run
+
+        async def slow_run(priority: int, fn: Any, *args: Any) -> Any:
+            jobs.append(fn.__name__)
+            await asyncio.sleep(0.5)
+            return await real_run(priority, fn, *args)
+
+        service.pool.run = slow_run
+        url = f"/api/games/{gid}/replay"
+        with ThreadPoolExecutor(4) as pool:
+            first = pool.submit(c.get, url)
+            deadline = time.monotonic() + 30
+            while not jobs:  # the first request is computing the replay
+                assert time.monotonic() < deadline and not first.done()
+                time.sleep(0.005)
+            others = [pool.submit(c.get, url) for _ in range(3)]
+            responses = [first.result(), *(f.result() for f in others)]
+        assert [r.status_code for r in responses] == [200] * 4
+        assert len({r.content for r in responses}) == 1 and responses[0].json()["frames"]
+        assert jobs == ["replay_json"] and not service._finishing
 
 
 def test_polling_an_analysis_is_not_limited(sqlite_url: str) -> None:

@@ -316,6 +316,8 @@ class GameService:
         self._finished: collections.OrderedDict[tuple[str, str], bytes] = (
             collections.OrderedDict()
         )  # finished games' replays and records, most recently used last
+        # replays and records being computed: a second request waits for the same job
+        self._finishing: dict[tuple[str, str], asyncio.Future[bytes]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None  # for tests
 
@@ -1113,13 +1115,16 @@ class GameService:
     FINISHED_CACHE = 64  # replays and records kept (a finished game never changes)
 
     def finished_cached(self, game_id: str, what: str) -> bool:
-        """Whether :meth:`finished_json` has this one ready (it costs nothing then)."""
-        return (game_id, what) in self._finished
+        """Whether :meth:`finished_json` has this one ready or being computed (a request for
+        it starts no work then)."""
+        key = (game_id, what)
+        return key in self._finished or key in self._finishing
 
     async def finished_json(self, live: LiveGame, what: str) -> bytes:
         """The replay (``"replay"``) or the record (``"record"``) of a finished game as JSON,
-        computed once in the worker pool (it replays the game) and cached; PermissionError
-        while it is being played, PoolBusy when too many searches wait already."""
+        computed once in the worker pool (it replays the game) and cached; requests made while
+        it is computed wait for that computation. PermissionError while the game is being
+        played, PoolBusy when too many searches wait already."""
         key = (live.id, what)
         cached = self._finished.get(key)
         if cached is not None:
@@ -1127,6 +1132,22 @@ class GameService:
             return cached
         if not live.game.is_over():
             raise PermissionError(f"the {what} is available when the game is over")
+        job = self._finishing.get(key)
+        if job is None:
+            job = asyncio.ensure_future(self._finish(live, what))
+            self._finishing[key] = job
+
+            def done(job: asyncio.Future[bytes]) -> None:
+                self._finishing.pop(key, None)
+                _retrieve(job)
+
+            job.add_done_callback(done)
+        # shielded: one requester going away does not cancel the others' computation
+        return await asyncio.shield(job)
+
+    async def _finish(self, live: LiveGame, what: str) -> bytes:
+        """Compute and cache :meth:`finished_json`'s answer."""
+        key = (live.id, what)
         game = live.game.to_dict()
         if what == "replay":
             text = await self.pool.run(LOW, replay_json, live.id, game, live.log)
