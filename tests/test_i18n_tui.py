@@ -15,8 +15,7 @@ from sorry.moves import Kind, Move
 from sorry.tui.app import GameScreen, HelpScreen, NewGameScreen, SorryApp, chance_words
 from sorry.tui.players import MoveChance
 from sorry.tui.session import Session
-from tui_helpers import Body, Compare, as_terminal, settle
-from tui_helpers import run as tui_run
+from tui_helpers import Body, Compare, as_terminal, run as tui_run, settle
 
 #: Per language: the game's name, "New game", "Start", "Turn 1", "Questions and answers",
 #: the footer's "Quit".

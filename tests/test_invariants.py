@@ -8,8 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine_helpers import game_at, rules_of
 from sorry import Game, Move, Position, Rules

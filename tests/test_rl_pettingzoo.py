@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
-from pettingzoo.test import test_save_obs as save_obs_test
+from pettingzoo.test import api_test, render_test, seed_test, test_save_obs as save_obs_test
 
 from sorry.errors import IllegalMoveError, RulesError
 from sorry.rl import sorry_v0

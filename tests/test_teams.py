@@ -9,8 +9,7 @@ from functools import partial
 import pytest
 
 from engine_helpers import play_out
-from sorry.board import FORWARD as FWD
-from sorry.board import HOME, START, TRACK_LEN
+from sorry.board import FORWARD as FWD, HOME, START, TRACK_LEN
 from sorry.cards import CARDS, SORRY
 from sorry.errors import IllegalMoveError, PositionError, RulesError
 from sorry.game import Game
@@ -486,8 +485,7 @@ def _reference_results(state: PawnState, rules: Rules, colour: int, card: int) -
     """Results of every legal move of ``card`` in the team game, from the rules directly
     (docs/rules.md, docs/variants.md: START exit, movement tables, landing rules), without the
     move generator."""
-    from sorry.board import BACKWARD as BWD
-    from sorry.board import START_EXIT
+    from sorry.board import BACKWARD as BWD, START_EXIT
 
     team = (colour, (colour + 2) % 4)
     out: set[object] = set()

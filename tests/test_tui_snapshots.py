@@ -8,8 +8,7 @@ from typing import Any
 from sorry import Rules
 from sorry.tui.app import SorryApp
 from sorry.tui.session import Session
-from tui_helpers import Compare, presses
-from tui_helpers import position_app as tui_position_app
+from tui_helpers import Compare, position_app as tui_position_app, presses
 
 
 def position_app(position: str, card: int | None = None, **kw: Any) -> SorryApp:

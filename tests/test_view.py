@@ -9,8 +9,7 @@ import json
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine_helpers import below_moves, play_out
 from sorry import Game, Rules

@@ -37,8 +37,18 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from .board import START, loc_sort_key
 from .cards import CARD_INDEX, CARDS, SORRY, Card
 from .errors import IllegalMoveError, RulesError
-from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, PASS_MOVE, SPLIT, SWAP, Move
-from .moves import SORRY as SORRY_KIND
+from .moves import (
+    BACKWARD,
+    DISCARD,
+    ENTER,
+    FORWARD,
+    PASS,
+    PASS_MOVE,
+    SORRY as SORRY_KIND,
+    SPLIT,
+    SWAP,
+    Move,
+)
 from .rulebook import PARTNER
 from .view import PlayerView
 

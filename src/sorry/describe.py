@@ -24,9 +24,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board import BACKWARD as BWD
-from .board import FORWARD as FWD
-from .board import HOME, SAFE_BASE, START, START_EXIT, TRACK_LEN, colour_name
+from .board import (
+    BACKWARD as BWD,
+    FORWARD as FWD,
+    HOME,
+    SAFE_BASE,
+    START,
+    START_EXIT,
+    TRACK_LEN,
+    colour_name,
+)
 from .cards import Card, card_label
 from .effects import Effect, EffectKind, parts
 from .game import Game

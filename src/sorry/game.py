@@ -37,8 +37,7 @@ from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .effects import Effect
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .i18n import _
-from .movegen import card_moves, matching_move
-from .movegen import legal_moves as standard_moves
+from .movegen import card_moves, legal_moves as standard_moves, matching_move
 from .moves import DISCARD, PASS, SPLIT, Move
 from .position import Position, field_text
 from .rng import Rng
@@ -48,9 +47,9 @@ from .rulebook import (
     check_colours,
     colours_for,
     may_decline,
+    score as points_score,
     seat_after,
 )
-from .rulebook import score as points_score
 from .rules import Rules
 from .state import Change, PawnState
 from .view import Phase, PlayerView

@@ -10,12 +10,20 @@ way plays (a split's halves in the other order, a move left out because another 
 
 from __future__ import annotations
 
-from .board import BACKWARD as BWD
-from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT, TRACK_LEN
+from .board import BACKWARD as BWD, FORWARD as FWD, HOME, START, START_EXIT, TRACK_LEN
 from .cards import SORRY
-from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, PASS_MOVE, SPLIT, SWAP, Move
-from .moves import SORRY as SORRY_KIND
+from .moves import (
+    BACKWARD,
+    DISCARD,
+    ENTER,
+    FORWARD,
+    PASS,
+    PASS_MOVE,
+    SORRY as SORRY_KIND,
+    SPLIT,
+    SWAP,
+    Move,
+)
 from .rulebook import BACKWARD_STEPS, FORWARD_STEPS, SORRY_FORWARD, may_decline
 from .rules import Rules
 from .state import PAWN_WEIGHT, Change, PawnState

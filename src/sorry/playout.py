@@ -20,9 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Final
 
-from .board import BACKWARD as BWD
-from .board import FORWARD as FWD
-from .board import HOME, START, START_EXIT, TRACK_LEN, slide_table
+from .board import BACKWARD as BWD, FORWARD as FWD, HOME, START, START_EXIT, TRACK_LEN, slide_table
 from .cards import SORRY, deck_cards
 from .movegen import card_moves
 from .moves import FORWARD, PASS_MOVE, Move

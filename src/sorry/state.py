@@ -7,9 +7,9 @@ pawn it changes, so a move can be taken back exactly by :meth:`PawnState.undo`.
 
 from __future__ import annotations
 
-from .board import BACKWARD as BWD
-from .board import FORWARD as FWD
 from .board import (
+    BACKWARD as BWD,
+    FORWARD as FWD,
     HOME,
     START,
     START_EXIT,

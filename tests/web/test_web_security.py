@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
 from server_helpers import fast_settings, hello, new_game, recv, track

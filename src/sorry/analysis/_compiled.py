@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..board import TRACK_LEN
-from ..fast import _kernel as K
-from ..fast import params
+from ..fast import _kernel as K, params
 from ..fast._kernel import Arr, ajit, jit
 from ..game import Game
 from ..rules import Rules

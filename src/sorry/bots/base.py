@@ -13,8 +13,10 @@ from ..board import HOME, TRACK_LEN
 from ..cards import CARDS, Card, deck_counts
 from ..moves import Move
 from ..rng import Rng
-from ..rulebook import PROGRESS as PROGRESS  # re-exported: the bots' progress table
-from ..rulebook import next_colour as next_colour
+from ..rulebook import (
+    PROGRESS as PROGRESS,  # re-exported: the bots' progress table
+    next_colour as next_colour,
+)
 from ..rules import Rules
 from ..state import PawnState
 from ..view import PlayerView

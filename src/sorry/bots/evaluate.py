@@ -15,9 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..board import BACKWARD as BWD
-from ..board import FORWARD as FWD
-from ..board import HOME, SAFE_BASE, START, START_EXIT, TRACK_LEN, slide_table
+from ..board import (
+    BACKWARD as BWD,
+    FORWARD as FWD,
+    HOME,
+    SAFE_BASE,
+    START,
+    START_EXIT,
+    TRACK_LEN,
+    slide_table,
+)
 from ..cards import SORRY, Card
 from ..rulebook import PARTNER, PROGRESS
 from ..state import PawnState

@@ -36,9 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel as K
-from . import _policy as PO
-from . import _search as SR
+from . import _kernel as K, _policy as PO, _search as SR
 from ._kernel import Arr, ajit, ijit, jit
 
 # -- the tree's columns -------------------------------------------------------------------------

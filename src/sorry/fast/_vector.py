@@ -22,8 +22,7 @@ import numpy as np
 from ..actions import DISCARD_BASE, PASS_ACTION, SORRY_BASE, SPLIT_BASE, SWAP_BASE
 from ..cards import CARDS, deck_counts
 from ..rl import observation as O
-from . import _kernel as K
-from . import _search as SR
+from . import _kernel as K, _search as SR
 from ._kernel import Arr, ajit, ijit, jit
 
 # -- the scalars of a game (G[g, :]) ------------------------------------------------------------

@@ -22,8 +22,7 @@ import numpy.typing as npt
 from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
 from ..errors import GameStateError
 from ..view import PlayerView
-from . import _mcts as MC
-from . import _search as SR
+from . import _mcts as MC, _search as SR
 from .search import ViewRoot
 
 Array = npt.NDArray[Any]

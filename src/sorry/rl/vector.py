@@ -54,10 +54,7 @@ from .observation import OBS_SIZE, make_rules
 
 try:
     from .. import fast
-    from ..fast import _kernel as K
-    from ..fast import _policy as PO
-    from ..fast import _search as SR
-    from ..fast import _vector as VK
+    from ..fast import _kernel as K, _policy as PO, _search as SR, _vector as VK
     from ..fast.search import rule_arrays
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"sorry.rl.vector needs the fast extra (numba): {exc}") from exc

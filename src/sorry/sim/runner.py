@@ -19,8 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, _
-from ..playout import UNSUPPORTED as PLAYOUT_UNSUPPORTED
-from ..playout import random_bots_game
+from ..playout import UNSUPPORTED as PLAYOUT_UNSUPPORTED, random_bots_game
 from ..rng import Rng, derive_seed
 from ..rules import Rules
 

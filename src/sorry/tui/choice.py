@@ -27,8 +27,7 @@ from dataclasses import dataclass, field, replace
 from ..board import START, TRACK_LEN, colour_name
 from ..game import Game
 from ..i18n import _
-from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SPLIT, SWAP, Move
-from ..moves import SORRY as SORRY_KIND
+from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY as SORRY_KIND, SPLIT, SWAP, Move
 from ..rulebook import declines
 from ..state import PawnState
 from .describe import card_words, outcome, place_name
