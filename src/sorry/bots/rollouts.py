@@ -1,9 +1,11 @@
 """Scores of a view's moves in determinised worlds: the common ground of the ``expert`` search
 and the move hints, with two engines behind one interface.
 
-``compiled`` (the ``fast`` extra, :mod:`sorry.fast.search`): each world deals the cards the
-viewer cannot see into the other hands and the draw pile, the move is played, and every seat
-then plays the compiled ``medium`` bot to the end of the game (or ``depth`` moves).
+``compiled`` (the ``fast`` extra, :mod:`sorry.fast.search`; or the same code compiled ahead of
+time by ``sorry compile``, :mod:`sorry.fast_aot`, which needs no numba at run time): each world
+deals the cards the viewer cannot see into the other hands and the draw pile, the move is
+played, and every seat then plays the compiled ``medium`` bot to the end of the game (or
+``depth`` moves).
 
 ``python`` (the fallback, always there): the same worlds, the move, then a greedy playout on
 progress (:mod:`sorry.bots.rollout`) of at most ``depth`` moves.
@@ -16,7 +18,7 @@ numbers), so differences between moves are measured with less noise than their v
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..moves import DISCARD, Move
@@ -38,9 +40,26 @@ class Root(Protocol):
         ...
 
 
+def _ahead_of_time() -> Callable[..., None] | None:
+    """The rollouts compiled ahead of time (``sorry compile``) for the present sources, if
+    built: they need numpy only, not numba (:mod:`sorry.fast_aot`)."""
+    try:
+        from ..fast_aot import load
+    except ImportError:  # no numpy
+        return None
+    return load()
+
+
+def compiled_ahead_of_time() -> bool:
+    """Whether the compiled rollouts are the ones built ahead of time (nothing to load)."""
+    return _ahead_of_time() is not None
+
+
 @functools.cache
 def compiled_available() -> bool:
     """Whether the compiled engine (the ``fast`` extra: numba and numpy) can be used."""
+    if _ahead_of_time() is not None:
+        return True
     try:
         import sorry.fast.search  # noqa: F401
     except ImportError:
@@ -64,6 +83,11 @@ def engine_name(engine: str = "auto") -> str:
 def root_of(view: PlayerView, engine: str = "auto", scale: float = 40.0) -> Root:
     """The root of a search from ``view`` (the viewer to move) on ``engine``."""
     if engine_name(engine) == "compiled":
+        evaluate_worlds = _ahead_of_time()
+        if evaluate_worlds is not None:  # the same code compiled ahead of time: same scores
+            from ..fast_arrays import ViewArrays
+
+            return ViewArrays(view, scale=scale, evaluate_worlds=evaluate_worlds)
         from ..fast.search import ViewRoot
 
         return ViewRoot(view, scale=scale)
@@ -84,7 +108,7 @@ def warmup(cached_only: bool = False) -> float:
     from ..rules import Rules
 
     guard: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if cached_only:
+    if cached_only and _ahead_of_time() is None:  # (compiled ahead of time: nothing compiles)
         from ..fast.cache import cache_only
 
         guard = cache_only()
@@ -146,6 +170,7 @@ __all__ = [
     "ENGINES",
     "PythonRoot",
     "Root",
+    "compiled_ahead_of_time",
     "compiled_available",
     "engine_name",
     "root_of",

@@ -12,6 +12,7 @@ import importlib
 import os
 import pkgutil
 import sys
+import time
 from collections.abc import Sequence
 
 from .. import __version__
@@ -21,6 +22,9 @@ from ..game import Game
 from ..i18n import LANGUAGES, N_, _, get_language, gettext, ngettext, set_language
 from ..position import Position
 from ..rules import Rules
+
+#: when the command line was loaded (sorry hint's clock where /proc is missing)
+STARTED = time.perf_counter()
 
 #: argparse's own messages, translated in our catalogs (argparse looks them up through its
 #: module-level ``_``, which :func:`main` points at :func:`sorry.i18n.gettext`).

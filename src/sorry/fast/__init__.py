@@ -32,21 +32,17 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         f"sorry.fast needs numba and numpy: pip install 'sorry-engine[fast]' ({exc})"
     ) from exc
 
-from .. import board
 from ..board import COLOUR_LETTERS, COLOUR_NAMES, START
 from ..cards import CARD_INDEX, Card
 from ..errors import SorryError
+from ..fast_arrays import UNSUPPORTED, rule_params, state_array
 from ..moves import Kind, Move
 from ..position import Position, field_text
 from ..rng import derive_seed
 from ..rulebook import colours_for
-from ..rules import OPTION_VALUES, Rules, Unsupported
+from ..rules import Rules
 from . import _kernel as K
 from ._search import POLICY_MEDIUM  # the compiled medium bot (sorry.fast._policy)
-
-#: The settings the compiled engine cannot play (see sorry.rules.Unsupported): splitting a 7
-#: among three or four pawns of a team.
-UNSUPPORTED: Final[Unsupported] = frozenset({("team_seven_split", "any")})
 
 POLICIES: Final = {
     "random": K.POLICY_RANDOM,
@@ -94,24 +90,8 @@ def params(
     rules: Rules, policy: int = K.POLICY_RANDOM, seat_policies: Sequence[int] | None = None
 ) -> tuple[Array, Array]:
     """The rule parameters array ``P`` (with the policy of each colour R B Y G) and the slide
-    table of a rule set."""
-    rules.check_supported(UNSUPPORTED, "sorry.fast")
-    P = np.zeros(K.P_LEN, dtype=np.int64)
-    P[K.P_DECK] = rules.deck
-    P[K.P_AGAIN] = rules.book.again_mask
-    P[K.P_SORRY4] = OPTION_VALUES["sorry_forward_4"].index(rules.sorry_forward_4)
-    P[K.P_SWAP_BOTH] = int(rules.swap_slides == "both")
-    P[K.P_OUT] = int(rules.starting_pawns_out)
-    P[K.P_TEAMS] = int(rules.teams)
-    P[K.P_SWAP_PARTNER] = int(rules.team_swap_partner)
-    P[K.P_POINTS] = int(rules.points)
-    P[K.P_BONUS_CUM] = int(rules.points_bonus == "cumulative")
-    P[K.P_TURN_LIMIT] = rules.turn_limit or 0
-    P[K.P_POLICY] = policy
-    for c in range(4):
-        P[K.P_SEAT_POLICY + c] = policy if seat_policies is None else seat_policies[c]
-    slide = np.array(board.slide_table(rules.slide_on), dtype=np.int8)
-    return P, slide
+    table of a rule set (:func:`sorry.fast_arrays.rule_params`)."""
+    return rule_params(rules, policy, seat_policies)
 
 
 @dataclass
@@ -324,17 +304,7 @@ def warmup(policies: Sequence[str] = ("random",)) -> float:
     return time.perf_counter() - t0
 
 
-def _state_of(position: Position) -> Array:
-    S = np.full(K.STATE_LEN, -1, dtype=np.int8)
-    S[: K.OCC] = START
-    for c, locs in enumerate(position.pawns):
-        if locs is None:
-            continue
-        for i, loc in enumerate(locs):
-            S[4 * c + i] = loc
-            if loc < board.TRACK_LEN:
-                S[K.OCC + loc] = 4 * c + i
-    return S
+_state_of = state_array  # the state S of a position (sorry.fast_arrays)
 
 
 def move_of(rec: Array, points: bool = False) -> Move:

@@ -19,8 +19,23 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
-from .. import board, cards, rulebook
+from .. import board, cards, fast_arrays as _arrays, rulebook
 from ..bots.levels import KEEP_VALUE
+from ..fast_arrays import (  # the arrays' layouts, read where the code fills them too
+    OCC as OCC,
+    P_AGAIN as P_AGAIN,
+    P_BONUS_CUM as P_BONUS_CUM,
+    P_DECK as P_DECK,
+    P_OUT as P_OUT,
+    P_POINTS as P_POINTS,
+    P_SEAT_POLICY as P_SEAT_POLICY,
+    P_SORRY4 as P_SORRY4,
+    P_SWAP_BOTH as P_SWAP_BOTH,
+    P_SWAP_PARTNER as P_SWAP_PARTNER,
+    P_TEAMS as P_TEAMS,
+    P_TURN_LIMIT as P_TURN_LIMIT,
+    STATE_LEN as STATE_LEN,
+)
 from ..moves import Kind
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,8 +76,6 @@ prange = numba.prange
 TRACK = 60
 HOME = 65
 START = 66
-OCC = 16  # offset of the occupancy table in a state
-STATE_LEN = 76
 SORRY = 13
 
 FWD = np.array(board.FORWARD, dtype=np.int8)  # [colour, location, steps 0..12]
@@ -124,24 +137,10 @@ M_VALUE = 12  # scratch: a policy's score of the move
 M_COLS = 13
 MAX_MOVES = 512
 
-# -- rule parameters (an int64 array P) -----------------------------------------------------------
-P_DECK = 0
-P_AGAIN = 1  # bit c set: the player of card c draws again (Rulebook.again_mask)
-P_SORRY4 = 2  # 0 no, 1 always, 2 fallback
-P_SWAP_BOTH = 3
-P_OUT = 4
-P_TEAMS = 5
-P_SWAP_PARTNER = 6
-P_POINTS = 7
-P_BONUS_CUM = 8
-P_TURN_LIMIT = 9  # 0: none
-P_POLICY = 10  # the policy of every colour (P_SEAT_POLICY + c: colour c's, used by the games)
-P_TRACE = 11  # record the trace of game 0 of a batch call
-P_SEAT_POLICY = 12  # 12..15: policy of each colour R B Y G
-P_LEN = 16
+# -- rule parameters (an int64 array P): sorry.fast_arrays, shared with the code that fills it
 
 # policies
-POLICY_RANDOM = 0
+POLICY_RANDOM = _arrays.POLICY_RANDOM
 POLICY_EASY = 1
 POLICY_FIRST = 2
 POLICY_EASYBOT = 3

@@ -23,7 +23,21 @@ from typing import Any
 import numpy as np
 
 from ..bots import evaluate as _ev
-from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
+from ..fast_arrays import (  # the arrays' layouts and builders (numpy only)
+    E_EXIT_BLOCK as E_EXIT_BLOCK,
+    E_HAND as E_HAND,
+    E_HAND_WEIGHT as E_HAND_WEIGHT,
+    E_HOME as E_HOME,
+    E_LEN as E_LEN,
+    E_RESERVE as E_RESERVE,
+    E_SAFE as E_SAFE,
+    E_SCALE as E_SCALE,
+    E_SORRY_SHARE as E_SORRY_SHARE,
+    E_THREAT as E_THREAT,
+    NKINDS as NKINDS,
+    eval_params as eval_params,
+    hit_masks as hit_masks,
+)
 from . import _kernel as K
 from ._kernel import Arr, ijit, jit
 
@@ -32,64 +46,15 @@ HOME = K.HOME
 START = K.START
 SAFE_BASE = 59
 WIN = _ev.WIN
-#: the cards of evaluate._BUMP_STEPS, in its order
+#: the cards of evaluate._BUMP_STEPS, in its order (NKINDS of them)
 BUMP_CARDS = np.array([card for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
-NKINDS = BUMP_CARDS.shape[0]
 
-# -- the float parameters E -------------------------------------------------------------------
-# E[0..13]: the probability of each card face (E[13] Sorry!)
-E_SAFE = 14
-E_HOME = 15
-E_THREAT = 16
-E_RESERVE = 17
-E_SORRY_SHARE = 18
-E_EXIT_BLOCK = 19
-E_HAND = 20  # cards an attacker chooses from (1, or 5 for a rollout's leaf in points)
-E_HAND_WEIGHT = 21  # points: weight of what the kept cards could do next turn (MediumBot)
-E_SCALE = 22  # a cut-off rollout's evaluation squashed with this scale (1 / (1 + e^(-v/s)))
-E_LEN = 24
+# -- the float parameters E: sorry.fast_arrays (E_SAFE ... E_LEN)
 
 Z_LEN = 64  # scratch: threat masks Z[10a + k] per attacker a, in-START flags Z[40 + c]
 
 #: KEEP_VALUE of the levels (what a card is worth keeping), by face, as floats
 KEEP = np.array([K.KEEP2[c] / 2.0 for c in range(14)], dtype=np.float64)
-
-
-def eval_params(
-    probs: dict[int, float],
-    weights: Weights = DEFAULT_WEIGHTS,
-    hand: int = 1,
-    hand_weight: float = 0.3,
-    scale: float = 40.0,
-) -> Arr:
-    """The array ``E`` for card probabilities ``probs`` (by face) and ``weights``."""
-    E = np.zeros(E_LEN, dtype=np.float64)
-    for card, p in probs.items():
-        E[card] = p
-    E[E_SAFE] = weights.safe_bonus
-    E[E_HOME] = weights.home_bonus
-    E[E_THREAT] = weights.threat
-    E[E_RESERVE] = weights.start_reserve
-    E[E_SORRY_SHARE] = weights.sorry_share
-    E[E_EXIT_BLOCK] = weights.exit_block
-    E[E_HAND] = hand
-    E[E_HAND_WEIGHT] = hand_weight
-    E[E_SCALE] = scale
-    return E
-
-
-def hit_masks(slide_on: str) -> Arr:
-    """``hitm`` for a slide rule: evaluate.hit_table as bit masks of track squares."""
-    table = _ev.hit_table(slide_on)
-    out = np.zeros((4, TRACK, NKINDS), dtype=np.int64)
-    for c in range(4):
-        for sq in range(TRACK):
-            for k in range(NKINDS):
-                m = 0
-                for q in table[c][sq][k]:
-                    m |= 1 << q
-                out[c, sq, k] = m
-    return out
 
 
 @ijit

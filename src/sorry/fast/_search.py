@@ -18,24 +18,24 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel as K
-from . import _policy as PO
+from ..fast_arrays import (
+    # the root (a view) as an int64 array R
+    R_CARD as R_CARD,
+    R_DISCARD as R_DISCARD,
+    R_DRAW as R_DRAW,
+    R_HAND as R_HAND,
+    R_LEN as R_LEN,
+    R_NDISCARD as R_NDISCARD,
+    R_SIZES as R_SIZES,
+    R_TURN as R_TURN,
+    R_UNSEEN as R_UNSEEN,
+    R_VIEWER as R_VIEWER,
+)
+from . import _kernel as K, _policy as PO
 from ._kernel import Arr, ajit, ijit, jit, pjit, prange
 
 #: policy ids beyond the kernel's built-in ones (K.POLICY_*)
 POLICY_MEDIUM = 10
-
-# -- the root (a view) as an int64 array R ----------------------------------------------------
-R_VIEWER = 0
-R_TURN = 1
-R_DRAW = 2  # cards left in the draw pile
-R_NDISCARD = 3
-R_CARD = 4  # the card drawn (standard), 0
-R_SIZES = 5  # 5..8: cards held by each colour
-R_HAND = 9  # 9..19: the viewer's hand, counts per card slot
-R_UNSEEN = 20  # 20..30: the unseen cards, counts per card slot
-R_DISCARD = 31  # 31..31+48: the discard pile, bottom first
-R_LEN = 31 + 48
 
 
 @ajit

@@ -1,0 +1,57 @@
+"""``sorry compile``: compile the hints' rollouts ahead of time (:mod:`sorry.fast_aot`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ..i18n import _
+from . import CliError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "compile",
+        help=_("compile the hints' rollouts ahead of time (fast extra and a C compiler)"),
+        description=_(
+            "Compile the rollouts of the hints and of the expert's search ahead of time into a "
+            "module kept in the user's cache directory, so that a fresh 'sorry hint' needs no "
+            "numba (it answers in about 0.3 s instead of 1 s). Takes one to three minutes of "
+            "processor time, once after installing or updating; a module built from other "
+            "sources is never used."
+        ),
+    )
+    p.add_argument(
+        "--status",
+        action="store_true",
+        help=_("say whether the module is built for these sources, and where"),
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("numba") is None:
+        raise CliError(_("compiling needs the fast extra (numba and numpy)"))
+    from .. import fast_aot
+
+    where = fast_aot.directory()
+    if args.status:
+        state = fast_aot.status()
+        words = {
+            "ready": _("built for these sources"),
+            "stale": _("built from other sources or for another processor: run 'sorry compile'"),
+            "missing": _("not built: run 'sorry compile'"),
+        }
+        print(f"{words[state]}: {where}")
+        return 0 if state == "ready" else 1
+    t0 = time.perf_counter()
+    print(_("compiling the rollouts ahead of time (one to three minutes)..."), file=sys.stderr)
+    path = fast_aot.build()
+    if fast_aot.load() is None:
+        raise CliError(_("the compiled module does not load: {path}").format(path=path))
+    seconds = time.perf_counter() - t0
+    print(_("compiled in {seconds:.0f} s: {path}").format(seconds=seconds, path=path))
+    return 0
