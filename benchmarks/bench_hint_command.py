@@ -22,7 +22,7 @@ import sys
 import time
 from statistics import median
 
-from sorry import fast_aot
+from sorry.compiled import aot
 
 POSITIONS = {
     "standard": ["R:S,S,10,s1 Y:20,30,40,S R", "5"],
@@ -37,10 +37,10 @@ CHILD = (
 )
 
 
-def run_once(args: list[str], aot: bool) -> tuple[float, float, int, bool]:
+def run_once(args: list[str], ahead: bool) -> tuple[float, float, int, bool]:
     """(wall s, processor s, worlds of the best move, numba imported) of one fresh process."""
     env = dict(os.environ)
-    env["SORRY_AOT"] = "1" if aot else "0"
+    env["SORRY_AOT"] = "1" if ahead else "0"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(
@@ -61,23 +61,23 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be at least 1")
-    if fast_aot.status() != "ready":
-        p.error(f"the ahead-of-time module is {fast_aot.status()}: run 'sorry compile' first")
+    if aot.status() != "ready":
+        p.error(f"the ahead-of-time module is {aot.status()}: run 'sorry compile' first")
     print(f"load {os.getloadavg()[0]:.1f}")
     print("| position | way | wall s: median / max | cpu s: median | best move's worlds | numba |")
     print("|---|---|---|---|---|---|")
     try:
         for name, position in POSITIONS.items():
-            for aot in (True, False):  # warm both (page cache, numba's cache)
-                run_once(position, aot)
+            for ahead in (True, False):  # warm both (page cache, numba's cache)
+                run_once(position, ahead)
             rows: dict[bool, list[tuple[float, float, int, bool]]] = {True: [], False: []}
             for k in range(args.runs):
-                for aot in (True, False):
-                    rows[aot].append(run_once(position, aot))
+                for ahead in (True, False):
+                    rows[ahead].append(run_once(position, ahead))
                 print(f"{name}: {k + 1}/{args.runs}", file=sys.stderr, end="\r")
-            for aot in (True, False):
-                r = rows[aot]
-                way = "compiled ahead of time" if aot else "numba (SORRY_AOT=0)"
+            for ahead in (True, False):
+                r = rows[ahead]
+                way = "compiled ahead of time" if ahead else "numba (SORRY_AOT=0)"
                 print(
                     f"| {name} | {way} | {median(x[0] for x in r):.2f} / {max(x[0] for x in r):.2f}"
                     f" | {median(x[1] for x in r):.2f} | {int(median(x[2] for x in r))}"

@@ -2,7 +2,7 @@
 and the move hints, with two engines behind one interface.
 
 ``compiled`` (the ``fast`` extra, :mod:`sorry.fast.search`; or the same code compiled ahead of
-time by ``sorry compile``, :mod:`sorry.fast_aot`, which needs no numba at run time): each world
+time by ``sorry compile``, :mod:`sorry.compiled.aot`, which needs no numba at run time): each world
 deals the cards the viewer cannot see into the other hands and the draw pile, the move is
 played, and every seat then plays the compiled ``medium`` bot to the end of the game (or
 ``depth`` moves).
@@ -42,9 +42,9 @@ class Root(Protocol):
 
 def _ahead_of_time() -> Callable[..., None] | None:
     """The rollouts compiled ahead of time (``sorry compile``) for the present sources, if
-    built: they need numpy only, not numba (:mod:`sorry.fast_aot`)."""
+    built: they need numpy only, not numba (:mod:`sorry.compiled.aot`)."""
     try:
-        from ..fast_aot import load
+        from ..compiled.aot import load
     except ImportError:  # no numpy
         return None
     return load()
@@ -85,7 +85,7 @@ def root_of(view: PlayerView, engine: str = "auto", scale: float = 40.0) -> Root
     if engine_name(engine) == "compiled":
         evaluate_worlds = _ahead_of_time()
         if evaluate_worlds is not None:  # the same code compiled ahead of time: same scores
-            from ..fast_arrays import ViewArrays
+            from ..compiled.arrays import ViewArrays
 
             return ViewArrays(view, scale=scale, evaluate_worlds=evaluate_worlds)
         from ..fast.search import ViewRoot

@@ -1,4 +1,4 @@
-"""``sorry compile``: compile the hints' rollouts ahead of time (:mod:`sorry.fast_aot`)."""
+"""``sorry compile``: compile the hints' rollouts ahead of time (:mod:`sorry.compiled.aot`)."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def run(args: argparse.Namespace) -> int:
 
     if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("numba") is None:
         raise CliError(_("compiling needs the fast extra (numba and numpy)"))
-    from .. import fast_aot
+    from ..compiled import aot
 
-    where = fast_aot.directory()
+    where = aot.directory()
     if args.status:
-        state = fast_aot.status()
+        state = aot.status()
         words = {
             "ready": _("built for these sources"),
             "stale": _("built from other sources or for another processor: run 'sorry compile'"),
@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
         return 0 if state == "ready" else 1
     t0 = time.perf_counter()
     print(_("compiling the rollouts ahead of time (one to three minutes)..."), file=sys.stderr)
-    path = fast_aot.build()
-    if fast_aot.load() is None:
+    path = aot.build()
+    if aot.load() is None:
         raise CliError(_("the compiled module does not load: {path}").format(path=path))
     seconds = time.perf_counter() - t0
     print(_("compiled in {seconds:.0f} s: {path}").format(seconds=seconds, path=path))

@@ -34,8 +34,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES, START
 from ..cards import CARD_INDEX, Card
+from ..compiled.arrays import UNSUPPORTED, rule_params, state_array
 from ..errors import SorryError
-from ..fast_arrays import UNSUPPORTED, rule_params, state_array
 from ..moves import Kind, Move
 from ..position import Position, field_text
 from ..rng import derive_seed
@@ -90,7 +90,7 @@ def params(
     rules: Rules, policy: int = K.POLICY_RANDOM, seat_policies: Sequence[int] | None = None
 ) -> tuple[Array, Array]:
     """The rule parameters array ``P`` (with the policy of each colour R B Y G) and the slide
-    table of a rule set (:func:`sorry.fast_arrays.rule_params`)."""
+    table of a rule set (:func:`sorry.compiled.arrays.rule_params`)."""
     return rule_params(rules, policy, seat_policies)
 
 
@@ -304,7 +304,7 @@ def warmup(policies: Sequence[str] = ("random",)) -> float:
     return time.perf_counter() - t0
 
 
-_state_of = state_array  # the state S of a position (sorry.fast_arrays)
+_state_of = state_array  # the state S of a position (sorry.compiled.arrays)
 
 
 def move_of(rec: Array, points: bool = False) -> Move:

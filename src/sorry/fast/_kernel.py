@@ -19,9 +19,10 @@ from typing import Any, TypeVar, cast
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
-from .. import board, cards, fast_arrays as _arrays, rulebook
+from .. import board, cards, rulebook
 from ..bots.levels import KEEP_VALUE
-from ..fast_arrays import (  # the arrays' layouts, read where the code fills them too
+from ..compiled import arrays as _arrays
+from ..compiled.arrays import (  # the arrays' layouts, read where the code fills them too
     OCC as OCC,
     P_AGAIN as P_AGAIN,
     P_BONUS_CUM as P_BONUS_CUM,
@@ -137,7 +138,7 @@ M_VALUE = 12  # scratch: a policy's score of the move
 M_COLS = 13
 MAX_MOVES = 512
 
-# -- rule parameters (an int64 array P): sorry.fast_arrays, shared with the code that fills it
+# -- rule parameters (an int64 array P): sorry.compiled.arrays, shared with the code that fills it
 
 # policies
 POLICY_RANDOM = _arrays.POLICY_RANDOM

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..bots import evaluate as _ev
-from ..fast_arrays import (  # the arrays' layouts and builders (numpy only)
+from ..compiled.arrays import (  # the arrays' layouts and builders (numpy only)
     E_EXIT_BLOCK as E_EXIT_BLOCK,
     E_HAND as E_HAND,
     E_HAND_WEIGHT as E_HAND_WEIGHT,
@@ -49,7 +49,7 @@ WIN = _ev.WIN
 #: the cards of evaluate._BUMP_STEPS, in its order (NKINDS of them)
 BUMP_CARDS = np.array([card for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
 
-# -- the float parameters E: sorry.fast_arrays (E_SAFE ... E_LEN)
+# -- the float parameters E: sorry.compiled.arrays (E_SAFE ... E_LEN)
 
 Z_LEN = 64  # scratch: threat masks Z[10a + k] per attacker a, in-START flags Z[40 + c]
 

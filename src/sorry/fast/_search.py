@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fast_arrays import (
+from ..compiled.arrays import (
     # the root (a view) as an int64 array R
     R_CARD as R_CARD,
     R_DISCARD as R_DISCARD,

@@ -14,7 +14,7 @@ the move hints; :mod:`sorry.bots.estimate` and :mod:`sorry.bots.expert` call it 
 from __future__ import annotations
 
 from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
-from ..fast_arrays import ViewArrays, rule_arrays
+from ..compiled.arrays import ViewArrays, rule_arrays
 from ..view import PlayerView
 from . import _search as SR
 

@@ -1,4 +1,4 @@
-"""The rollouts compiled ahead of time (sorry.fast_aot, ``sorry compile``): the same scores as
+"""The rollouts compiled ahead of time (sorry.compiled.aot, ``sorry compile``): the same scores as
 the code compiled just in time, world by world; never loaded for other sources; and a fresh
 ``sorry hint`` that uses them without importing numba."""
 
@@ -18,13 +18,10 @@ pytest.importorskip("numba")
 
 import numpy as np
 
-from sorry import (
-    Game,
-    Rules,
-    fast_aot,
-)
+from sorry import Game, Rules
+from sorry.compiled import aot
+from sorry.compiled.arrays import ViewArrays
 from sorry.fast.search import ViewRoot
-from sorry.fast_arrays import ViewArrays
 
 HINT_POSITION = ["R:S,S,10,s1 Y:20,30,40,S R", "5"]
 
@@ -33,11 +30,11 @@ HINT_POSITION = ["R:S,S,10,s1 Y:20,30,40,S R", "5"]
 def compiled() -> Callable[..., None]:
     """The ahead-of-time evaluate_worlds for these sources (built if missing or stale: the
     test install builds it with ``sorry compile``)."""
-    fn = fast_aot.load()
+    fn = aot.load()
     if fn is None:
-        fast_aot.build()
-        fn = fast_aot.load()
-    assert fn is not None, fast_aot.status()
+        aot.build()
+        fn = aot.load()
+    assert fn is not None, aot.status()
     return fn
 
 
@@ -89,45 +86,50 @@ def test_the_ahead_of_time_rollouts_score_every_world_as_the_just_in_time_ones(
 def test_a_module_built_from_other_sources_is_not_loaded(
     compiled: Callable[..., None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    here = fast_aot.directory()
+    here = aot.directory()
     monkeypatch.setenv("SORRY_AOT_DIR", str(tmp_path))
-    copy = fast_aot.directory()
+    copy = aot.directory()
     shutil.copytree(here, copy, ignore=shutil.ignore_patterns("build-*"))
-    fast_aot.load.cache_clear()
+    aot.load.cache_clear()
     try:
-        assert fast_aot.status() == "ready"
-        assert fast_aot.load() is not None
-        manifest = json.loads((copy / fast_aot.MANIFEST).read_text())
+        assert aot.status() == "ready"
+        assert aot.load() is not None
+        manifest = json.loads((copy / aot.MANIFEST).read_text())
         manifest["sources"] = [*manifest["sources"], "no_such_module.py"]
-        (copy / fast_aot.MANIFEST).write_text(json.dumps(manifest))
-        fast_aot.load.cache_clear()
-        assert fast_aot.status() == "stale"
-        assert fast_aot.load() is None
+        (copy / aot.MANIFEST).write_text(json.dumps(manifest))
+        aot.load.cache_clear()
+        assert aot.status() == "stale"
+        assert aot.load() is None
         # compiled for this processor's instructions: not loaded on another
-        manifest = json.loads((here / fast_aot.MANIFEST).read_text())
+        manifest = json.loads((here / aot.MANIFEST).read_text())
         manifest["processor"] = "another processor"
-        (copy / fast_aot.MANIFEST).write_text(json.dumps(manifest))
-        fast_aot.load.cache_clear()
-        assert fast_aot.status() == "stale"
-        assert fast_aot.load() is None
-        (copy / fast_aot.MANIFEST).unlink()
-        assert fast_aot.status() == "missing"
+        (copy / aot.MANIFEST).write_text(json.dumps(manifest))
+        aot.load.cache_clear()
+        assert aot.status() == "stale"
+        assert aot.load() is None
+        (copy / aot.MANIFEST).unlink()
+        assert aot.status() == "missing"
         # SORRY_AOT=0 turns it off, built or not
-        (copy / fast_aot.MANIFEST).write_text((here / fast_aot.MANIFEST).read_text())
+        (copy / aot.MANIFEST).write_text((here / aot.MANIFEST).read_text())
         monkeypatch.setenv("SORRY_AOT", "0")
-        fast_aot.load.cache_clear()
-        assert fast_aot.status() == "ready"
-        assert fast_aot.load() is None
+        aot.load.cache_clear()
+        assert aot.status() == "ready"
+        assert aot.load() is None
     finally:
-        fast_aot.load.cache_clear()
+        aot.load.cache_clear()
 
 
 def test_the_manifest_names_the_kernels_and_the_rules_but_not_the_command_line(
     compiled: Callable[..., None],
 ) -> None:
-    manifest = json.loads((fast_aot.directory() / fast_aot.MANIFEST).read_text())
+    manifest = json.loads((aot.directory() / aot.MANIFEST).read_text())
     sources = set(manifest["sources"])
-    assert {"fast/_kernel.py", "fast/_policy.py", "fast/_search.py", "fast_arrays.py"} <= sources
+    assert {
+        "fast/_kernel.py",
+        "fast/_policy.py",
+        "fast/_search.py",
+        "compiled/arrays.py",
+    } <= sources
     assert {"board.py", "rulebook.py", "cards.py"} <= sources
     assert not any(s.startswith(("cli/", "web/", "tui/")) for s in sources)
 
@@ -164,7 +166,7 @@ def test_a_fresh_sorry_hint_uses_them_without_importing_numba(
 def test_sorry_compile_status_says_where_the_module_is(compiled: Callable[..., None]) -> None:
     done = _run("import sys; from sorry.cli import main; sys.exit(main(['compile', '--status']))")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"built for these sources: {fast_aot.directory()}"
+    assert done.stdout.strip() == f"built for these sources: {aot.directory()}"
 
 
 def test_sorry_compile_status_fails_when_the_module_is_missing(tmp_path: Path) -> None:

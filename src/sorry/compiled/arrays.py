@@ -4,7 +4,7 @@ The kernels of :mod:`sorry.fast` work on small integer and float arrays; their l
 index holds what) and the functions that fill them from a :class:`~sorry.rules.Rules`, a
 :class:`~sorry.position.Position` or a :class:`~sorry.view.PlayerView` live here, outside the
 ``sorry.fast`` package, so that a process can drive the rollouts compiled ahead of time
-(:mod:`sorry.fast_aot`) without importing numba (a quarter of a second). The kernels read these
+(:mod:`sorry.compiled.aot`) without importing numba (a quarter of a second). The kernels read these
 constants from here (``sorry.fast._kernel`` re-exports them).
 
 - ``P`` int64[P_LEN]: the rule parameters and each colour's policy;
@@ -32,16 +32,16 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from . import board
-from .board import START
-from .bots import evaluate as _ev
-from .bots.base import deck_probabilities
-from .bots.evaluate import DEFAULT_WEIGHTS, Weights
-from .cards import CARD_INDEX
-from .errors import GameStateError
-from .position import Position
-from .rules import OPTION_VALUES, Rules, Unsupported
-from .view import PlayerView
+from .. import board
+from ..board import START
+from ..bots import evaluate as _ev
+from ..bots.base import deck_probabilities
+from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
+from ..cards import CARD_INDEX
+from ..errors import GameStateError
+from ..position import Position
+from ..rules import OPTION_VALUES, Rules, Unsupported
+from ..view import PlayerView
 
 Array = npt.NDArray[Any]
 

@@ -12,7 +12,7 @@ The module is kept in the user's cache directory (:func:`directory`: ``$SORRY_AO
 and numpy), beside a manifest naming the source files it was compiled from and their digest.
 :func:`load` returns the compiled function only while those sources are unchanged (else
 ``None``, and the callers use the code compiled just in time): a module built from other
-sources is never run. Same source, same results: ``tests/test_fast_aot.py`` compares the two
+sources is never run. Same source, same results: ``tests/test_compiled_aot.py`` compares the two
 world by world.
 """
 
@@ -33,17 +33,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import SorryError
+from ..errors import SorryError
 
 #: the extension module's name (its file: sorry_rollouts.<python tag>.so)
 MODULE = "sorry_rollouts"
 MANIFEST = "manifest.json"
-#: evaluate_worlds' argument types, as _search.ViewRoot passes them (fast_arrays.ViewArrays)
+#: evaluate_worlds' argument types, as sorry.compiled.arrays.ViewArrays passes them
 SIGNATURE = (
     "void(i8[::1], i1[::1], i1[:, ::1], i8[::1], i8[::1], i8[::1], u8[::1], i8, i8[:, :, ::1], "
     "f8[::1], f8[::1], f8[:, ::1])"
 )
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # the sorry package
 
 
 def directory() -> Path:
@@ -167,7 +167,7 @@ def build(say: Callable[[str], None] | None = None) -> Path:
         ) from exc
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         raise SorryError("compiling ahead of time needs a C compiler (cc or gcc) on the PATH")
-    from .fast import _search
+    from ..fast import _search
 
     where = directory()
     where.mkdir(parents=True, exist_ok=True)
