@@ -157,7 +157,7 @@ def test_a_fresh_sorry_hint_uses_them_without_importing_numba(
     assert hint["engine"] == "compiled"
     assert sorted(m["move"] for m in hint["moves"]) == ["R10+5", "Rs1+5"]
     best = hint["moves"][0]
-    # the budget counts from the process's start (0.28 s) but is at least 0.1 s of sampling:
+    # the budget counts from the process's start (0.26 s) but is at least 0.1 s of sampling:
     # hundreds of worlds of a two-move position
     assert best["worlds"] >= 100
     assert best["low"] < best["win"] < best["high"]
