@@ -181,3 +181,45 @@ def test_sorry_compile_status_fails_when_the_module_is_missing(tmp_path: Path) -
     assert done.returncode == 1
     assert done.stdout.startswith("not built: run 'sorry compile': ")
     assert str(tmp_path) in done.stdout
+
+
+def _hint_stderr_on_a_terminal(env: dict[str, str]) -> str:
+    """What ``sorry hint`` writes on its standard error when that is a terminal."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sorry", "hint", *HINT_POSITION],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0
+        os.close(follower)
+        follower = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed (Linux: EIO once it is drained)
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks).decode()
+    finally:
+        if follower >= 0:
+            os.close(follower)
+        os.close(leader)
+
+
+def test_sorry_hint_tells_a_terminal_of_sorry_compile_only_when_it_is_not_built(
+    compiled: Callable[..., None], tmp_path: Path
+) -> None:
+    base = {k: v for k, v in os.environ.items() if k not in ("SORRY_AOT", "LANGUAGE", "LANG")}
+    missing = _hint_stderr_on_a_terminal({**base, "SORRY_AOT_DIR": str(tmp_path)})
+    assert "tip: 'sorry compile' makes this command about three times as fast" in missing
+    assert "sorry compile" not in _hint_stderr_on_a_terminal(base)
+    assert "sorry compile" not in _hint_stderr_on_a_terminal({**base, "SORRY_AOT": "0"})
