@@ -223,3 +223,15 @@ def test_sorry_hint_tells_a_terminal_of_sorry_compile_only_when_it_is_not_built(
     assert "tip: 'sorry compile' makes this command about three times as fast" in missing
     assert "sorry compile" not in _hint_stderr_on_a_terminal(base)
     assert "sorry compile" not in _hint_stderr_on_a_terminal({**base, "SORRY_AOT": "0"})
+
+
+def test_sorry_compile_does_nothing_when_the_module_is_current(
+    compiled: Callable[..., None],
+) -> None:
+    module = aot.directory() / json.loads((aot.directory() / aot.MANIFEST).read_text())["file"]
+    before = module.stat().st_mtime_ns
+    done = _run("import sys; from sorry.cli import main; sys.exit(main(['compile']))")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"built for these sources: {aot.directory()}"
+    assert "compiling" not in done.stderr
+    assert module.stat().st_mtime_ns == before

@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help=_("say whether the module is built for these sources, and where"),
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=_("compile even if the module is built for these sources"),
+    )
     p.set_defaults(func=run)
 
 
@@ -47,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
         }
         print(f"{words[state]}: {where}")
         return 0 if state == "ready" else 1
+    if not args.force and aot.status() == "ready":
+        print(f"{_('built for these sources')}: {where}")
+        return 0
     t0 = time.perf_counter()
     print(_("compiling the rollouts ahead of time (one to three minutes)..."), file=sys.stderr)
     path = aot.build()
