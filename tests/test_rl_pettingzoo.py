@@ -65,8 +65,8 @@ def test_render_modes() -> None:
     human.reset(seed=3)
     assert human.render() is None
     assert SorryAECEnv(players=2).metadata["name"] == "sorry_v0"
-    with pytest.raises(RulesError, match="render_mode"):
-        SorryAECEnv(render_mode="rgb_array")
+    with pytest.raises(RulesError, match="render_mode 'rgb' is not one of ansi, human, rgb_array"):
+        SorryAECEnv(render_mode="rgb")
 
 
 def test_classic_wrappers() -> None:

@@ -32,8 +32,9 @@ from ..bots import Bot, make_bot
 from ..errors import RulesError
 from ..game import Game
 from ..rng import Rng
+from .image import Image, board_rgb
 from .observation import OBS_SIZE, make_rules, observation
-from .render import RENDER_MODES, board_text
+from .render import RENDER_FPS, RENDER_MODES, board_text
 
 DEFAULT_TURN_LIMIT = 1000
 
@@ -41,7 +42,7 @@ DEFAULT_TURN_LIMIT = 1000
 class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
     """Gymnasium environment: the agent against bots."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -73,7 +74,7 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
         }
         self.illegal_reward = illegal_reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode {render_mode!r} is not one of ansi, human")
+            raise RulesError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
@@ -126,11 +127,14 @@ class SorryEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
             mask[list(legal_action_moves(game))] = True
         return mask
 
-    def render(self) -> str | None:
-        """``ansi``: the board as text with a status line; ``human``: the same printed."""
+    def render(self) -> str | Image | None:
+        """``ansi``: the board as text with a status line; ``human``: the same printed;
+        ``rgb_array``: the board as ``uint8[640, 640, 3]`` (:func:`sorry.rl.image.board_rgb`)."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode (ansi or human)")
+            gym.logger.warn("render() called without a render_mode (ansi, human or rgb_array)")
             return None
+        if self.render_mode == "rgb_array":
+            return board_rgb(self.game)
         text = board_text(self.game)
         if self.render_mode == "human":
             print(text)

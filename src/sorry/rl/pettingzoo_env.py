@@ -37,8 +37,9 @@ from ..board import COLOUR_NAMES
 from ..errors import IllegalMoveError, RulesError
 from ..game import Game
 from ..rng import Rng
+from .image import Image, board_rgb
 from .observation import OBS_SIZE, make_rules, observation
-from .render import RENDER_MODES, board_text
+from .render import RENDER_FPS, RENDER_MODES, board_text
 
 DEFAULT_TURN_LIMIT = 1000
 AGENT_NAMES = tuple(name.lower() for name in COLOUR_NAMES)
@@ -52,7 +53,7 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         "render_modes": list(RENDER_MODES),
         "name": "sorry_v0",
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(
@@ -163,11 +164,16 @@ class SorryAECEnv(AECEnv, EzPickle):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """``ansi``: the board as text with a status line; ``human``: the same printed."""
+    def render(self) -> str | Image | None:
+        """``ansi``: the board as text with a status line; ``human``: the same printed;
+        ``rgb_array``: the board as ``uint8[640, 640, 3]`` (:func:`sorry.rl.image.board_rgb`)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (ansi or human)")
+            gymnasium.logger.warn(
+                "render() called without a render_mode (ansi, human or rgb_array)"
+            )
             return None
+        if self.render_mode == "rgb_array":
+            return board_rgb(self.game)
         text = self.board_text()
         if self.render_mode == "human":
             print(text)

@@ -1,5 +1,6 @@
-"""The text picture the RL environments render (``ansi``; ``human`` prints it): the board of
-:mod:`sorry.textboard` without colours and a status line (standard library only).
+"""What the RL environments render: ``ansi``, the board of :mod:`sorry.textboard` without
+colours and a status line (standard library only); ``human`` prints it; ``rgb_array``, the board
+as a picture (:mod:`sorry.rl.image`, numpy).
 
 >>> from sorry import Game
 >>> print(board_text(Game(players=2, seed=1)).splitlines()[-1])
@@ -13,7 +14,10 @@ from ..cards import card_name
 from ..game import Game
 from ..textboard import render as board_picture
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+#: Frames a second of a recorded episode (Gymnasium's ``RecordVideo`` reads it): a board game
+#: is watched a few moves a second.
+RENDER_FPS = 4
 
 
 def status_line(game: Game) -> str:
@@ -39,4 +43,4 @@ def board_text(game: Game | None) -> str:
     return board_picture(game.position(), colour=False) + "\n" + status_line(game)
 
 
-__all__ = ["RENDER_MODES", "board_text", "status_line"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "board_text", "status_line"]

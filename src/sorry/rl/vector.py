@@ -50,7 +50,9 @@ from ..board import COLOUR_LETTERS
 from ..errors import RulesError
 from ..position import Position
 from ..rules import VARIANTS
+from .image import DEFAULT_SIZE, Image, board_rgb
 from .observation import OBS_SIZE, make_rules
+from .render import RENDER_FPS
 
 try:
     from .. import fast
@@ -72,7 +74,8 @@ class SorryVectorEnv(VectorEnv):
 
     metadata = {  # noqa: RUF012 (gymnasium's convention)
         "autoreset_mode": AutoresetMode.NEXT_STEP,
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(
@@ -104,7 +107,7 @@ class SorryVectorEnv(VectorEnv):
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise RulesError(f"autoreset_mode {mode.value} is not supported (NextStep, SameStep)")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode {render_mode!r} is not one of ansi")
+            raise RulesError(f"render_mode {render_mode!r} is not one of ansi, rgb_array")
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.autoreset_mode = mode
@@ -234,12 +237,22 @@ class SorryVectorEnv(VectorEnv):
         VK.sample_actions(self._G, self._acts, rng.random(self.num_envs), out)
         return out
 
-    def render(self) -> tuple[str, ...] | None:
-        """``ansi``: each slot's board as text with a status line."""
+    def render(self) -> tuple[str, ...] | tuple[Image, ...] | None:
+        """``ansi``: each slot's board as text with a status line; ``rgb_array``: each slot's
+        board as ``uint8[640, 640, 3]`` (:func:`sorry.rl.image.board_rgb`; a frame of every
+        slot, so record with a few slots)."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode (ansi)")
+            gym.logger.warn("render() called without a render_mode (ansi or rgb_array)")
             return None
+        if self.render_mode == "rgb_array":
+            return tuple(self.board_image(i) for i in range(self.num_envs))
         return tuple(self.board_text(i) for i in range(self.num_envs))
+
+    def board_image(self, i: int, size: int = DEFAULT_SIZE) -> Image:
+        """Slot ``i``'s board as a picture, with the card in play."""
+        card = int(self._G[i][VK.G_CARD])
+        over = bool(self._G[i][VK.G_OVER])
+        return board_rgb(self.position(i), size=size, card=card if card and not over else None)
 
     def board_text(self, i: int) -> str:
         """Slot ``i``'s board (sorry.textboard) and a status line."""
