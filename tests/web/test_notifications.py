@@ -5,18 +5,15 @@ followed; a short timeout; a size cap on the answer), e-mail through a local SMT
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from receivers import Receiver, smtp_receiver
 
-from server_helpers import free_port
 from sorry.web import mail, webhooks
 from sorry.web.correspondence import (
     CHOICES,
@@ -29,50 +26,6 @@ from sorry.web.correspondence import (
 )
 
 LOCAL = webhooks.parse_networks(["127.0.0.1/32"])
-
-
-class Receiver:
-    """A small HTTP server on 127.0.0.1 that records each POST; ``mode`` chooses its answer."""
-
-    def __init__(self) -> None:
-        self.posts: list[tuple[str, dict[str, str], bytes]] = []
-        self.mode = "ok"
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *_args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                n = int(self.headers.get("Content-Length", "0"))
-                receiver.posts.append((self.path, dict(self.headers), self.rfile.read(n)))
-                if receiver.mode == "redirect":
-                    self.send_response(302)
-                    self.send_header("Location", "http://10.0.0.1/steal")
-                    self.end_headers()
-                elif receiver.mode == "slow":
-                    time.sleep(2.0)
-                    self.send_response(200)
-                    self.end_headers()
-                elif receiver.mode == "huge":
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(50_000_000))
-                    self.end_headers()
-                    with contextlib.suppress(OSError):
-                        self.wfile.write(b"x" * 1_000_000)
-                else:
-                    self.send_response(204)
-                    self.end_headers()
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook?topic=sorry"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -175,26 +128,11 @@ def test_a_receiver_that_is_not_there_fails_quietly() -> None:
 
 # -- e-mail ---------------------------------------------------------------------------------
 def test_an_email_reaches_a_local_smtp_receiver() -> None:
-    from aiosmtpd.controller import Controller
-    from aiosmtpd.handlers import Sink
-
-    got: list[Any] = []
-
-    class Handler(Sink):
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-            got.append(envelope)
-            return "250 OK"
-
-    port = free_port()
-    ctl = Controller(Handler(), hostname="127.0.0.1", port=port)
-    ctl.start()
-    try:
+    with smtp_receiver() as (port, got):
         cfg = mail.SmtpConfig("127.0.0.1", port, "games@example.org", security="none")
         mail.send(cfg, "ann@example.org", "Your turn", "It is your turn in Friday game.")
         with pytest.raises(ValueError):
             mail.send(cfg, "ann@example.org\nBcc: x@example.org", "s", "t")
-    finally:
-        ctl.stop()
     [env] = got
     assert env.mail_from == "games@example.org" and env.rcpt_tos == ["ann@example.org"]
     text = env.content.decode()

@@ -107,6 +107,7 @@ notifications = sa.Table(
     sa.Column("status", sa.String(8), nullable=False),  # pending, sent, failed, dropped
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("claimed_at", sa.Float),  # when a process began sending it
     sa.Column("sent_at", sa.Float),
     sa.Column("detail", sa.String(200)),
     sa.UniqueConstraint("account_id", "game_id", "seq", "channel", name="sorry_notify_once"),
