@@ -205,6 +205,43 @@ def table(args: argparse.Namespace) -> None:
     )
 
 
+def bot_games(args: argparse.Namespace) -> None:
+    """Play and record games between two bot levels (one JSON line per game, resumable):
+    game ``i`` has seed ``derive_seed(seed, i)``, the first level in the first seat when
+    ``i`` is even, in the second when odd."""
+    from sorry.rng import derive_seed
+
+    first, second = args.pair.split("-")
+    rules = Rules(variant=args.variant)
+    out = Path(args.out)
+    done = _done_games(out)
+    todo = [i for i in range(args.first, args.first + args.games) if i not in done]
+    t0 = time.perf_counter()
+    with out.open("a") as fh:
+        for n, i in enumerate(todo, 1):
+            levels = [first, second] if i % 2 == 0 else [second, first]
+            seed = derive_seed(args.seed, i)
+            g = play_game(rules, [make_bot(level) for level in levels], seed=seed)
+            record = GameRecord.from_game(g, levels)
+            fh.write(
+                json.dumps(
+                    {
+                        "game": i,
+                        "pair": args.pair,
+                        "seed": seed,
+                        "levels": levels,
+                        "turns": g.turn,
+                        "record": record.to_json(),
+                    }
+                )
+                + "\n"
+            )
+            fh.flush()
+            left = (time.perf_counter() - t0) / n * (len(todo) - n)
+            print(f"\rgame {n}/{len(todo)}, {left:.0f} s left  ", end="", file=sys.stderr)
+    print(file=sys.stderr)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -229,6 +266,14 @@ def main() -> None:
     n.add_argument("--turns", type=int, default=180)
     n.add_argument("--seeds", type=int, default=4)
     n.set_defaults(func=noise)
+    b = sub.add_parser("games")
+    b.add_argument("--pair", required=True, help="two levels, e.g. hard-hard or expert-medium")
+    b.add_argument("--out", required=True)
+    b.add_argument("--games", type=int, default=2000)
+    b.add_argument("--first", type=int, default=0)
+    b.add_argument("--seed", type=int, default=2929)
+    b.add_argument("--variant", choices=("standard", "teams", "points"), default="standard")
+    b.set_defaults(func=bot_games)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)

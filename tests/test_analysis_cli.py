@@ -134,3 +134,37 @@ def test_an_unfinished_record(
     capsys.readouterr()
     assert main(["analyse", str(out)]) == 2
     assert "not finished" in _one_line_error(capsys)
+
+
+def test_every_png_marker_is_inside_the_plot(naive: None) -> None:
+    """A luckiest draw at 100% (the winner's last draw) and an unluckiest at 0% are drawn off
+    the line by their offset: the plot's range leaves room for them, and for the mistakes."""
+    pytest.importorskip("matplotlib")
+    from sorry.analysis import analyse, graph, report
+
+    data = report.to_dict(analyse(record("standard", 2), estimator=ProgressEstimator()))
+    marks = graph.marks(data)
+    assert {"luckiest", "unluckiest"} <= {m["kind"] for m in marks}
+    # the extremes a game reaches: every luck marker at 100% or 0%, every draw a blunder
+    for d in data["draws"]:
+        d["after"] = {c: 1.0 if c == d["colour"] else 0.0 for c in d["after"]}
+    for d in data["decisions"]:
+        d["label"] = "blunder"
+        d["after"] = {c: 0.0 for c in d["after"]}
+    fig = graph.png_figure(data)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    box = ax.get_window_extent()
+    seen = 0
+    for coll in ax.collections:
+        if not (coll.get_gid() or "").startswith("mark-"):
+            continue
+        radius = (coll.get_sizes()[0] ** 0.5) / 2 * fig.dpi / 72  # points to pixels
+        for x, y in coll.get_offset_transform().transform(coll.get_offsets()):
+            seen += 1
+            assert box.x0 <= x - radius and x + radius <= box.x1, (coll.get_gid(), x, box)
+            assert box.y0 <= y - radius and y + radius <= box.y1, (coll.get_gid(), y, box)
+    assert seen >= 4
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -23,6 +23,7 @@ from .account import (
     label_of,
 )
 from .estimator import Estimator, PlayoutEstimator, default_estimator
+from .overall import LuckOverGames, luck_over_games
 
 __all__ = [
     "DEFAULT_ROLLOUTS",
@@ -33,6 +34,7 @@ __all__ = [
     "Decision",
     "Draw",
     "Estimator",
+    "LuckOverGames",
     "PlayerSummary",
     "PlayoutEstimator",
     "Point",
@@ -40,4 +42,5 @@ __all__ = [
     "analyse",
     "default_estimator",
     "label_of",
+    "luck_over_games",
 ]

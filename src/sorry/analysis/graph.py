@@ -222,8 +222,16 @@ def _tick_step(turns: int) -> int:
     return 1000
 
 
-def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """The graph as a PNG (matplotlib; :class:`SorryError` when it is not installed)."""
+#: The PNG's vertical range, in percent: room above 100% for a luckiest draw's ▲ and below
+#: 0% for an unluckiest draw's ▼ (each is drawn 4 points off the line), so that every marker
+#: is inside the plot.
+PNG_YLIM: Final = (-10.0, 110.0)
+#: How far (points of win probability) a luck marker is drawn off the line.
+LUCK_OFFSET: Final = 4.0
+
+
+def png_figure(data: dict[str, Any]) -> Any:
+    """The graph as a matplotlib figure (:func:`png` saves it; a test measures it)."""
     try:
         import matplotlib
 
@@ -256,17 +264,19 @@ def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
                 color=BLUNDER if kind == "blunder" else MISTAKE,
                 edgecolors="white",
                 zorder=5,
+                gid=f"mark-{kind}",
             )
         else:
             up = kind == "luckiest"
             ax.scatter(
                 [m["x"]],
-                [y + (4 if up else -4)],
+                [y + (LUCK_OFFSET if up else -LUCK_OFFSET)],
                 marker="^" if up else "v",
                 s=70,
                 color=LINE[k],
                 edgecolors=DARK[k],
                 zorder=6,
+                gid=f"mark-{kind}",
             )
     # the legend's marks in neutral colours (each side's marks are in its own colour)
     for marker, colour, size, label in (
@@ -276,15 +286,24 @@ def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
         ("v", "#999999", 70, _("unluckiest draw")),
     ):
         ax.scatter([], [], marker=marker, s=size, color=colour, label=label)
-    ax.set_ylim(0, 100)
-    ax.set_xlim(0, max(1, data["result"]["turns"]))
+    ax.set_ylim(*PNG_YLIM)
+    turns = max(1, data["result"]["turns"])
+    ax.set_xlim(-0.01 * turns, 1.01 * turns)
     ax.set_yticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"])
     ax.grid(axis="y", linestyle=":", color="#bbbbbb")
     ax.set_xlabel(_("turn"))
     ax.set_ylabel(_("win probability"))
     ax.set_title(_("Win probability over the game"))
-    ax.legend(loc="upper left", fontsize=8, ncol=3, framealpha=0.85)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, ncol=6, frameon=False)
     fig.tight_layout()
+    return fig
+
+
+def png(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """The graph as a PNG (matplotlib; :class:`SorryError` when it is not installed)."""
+    fig = png_figure(data)
+    import matplotlib.pyplot as plt
+
     fig.savefig(os.fspath(path), dpi=110)
     plt.close(fig)
 
@@ -301,4 +320,4 @@ def write_plot(data: dict[str, Any], path: str) -> None:
         raise SorryError(_("the plot is written as .png or .svg, not {path}").format(path=path))
 
 
-__all__ = ["marks", "png", "series", "svg", "turn_texts", "write_plot"]
+__all__ = ["marks", "png", "png_figure", "series", "svg", "turn_texts", "write_plot"]
