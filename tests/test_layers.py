@@ -67,3 +67,49 @@ def test_the_check_sees_an_import_and_skips_typing_only_ones(tmp_path: Path) -> 
         encoding="utf-8",
     )
     assert imports(src) == {"board", "__version__", "state"}
+
+
+# -- the web server's modules ---------------------------------------------------------------
+WEB = ROOT / "src" / "sorry" / "web"
+
+
+def web_layout() -> list[str]:
+    """The modules of web/ in the order of the layout block of docs/web.md (Structure)."""
+    text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    block = text.split("## Structure", 1)[1].split("```", 2)[1]
+    return [m for line in block.splitlines() for m in re.findall(r"^(\w+)(?:\.py|/)", line)]
+
+
+def test_the_web_layout_lists_every_module_once() -> None:
+    names = web_layout()
+    assert len(names) == len(set(names))
+    on_disk = {p.stem for p in WEB.glob("*.py")} - {"__init__"}
+    on_disk |= {p.name for p in WEB.iterdir() if (p / "__init__.py").exists()}
+    assert set(names) == on_disk
+
+
+def test_web_modules_import_only_modules_above_them() -> None:
+    """No import circle in web/: each module imports (at run time, anywhere in it) only the
+    modules listed before it."""
+    names = web_layout()
+    for k, name in enumerate(names):
+        path = WEB / f"{name}.py"
+        if not path.exists():
+            path = WEB / name / "__init__.py"
+        used = imports(path)
+        below = sorted(u for u in used if u in names and names.index(u) >= k)
+        assert not below, f"web/{name} imports {below}, listed after it in docs/web.md"
+
+
+def test_no_private_calls_across_web_modules() -> None:
+    """A name with a leading underscore is used only by its own class or module: never
+    ``other._name`` (only ``self._name`` and ``cls._name``; the standard library's
+    ``os._exit`` aside)."""
+    for path in sorted(WEB.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute):
+                continue
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls", "os")
+            assert not private or own, f"{path.name}:{node.lineno}: {ast.unparse(node)}"

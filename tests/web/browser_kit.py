@@ -62,7 +62,7 @@ def preset_game(
     from sorry.record import Commitment
     from sorry.web.db import Database, SeatRow
     from sorry.web.room import Room
-    from sorry.web.service import hash_token, new_token
+    from sorry.web.tokens import hash_token, new_token
 
     rules = Rules(variant=variant, starting_pawns_out=1 if variant == "points" else 0)
     if position is None:

@@ -11,7 +11,8 @@ from server_helpers import fast_settings, hello, new_game, play, recv
 from sorry import Game, Move
 from sorry.record import GameRecord, verify
 from sorry.web import create_app
-from sorry.web.db import SCHEMA_VERSION, Database
+from sorry.web.db import Database
+from sorry.web.migrations import HEAD
 
 
 def test_meta_board_and_pages(client: TestClient) -> None:
@@ -149,14 +150,17 @@ def test_play_against_bot_and_sequence_rules(client: TestClient) -> None:
         assert r["code"] == "illegal" and "legal" in r["reason"] and r["seq"] == seq
         ws.send_json({"type": "move", "seq": seq + 5, "move": legal[0]})
         r = recv(ws, "rejected")
-        assert r["code"] == "stale" and r["resync"] is True
-        assert recv(ws, "state")["seq"] == seq  # the resync
+        # the client had every state already: no whole state is sent again
+        assert r["code"] == "stale" and r["resync"] is False
+        ws.send_json({"type": "ping"})
+        assert recv(ws, "pong")["seq"] == seq
         state = play(ws, state, legal[0])
         assert state["seq"] == seq + 1
         # the same message again is stale now
         ws.send_json({"type": "move", "seq": seq, "move": legal[0]})
         r = recv(ws, "rejected")
-        assert r["code"] == "stale" and r["resync"]
+        assert r["code"] == "stale" and not r["resync"]
+        ws.send_json({"type": "resync"})  # a whole state when asked for it
         state = recv(ws, "state")
         assert "log" in state
         state = play_first_moves(ws, state, "R", 1000)
@@ -286,16 +290,10 @@ def test_restart_resumes_from_database(sqlite_url: str) -> None:
         }
 
 
-def test_database_migrations_and_conflicts(sqlite_url: str, monkeypatch: Any) -> None:
-    import sorry.web.db as dbmod
-
-    full = dbmod.MIGRATIONS
-    monkeypatch.setattr(dbmod, "MIGRATIONS", full[:2])  # an older server made this database
-    assert Database(sqlite_url).schema_version() == 2
-    monkeypatch.setattr(dbmod, "MIGRATIONS", full)
-    db = Database(sqlite_url)  # upgraded on start-up
-    assert db.schema_version() == SCHEMA_VERSION
-    assert Database(sqlite_url).migrate() == SCHEMA_VERSION  # idempotent
+def test_database_migrations_and_conflicts(sqlite_url: str) -> None:
+    db = Database(sqlite_url)  # made on start-up
+    assert db.revision() == HEAD and db.upgraded == (None, HEAD)
+    assert Database(sqlite_url).migrate() == HEAD  # idempotent
     from sorry.web.db import ConflictError, MoveRow, SeatRow
 
     game = Game(seed=5)
@@ -434,7 +432,7 @@ def test_a_failing_database_rejects_the_move_explicitly(
             move = st["view"]["legal_moves"][0]["move"]
             wm.send_json({"type": "move", "seq": st["seq"], "move": move})
             r = recv(wm, "rejected")
-            assert r["code"] == "server_error" and r["resync"]
+            assert r["code"] == "server_error" and not r["resync"]
             assert live.seq == st["seq"]  # nothing accepted
             monkeypatch.undo()
-            assert play(wm, recv(wm, "state"), move)["seq"] == st["seq"] + 1
+            assert play(wm, st, move)["seq"] == st["seq"] + 1

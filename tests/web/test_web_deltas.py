@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from server_helpers import fast_settings
 from sorry.board import COLOUR_LETTERS
+from sorry.web.conn import Conn
 from sorry.web.db import Database
+from sorry.web.live import LiveGame
 from sorry.web.protocol import apply_delta, state_delta
 from sorry.web.room import Room
-from sorry.web.service import Conn, GameService, LiveGame
+from sorry.web.service import GameService
 
 # the subject is what clients are told, not durability: a folder in memory when there is one
 # (each commit's fsync then costs nothing)
@@ -45,9 +47,8 @@ class Client:
     def drain(self) -> list[dict[str, Any]]:
         """Apply every message waiting; returns the deltas among them."""
         deltas = []
-        q = self.conn.queue
-        while not q.empty():
-            raw = q.get_nowait()
+        while self.conn.waiting:
+            raw = self.conn.take()
             assert raw is not None
             m = json.loads(raw)
             if m["type"] == "state":
@@ -73,7 +74,7 @@ class Client:
         """The state the client has is the full state it would be sent now (kept in
         ``history`` by sequence number, unless there), and each delta it received holds
         nothing that the full state of its sequence number does not."""
-        full = service.state_message(live, self.conn, full=True)
+        full = service.audience.state_message(live, self.conn, full=True)
         assert self.state == full, (self.who, live.seq)
         history.setdefault(live.seq, full)
         for d in deltas:
@@ -105,7 +106,7 @@ def open_clients(service: GameService, live: LiveGame) -> list[Client]:
     clients = [Client(c) for c in live.game.colours]
     clients += [Client(None), Client(None, "el")]  # spectators, one of them in Greek
     for c in clients:
-        service.attach(live, c.conn)
+        service.audience.attach(live, c.conn)
         c.drain()
     return clients
 
@@ -123,7 +124,7 @@ async def play_and_check(
     a, b = GameService(db_a, fast_settings()), GameService(db_b, fast_settings())
     try:
         seats = [{"colour": c, "kind": "invite"} for c in colours]
-        gid, _tokens = await a.create_game(Rules.from_options(variant), seats, seed=seed)
+        gid, _tokens = await a.games.create_game(Rules.from_options(variant), seats, seed=seed)
         live_a, live_b = await a.get(gid), await b.get(gid)
         assert live_a is not None and live_b is not None
         clients_a, clients_b = open_clients(a, live_a), open_clients(b, live_b)
@@ -135,19 +136,19 @@ async def play_and_check(
         while played < length and not live_a.game.is_over():
             game = live_a.game
             move = str(rng.choice(game.legal_moves))
-            reply = await a.submit(live_a, game.to_move, live_a.seq, move)
+            reply = await a.games.submit(live_a, game.to_move, live_a.seq, move)
             assert reply["type"] == "accepted", reply
             played += 1
             for c, h in zip(clients_a, history, strict=True):
                 c.check(a, live_a, c.drain(), h)
             if played % catch_up == 0 or live_a.game.is_over():
-                assert await b.refresh(live_b)
+                assert await b.cache.refresh(live_b)
                 assert live_b.seq == live_a.seq
                 for c, h in zip(clients_b, history, strict=True):
                     c.check(b, live_b, c.drain(), h)
                 catch_up = rng.randint(1, 3)
         if live_b.seq < live_a.seq:  # the last moves
-            assert await b.refresh(live_b)
+            assert await b.cache.refresh(live_b)
             for c, h in zip(clients_b, history, strict=True):
                 c.check(b, live_b, c.drain(), h)
         # both processes tell the same game
@@ -236,23 +237,22 @@ def test_room_changes_are_deltas(tmp_path: Path, start: str) -> None:
 
     async def run() -> None:
         from sorry.rules import Rules
-        from sorry.web import room
 
         db = Database(f"sqlite:///{tmp_path / 'room.db'}")
         service = GameService(db, fast_settings())
         try:
             settings = Room(started=False, start=start, host_hash="h")
             seats = [{"colour": c, "kind": "invite"} for c in (0, 2)]
-            gid, _ = await service.create_game(Rules(), seats, room=settings)
+            gid, _ = await service.games.create_game(Rules(), seats, room=settings)
             live = await service.get(gid)
             assert live is not None
             clients = open_clients(service, live)
-            await room.host_action(service, live, "h", "start", {})
+            await service.hosting.host_action(live, "h", "start", None, None)
             for c in clients:
                 deltas = c.drain()
                 assert [d["room"]["started"] for d in deltas] == [True]
                 c.check(service, live, deltas, {})
-            await room.host_action(service, live, "h", "chat", {"enabled": False})
+            await service.hosting.host_action(live, "h", "chat", None, False)
             for c in clients:
                 deltas = c.drain()
                 assert [d["room"]["chat"] for d in deltas] == [False]

@@ -18,9 +18,9 @@ from sorry.bots.estimate import _cache as estimate_cache
 from sorry.i18n import translation
 from sorry.rng import Rng
 from sorry.web import create_app
+from sorry.web.bots import hint_reply
 from sorry.web.i18n import script_catalog
 from sorry.web.players import HINT_CPU_SECONDS, HINT_MOVES, hint_estimates
-from sorry.web.service import hint_reply
 
 #: Red's pawn in Safety 1 goes HOME with the 5 (three are there): far better than the 50.
 SEPARATED = ("R:H,H,50,s1 Y:H,H,H,40 R", 5)

@@ -417,7 +417,7 @@ def test_idle_games_leave_memory_and_resume(sqlite_url: str) -> None:
             again = hello(ws, "R", token)
 
             # the reloaded log is the same, but for the paths and effects of its last move
-            # (only a move just played is animated: sorry.web.service.log_entries)
+            # (only a move just played is animated: sorry.web.live.log_entries)
             def words(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 return [{k: v for k, v in e.items() if k not in ("paths", "effects")} for e in log]
 
@@ -456,13 +456,13 @@ def test_replay_and_record_cached_and_rate_limited(sqlite_url: str) -> None:
         gid = _finished_bot_game(c)
         first = c.get(f"/api/games/{gid}/replay")
         assert first.status_code == 200 and first.json()["frames"]
-        assert (gid, "replay") in service._finished
+        assert (gid, "replay") in service.finished.done
         for _ in range(5):
             again = c.get(f"/api/games/{gid}/replay")
             assert again.status_code == 200 and again.content == first.content
         r = c.get(f"/api/games/{gid}/record")
         assert r.status_code == 429 and "too many record requests" in r.json()["error"]
-        assert (gid, "record") not in service._finished
+        assert (gid, "record") not in service.finished.done
 
 
 def test_a_replay_asked_while_it_is_computed_waits_for_that_computation(
@@ -494,7 +494,7 @@ def test_a_replay_asked_while_it_is_computed_waits_for_that_computation(
             responses = [first.result(), *(f.result() for f in others)]
         assert [r.status_code for r in responses] == [200] * 4
         assert len({r.content for r in responses}) == 1 and responses[0].json()["frames"]
-        assert jobs == ["replay_json"] and not service._finishing
+        assert jobs == ["replay_json"] and not service.finished.working
 
 
 def test_polling_an_analysis_is_not_limited(sqlite_url: str) -> None:

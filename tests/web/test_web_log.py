@@ -9,7 +9,7 @@ import pytest
 from sorry import Game
 from sorry.i18n import using
 from sorry.web.db import MoveRow
-from sorry.web.service import _translated_entry, log_entries
+from sorry.web.live import log_entries, translated_entry
 
 
 def logged(position: str, card: int, moves: list[str]) -> tuple[Game, list[MoveRow]]:
@@ -33,7 +33,7 @@ def test_a_logged_move_says_what_slid_and_what_was_bumped() -> None:
         "B 18 bump S",
     ]
     with using("ca"):
-        translated = _translated_entry(entry, said)["text"]
+        translated = translated_entry(entry, said)["text"]
     assert "13" in translated and "19" in translated and "Blau" in translated
 
 
@@ -42,7 +42,7 @@ def test_a_declined_11_is_logged_as_declined_not_forfeited() -> None:
     (entry,), said = log_entries(g, rows)
     assert entry["text"] == "declines the 11"
     with using("ca"):
-        assert "renuncia a l'11" in _translated_entry(entry, said)["text"]
+        assert "renuncia a l'11" in translated_entry(entry, said)["text"]
 
 
 @pytest.mark.parametrize("card", [5, 11])
@@ -52,4 +52,4 @@ def test_a_forfeit_is_logged_as_a_forfeit(card: int) -> None:
     (entry,), said = log_entries(g, rows)
     assert entry["text"] == "has no legal move: the turn is forfeited"
     with using("ca"):
-        assert "moviment legal" in _translated_entry(entry, said)["text"]
+        assert "moviment legal" in translated_entry(entry, said)["text"]

@@ -175,6 +175,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     where = app.state.db.engine.url.render_as_string(hide_password=True)
     print(_("sorry: games are stored in {where}").format(where=where), flush=True)
+    before, after = app.state.db.upgraded
+    if before != after:
+        print(
+            _("sorry: upgraded the database from revision {before} to {after}").format(
+                before=before or "-", after=after
+            ),
+            flush=True,
+        )
     print(
         _("sorry: serving on {url} (Ctrl-C to stop)").format(
             url=f"http://{args.host}:{args.port}/"

@@ -35,53 +35,43 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ..board import COLOUR_LETTERS
 from ..errors import SorryError
-from ..i18n import using
-from ..moves import Move
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
-from . import chat, room
+from . import room, session
 from .analysis import AnalysisCache
+from .config import Settings
 from .db import Database
+from .games import Refused
 from .i18n import render_page, request_language
-from .limits import AddressLimits, Guard, HostPolicy, RateLimit
+from .limits import AddressLimits, Guard, HostPolicy
+from .live import LiveGame
 from .players import bot_levels, level_sentences
-from .protocol import (
-    MAX_MESSAGE_BYTES,
-    ClientMessage,
-    ProtocolError,
-    describe_move,
-    dumps,
-    parse_client_message,
-)
-from .service import (
-    Conn,
-    GameService,
-    LiveGame,
-    Refused,
-    Settings,
-    clean_name,
-    hash_token,
-    new_token,
-)
+from .protocol import dumps
+from .service import GameService
+from .tokens import BadValue, clean_name, has_lone_surrogate, hash_token, new_token, parse_token
 from .workers import PoolBusy
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 MAX_BODY = 8192
-HELLO_TIMEOUT = 15.0
-MAX_VIOLATIONS = 40  # rate-limit violations before the connection is closed
 
 
 class BadRequest(Exception):
     pass
+
+
+def address_digest(address: str) -> str:
+    """Who created a game, as the lobby groups them: a digest of the client address (the
+    address itself is not stored)."""
+    return hash_token(address.encode("ascii", "replace").decode("ascii"))[:32]
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -123,17 +113,29 @@ async def read_json(request: Request) -> dict[str, Any]:
     ):
         raise BadRequest("cross-site request refused (Origin not allowed)")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise BadRequest(f"request body larger than {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():  # its time is Guard's (Settings.body_timeout)
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise BadRequest(f"request body larger than {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise BadRequest("the request body did not arrive in time") from None
     try:
         data = json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadRequest("request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadRequest("request body must be a JSON object")
+    if has_lone_surrogate(data):
+        raise BadRequest("request body has text that is not valid Unicode (a lone surrogate)")
     return data
+
+
+def token_field(data: dict[str, Any], key: str = "token") -> str:
+    try:
+        return parse_token(data.get(key), key)
+    except BadValue as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def parse_colour(value: object) -> int:
@@ -199,6 +201,8 @@ def parse_create(
 
 
 def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
+    from .audience import match_totals
+
     return {
         "id": live.id,
         "name": live.name,
@@ -208,9 +212,9 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
         "status": live.status,
         "seq": live.seq,
         "turn": live.game.turn,
-        "seats": service.seats_json(live),
+        "seats": service.audience.seats_json(live),
         "winners": [COLOUR_LETTERS[c] for c in live.game.winners],
-        "match": service.match_totals(live),
+        "match": match_totals(live),
         "next_game": live.next_id,
         "commitment": live.commitment,
         "room": live.room.public(),
@@ -280,7 +284,7 @@ async def board_picture(request: Request) -> Response:
 
 async def lobby(request: Request) -> Response:
     service: GameService = request.app.state.service
-    rows = await asyncio.to_thread(service.db.lobby)
+    rows = await asyncio.to_thread(service.db.lobby, 50, service.settings.lobby_per_address)
     out = []
     for row in rows:
         live = await service.get(row.id)
@@ -297,7 +301,10 @@ async def create(request: Request) -> Response:
         rules, seats, name, public, settings = parse_create(await read_json(request))
         host_token = new_token()  # the host starts the game, changes seats, switches chat
         settings.host_hash = hash_token(host_token)
-        gid, tokens = await service.create_game(rules, seats, name, public, room=settings)
+        creator = address_digest(client_address(request))
+        gid, tokens = await service.games.create_game(
+            rules, seats, name, public, room=settings, creator=creator
+        )
     except Refused as exc:
         return error(exc.status, exc.message)
     except (BadRequest, ValueError) as exc:
@@ -341,15 +348,18 @@ async def join(request: Request) -> Response:
         data = await read_json(request)
         colour = parse_colour(data.get("seat"))
         name = clean_name(data.get("name"), "Player")
-        token = data.get("token")
-        if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
-            raise BadRequest("token must be a string of 1-128 characters")
-    except (BadRequest, ValueError) as exc:
+        token = token_field(data) if data.get("token") is not None else None
+    except (BadRequest, BadValue) as exc:
         return error(400, str(exc))
-    ok, result = await service.join(live, colour, name, token)
+    wrong = limits_of(request).bucket(client_address(request), "token")
+    if token is not None and wrong.empty:
+        return too_many("too many wrong tokens from this address: wait a moment")
+    ok, result = await service.games.join(live, colour, name, token)
     if not ok:
+        if token is not None and not wrong.allow():
+            return too_many("too many wrong tokens from this address: wait a moment")
         return error(403, result)
-    await room.maybe_start(service, live)  # "start when every seat is taken"
+    await service.hosting.maybe_start(live)  # "start when every seat is taken"
     return JSONResponse({"seat": COLOUR_LETTERS[colour], "token": result, "name": name})
 
 
@@ -361,12 +371,10 @@ async def rematch(request: Request) -> Response:
     try:
         data = await read_json(request)
         colour = parse_colour(data.get("seat"))
-        token = data.get("token")
-        if not isinstance(token, str) or not 1 <= len(token) <= 128:
-            raise BadRequest("token must be a string of 1-128 characters")
+        token = token_field(data)
     except BadRequest as exc:
         return error(400, str(exc))
-    ok, result = await service.rematch(live, colour, token)
+    ok, result = await service.games.rematch(live, colour, token)
     if not ok:
         return error(403 if "token" in result else 409, result)
     return JSONResponse({"id": result, "url": f"{str(request.base_url).rstrip('/')}/g/{result}"})
@@ -380,14 +388,12 @@ async def ready(request: Request) -> Response:
     try:
         data = await read_json(request)
         colour = parse_colour(data.get("seat"))
-        token = data.get("token")
-        if not isinstance(token, str) or not 1 <= len(token) <= 128:
-            raise BadRequest("token must be a string of 1-128 characters")
+        token = token_field(data)
     except BadRequest as exc:
         return error(400, str(exc))
-    if not service.check_token(live, colour, token):
+    if not service.games.check_token(live, colour, token):
         return error(403, "wrong seat or token")
-    await room.set_ready(service, live, colour)
+    await service.hosting.set_ready(live, colour)
     return JSONResponse({"room": live.room.public()})
 
 
@@ -398,18 +404,15 @@ async def host(request: Request) -> Response:
         return error(404, "no such game")
     try:
         data = await read_json(request)
-        token = data.get("host_token")
-        if not isinstance(token, str) or not 1 <= len(token) <= 128:
-            raise BadRequest("host_token must be a string of 1-128 characters")
+        token = token_field(data, "host_token")
         action = data.get("action")
         if action not in ("start", "bot", "chat"):
             raise BadRequest("action must be start, bot or chat")
-        args: dict[str, Any] = {"enabled": data.get("enabled"), "level": data.get("level")}
-        if action == "bot":
-            args["colour"] = parse_colour(data.get("seat"))
+        colour = parse_colour(data.get("seat")) if action == "bot" else None
+        value = data.get("level") if action == "bot" else data.get("enabled")
     except BadRequest as exc:
         return error(400, str(exc))
-    refused = await room.host_action(service, live, hash_token(token), action, args)
+    refused = await service.hosting.host_action(live, hash_token(token), action, colour, value)
     if refused is not None:
         return error(403 if "host" in refused else 409, refused)
     return JSONResponse({"room": live.room.public()})
@@ -430,12 +433,12 @@ async def _finished(request: Request, what: str) -> Response:
     live = await _live(request)
     if live is None:
         return error(404, "no such game")
-    if not service.finished_cached(live.id, what) and not limits_of(request).allow(
+    if not service.finished.cached(live.id, what) and not limits_of(request).allow(
         client_address(request), "replay"
     ):
         return too_many(f"too many {what} requests from this address: wait a moment")
     try:
-        data = await service.finished_json(live, what)
+        data = await service.finished.json(live, what)
     except PermissionError as exc:
         return error(409, str(exc))
     except PoolBusy as exc:
@@ -487,165 +490,14 @@ async def ws_endpoint(ws: WebSocket) -> None:
         await ws.close(code=1013, reason=refused[:120])  # 1013: try again later
         return
     try:
-        await _session(ws, service, gid, address)
+        live = await service.get(gid) if GAME_ID.match(gid) else None
+        if live is None:
+            await ws.send_text(dumps({"type": "error", "code": "no_game", "error": "no such game"}))
+            await ws.close(code=4404)
+            return
+        await session.run(ws, service, live, address)
     finally:
         limits.close_connection(address)
-
-
-async def _session(ws: WebSocket, service: GameService, gid: str, address: str) -> None:
-    live = await service.get(gid) if GAME_ID.match(gid) else None
-    if live is None:
-        await ws.send_text(dumps({"type": "error", "code": "no_game", "error": "no such game"}))
-        await ws.close(code=4404)
-        return
-    live.opening += 1  # not evicted from memory before its hello
-    conn = Conn()
-    conn.address = address
-    conn.lang = request_language(ws)  # the page's language (cookie, else Accept-Language)
-    writer = asyncio.create_task(_writer(ws, conn))
-    limit = RateLimit(service.settings.rate, service.settings.burst)
-    violations = 0
-    attached = False
-    try:
-        while not conn.closed:
-            try:
-                timeout = None if attached else HELLO_TIMEOUT
-                msg = await asyncio.wait_for(ws.receive(), timeout)
-            except TimeoutError:
-                conn.send({"type": "error", "code": "timeout", "error": "send hello first"})
-                conn.close(1008, "no hello: send hello first")
-                break
-            if msg["type"] == "websocket.disconnect":
-                break
-            raw = msg.get("text")
-            if raw is None:
-                raw = msg.get("bytes") or b""
-            if not limit.allow():
-                violations += 1
-                if violations == 1 or violations % 10 == 0:
-                    conn.send(
-                        {
-                            "type": "error",
-                            "code": "rate_limited",
-                            "error": "too many messages: slow down",
-                        }
-                    )
-                if violations >= MAX_VIOLATIONS:
-                    conn.close(1008, "too many messages: closed")
-                    break
-                continue
-            try:
-                cm = parse_client_message(raw)
-            except ProtocolError as exc:
-                conn.send({"type": "error", "code": exc.code, "error": exc.message})
-                continue
-            if not attached:
-                if cm.type != "hello":
-                    conn.send(
-                        {
-                            "type": "error",
-                            "code": "hello_first",
-                            "error": "the first message must be hello",
-                        }
-                    )
-                    continue
-                if cm.seat is not None:
-                    assert cm.token is not None
-                    if not service.check_token(live, cm.seat, cm.token):
-                        await service.refresh(live)
-                    if not service.check_token(live, cm.seat, cm.token):
-                        conn.send(
-                            {"type": "error", "code": "bad_token", "error": "wrong seat or token"}
-                        )
-                        continue
-                    conn.seat = cm.seat
-                await service.turns.turn()  # the full state waits for its turn (moves first)
-                fresh = await service.get(gid)  # the game object in memory now
-                if fresh is not None and fresh is not live:
-                    live.opening = max(0, live.opening - 1)
-                    live = fresh
-                    live.opening += 1
-                conn.send(
-                    {
-                        "type": "welcome",
-                        "game": live.id,
-                        "seat": COLOUR_LETTERS[conn.seat] if conn.seat is not None else None,
-                        "role": "player" if conn.seat is not None else "spectator",
-                        "max_message_bytes": MAX_MESSAGE_BYTES,
-                    }
-                )
-                service.attach(live, conn)
-                attached = True
-                continue
-            await _handle(service, live, conn, cm)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if attached:
-            service.detach(live, conn)
-        else:
-            live.opening = max(0, live.opening - 1)
-        conn.close()
-        with contextlib.suppress(Exception):
-            await writer
-        with contextlib.suppress(Exception):
-            await ws.close()
-
-
-async def _handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMessage) -> None:
-    if cm.type == "ping":
-        conn.send({"type": "pong", "seq": live.seq})
-    elif cm.type == "resync":
-        service.send_state(live, conn, full=True)
-    elif cm.type == "hello":
-        conn.send({"type": "error", "code": "already_hello", "error": "hello was already sent"})
-    elif cm.type == "chat":  # players and spectators
-        chat.handle(service, live, conn, cm)
-    elif conn.seat is None:
-        conn.send(
-            {
-                "type": "rejected",
-                "code": "spectator",
-                "seq": live.seq,
-                "resync": False,
-                "reason": "spectators cannot play",
-            }
-        )
-    elif cm.type == "back":
-        if room.acted(live, conn.seat):
-            room.turn_began(live)
-            service.broadcast_seats(live)
-    elif cm.type == "move":
-        assert cm.seq is not None and cm.move is not None
-        reply = await service.submit(live, conn.seat, cm.seq, cm.move)
-        conn.send(reply)
-        if reply.get("resync"):
-            service.send_state(live, conn, full=True)
-    elif cm.type == "hint":
-        assert cm.seq is not None
-        await service.turns.turn()  # hints wait for their turn: the games' moves first
-        limit = service.limits.bucket(conn.address, "hint")
-        reply = await service.hint_for(live, conn.seat, cm.seq, limit)
-        if reply["type"] == "hint":
-            with using(conn.lang):  # the hint's words in the client's language
-                reply["text"] = describe_move(Move.parse(reply["move"]))
-        conn.send(reply)
-
-
-async def _writer(ws: WebSocket, conn: Conn) -> None:
-    try:
-        while True:
-            text = await conn.queue.get()
-            if text is None:
-                break
-            await ws.send_text(text)
-    except Exception:
-        conn.closed = True
-    finally:
-        if not conn.closed:
-            conn.closed = True
-        with contextlib.suppress(Exception):
-            await ws.close(code=conn.close_code, reason=conn.close_reason[:120])
 
 
 def create_app(
@@ -655,7 +507,8 @@ def create_app(
     :class:`Database`, or None for SQLite in the per-user data folder."""
     db = database if isinstance(database, Database) else Database(database)
     service = GameService(db, settings)
-    hosts = HostPolicy(service.settings.bind_host, service.settings.allowed_hosts)
+    settings = service.settings
+    hosts = HostPolicy(settings.bind_host, settings.allowed_hosts)
     analyses = AnalysisCache()
 
     @contextlib.asynccontextmanager
@@ -687,7 +540,11 @@ def create_app(
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, hosts=hosts)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(Guard, hosts=hosts, body_timeout=settings.body_timeout)],
+    )
     app.state.service = service
     app.state.db = db
     app.state.limits = service.limits

@@ -3,9 +3,13 @@
 * Text is plain: at most :data:`MAX_CHAT_CHARS` characters, printable, whitespace collapsed.
   The page shows it with ``textContent`` (never as HTML), so nothing in it can run.
 * Quick phrases travel as an id from :data:`PHRASES`; each page says them in its own language.
-* Each connection may send one message every two seconds on average (bursts of four); the
-  host may switch the chat off for everyone (:mod:`sorry.web.room`). Muting a player is the
-  reader's choice, kept by the page.
+* Each connection may send one message every two seconds on average (bursts of four), each
+  client address one a second (bursts of six, whatever its connections), and the spectators of
+  a game together :data:`SPECTATOR_RATE` a second (the players' lines are not held up by
+  them); the host may switch the chat off for everyone (:mod:`sorry.web.room`). Muting a
+  player is the reader's choice, kept by the page.
+* A spectator's name may not be a seat's colour, a reserved word, or a player's name
+  (:func:`sorry.web.tokens.spectator_name`).
 * The last :data:`HISTORY` messages stay with the game in memory and are sent to whoever
   opens the page; they are not written to the database (a restarted server starts a fresh
   chat) and they are not shared between server processes.
@@ -20,31 +24,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..board import COLOUR_LETTERS
+from .limits import RateLimit
+from .protocol import dumps
+from .tokens import BadValue, spectator_name
 
 if TYPE_CHECKING:
-    from .protocol import ClientMessage
-    from .service import Conn, GameService, LiveGame
+    from .conn import Conn
+    from .live import LiveGame
+    from .messages import ChatRequest
 
-MAX_CHAT_CHARS = 200
 HISTORY = 100
 RATE = 0.5  # messages per second a connection may send on average
 BURST = 4.0
-#: Quick phrases, by id (the page translates them).
-PHRASES = ("hello", "good_luck", "nice_move", "oops", "sorry", "well_played", "thanks", "bye")
-
-
-def clean_text(text: object) -> str:
-    """A chat line: printable, trimmed, at most 200 characters (ValueError otherwise)."""
-    if not isinstance(text, str):
-        raise ValueError("chat text must be a string")
-    line = " ".join(text.split())
-    if not line:
-        raise ValueError("chat text is empty")
-    if len(line) > MAX_CHAT_CHARS:
-        raise ValueError(f"chat text must be at most {MAX_CHAT_CHARS} characters")
-    if any(not ch.isprintable() for ch in line):
-        raise ValueError("chat text must be printable")
-    return line
+SPECTATOR_RATE = 1.0  # lines per second the spectators of one game may send together
+SPECTATOR_BURST = 5.0
 
 
 @dataclass(frozen=True)
@@ -91,6 +84,7 @@ class ChatLog:
         self.messages: deque[ChatMessage] = deque(maxlen=HISTORY)
         self.count = 0
         self._limits: weakref.WeakKeyDictionary[Conn, _Bucket] = weakref.WeakKeyDictionary()
+        self.spectators = RateLimit(SPECTATOR_RATE, SPECTATOR_BURST)
 
     def allow(self, conn: Conn) -> bool:
         bucket = self._limits.get(conn)
@@ -110,13 +104,24 @@ class ChatLog:
         return {"type": "chat_history", "messages": [m.to_json() for m in self.messages]}
 
 
-def handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMessage) -> None:
-    """A chat message from ``conn``: refused with a reason, or sent to everyone."""
+def say(live: LiveGame, conn: Conn, request: ChatRequest, address: RateLimit) -> None:
+    """A chat message from ``conn``: refused with a reason, or sent to everyone. ``address``:
+    the allowance of the connection's client address."""
     room = live.room
     if not room.settings.chat:
         conn.send({"type": "error", "code": "chat_off", "error": "the host switched chat off"})
         return
-    if not room.chat.allow(conn):
+    name = request.name
+    if conn.seat is None:
+        try:
+            name = spectator_name(name, [s.name for s in live.seats.values()])
+        except BadValue as exc:
+            conn.send({"type": "error", "code": "bad_field", "error": str(exc)})
+            return
+    refused = not room.chat.allow(conn) or not address.allow()
+    if not refused and conn.seat is None:
+        refused = not room.chat.spectators.allow()
+    if refused:
         conn.send({"type": "error", "code": "chat_rate", "error": "one chat message at a time"})
         return
     if conn.seat is not None:
@@ -124,8 +129,9 @@ def handle(service: GameService, live: LiveGame, conn: Conn, cm: ClientMessage) 
         name = live.seats[conn.seat].name
     else:
         colour = None
-        name = cm.name or "Spectator"
-    msg = room.chat.add(colour, conn.ident, name, cm.text, cm.phrase)
+        name = name or "Spectator"
+    msg = room.chat.add(colour, conn.ident, name, request.text, request.phrase)
     out = {"type": "chat", "message": msg.to_json()}
+    text = dumps(out)
     for c in list(live.conns):
-        c.send(out)
+        c.send_text(text)

@@ -2,11 +2,13 @@
 
 Tables (all prefixed ``sorry_`` so the server can share a database with other software):
 
-* ``sorry_schema``: the schema version; :data:`MIGRATIONS` are applied in order at start-up,
-  each in its own transaction, under a lock (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on
-  PostgreSQL) so that several processes starting together migrate once;
+* ``alembic_version``: the schema's revision; :meth:`Database.upgrade` applies the missing
+  migrations (:mod:`sorry.web.migrations`, Alembic) at start-up in one transaction, under a lock
+  (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on PostgreSQL) so that several processes
+  starting together migrate once;
 * ``sorry_games``: one row per game: rules, the serialised game (``Game.to_dict()``), its
-  sequence number (accepted decisions so far) and status;
+  sequence number (accepted decisions so far) and status, and who created it (a digest of the
+  client address: the lobby shows a few games of each);
 * ``sorry_seats``: one row per colour: human (invited or open) or bot, display name and the
   SHA-256 hash of the seat's secret token (never the token itself);
 * ``sorry_moves``: one row per accepted decision, with the cards drawn after it.
@@ -58,64 +60,9 @@ T = TypeVar("T")
 #: Channel used with PostgreSQL LISTEN/NOTIFY (suffixed with the schema when one is set).
 NOTIFY_CHANNEL = "sorry_moves"
 
-#: Hand-written, versioned migrations: (version, statements). Never edit a released one;
-#: append a new version instead. The SQL is portable between SQLite and PostgreSQL.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
-    (
-        1,
-        (
-            """CREATE TABLE sorry_games (
-                id VARCHAR(32) PRIMARY KEY,
-                name VARCHAR(80) NOT NULL,
-                public INTEGER NOT NULL,
-                variant VARCHAR(16) NOT NULL,
-                rules TEXT NOT NULL,
-                seq INTEGER NOT NULL,
-                status VARCHAR(16) NOT NULL,
-                state TEXT NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                updated_at DOUBLE PRECISION NOT NULL
-            )""",
-            """CREATE TABLE sorry_seats (
-                game_id VARCHAR(32) NOT NULL REFERENCES sorry_games(id),
-                colour INTEGER NOT NULL,
-                kind VARCHAR(8) NOT NULL,
-                bot_level VARCHAR(16),
-                name VARCHAR(40) NOT NULL,
-                token_hash VARCHAR(64),
-                claimed INTEGER NOT NULL,
-                PRIMARY KEY (game_id, colour)
-            )""",
-            """CREATE TABLE sorry_moves (
-                game_id VARCHAR(32) NOT NULL REFERENCES sorry_games(id),
-                seq INTEGER NOT NULL,
-                colour INTEGER NOT NULL,
-                actor VARCHAR(12) NOT NULL,
-                move VARCHAR(64) NOT NULL,
-                draws TEXT NOT NULL,
-                created_at DOUBLE PRECISION NOT NULL,
-                PRIMARY KEY (game_id, seq)
-            )""",
-        ),
-    ),
-    (2, ("CREATE INDEX sorry_games_lobby ON sorry_games (status, public, updated_at)",)),
-    (
-        3,
-        (  # matches: a game links to the next game of its series and carries the totals
-            "ALTER TABLE sorry_games ADD COLUMN next_id VARCHAR(32)",
-            "ALTER TABLE sorry_games ADD COLUMN match_info TEXT",
-        ),
-    ),
-    (
-        4,
-        (  # the auditable shuffle: SHA-256 commitment published at the start, nonce kept secret
-            "ALTER TABLE sorry_games ADD COLUMN commitment VARCHAR(64)",
-            "ALTER TABLE sorry_games ADD COLUMN nonce VARCHAR(64)",
-        ),
-    ),
-    (5, ("ALTER TABLE sorry_games ADD COLUMN room TEXT",)),  # sorry.web.room: waiting room
-)
-SCHEMA_VERSION = MIGRATIONS[-1][0]
+#: The hand-written migrations' count a database made before Alembic holds (``sorry_schema``):
+#: it is stamped with the Alembic revision of the same number, then upgraded.
+LEGACY_SCHEMA = "sorry_schema"
 
 metadata = sa.MetaData()
 games = sa.Table(
@@ -136,6 +83,7 @@ games = sa.Table(
     sa.Column("commitment", sa.String(64)),
     sa.Column("nonce", sa.String(64)),
     sa.Column("room", sa.Text),
+    sa.Column("creator", sa.String(32)),
 )
 seats = sa.Table(
     "sorry_seats",
@@ -188,6 +136,7 @@ class GameRow:
     commitment: str | None = None
     nonce: str | None = None
     room: dict[str, Any] | None = None  # sorry.web.room's settings (None: started at once)
+    creator: str | None = None  # a digest of the creating client's address
 
 
 @dataclass
@@ -245,7 +194,7 @@ class Database:
         self._move_sql = (
             MOVE_SQL if self.is_sqlite else tuple(q.replace("?", "%s") for q in MOVE_SQL)
         )
-        self.migrate()
+        self.upgraded = self.upgrade()  # (the revision before, the revision now)
         self.writer = GroupWriter(self)
         self.checkpointer = Checkpointer(self.engine) if self.is_sqlite else None
 
@@ -278,28 +227,50 @@ class Database:
         return engine
 
     # -- schema -------------------------------------------------------------------------------
-    def migrate(self) -> int:
-        """Apply the missing migrations; returns the schema version."""
-        with self.engine.begin() as conn:
+    def revision(self) -> str | None:
+        """The schema's Alembic revision (None: a database Alembic has not touched)."""
+        with self.engine.connect() as conn:
+            if not sa.inspect(conn).has_table("alembic_version"):
+                return None
+            value = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            return str(value) if value is not None else None
+
+    def upgrade(self) -> tuple[str | None, str]:
+        """Bring the schema to the newest revision (:mod:`sorry.web.migrations`), in one
+        transaction under a lock: several processes starting together migrate once. A
+        database made before Alembic is stamped with its count of hand-written migrations
+        first. Returns (the revision before, the revision now)."""
+        from .migrations import HEAD
+
+        if self.revision() == HEAD:  # the usual start: no need to load the migrations
+            return HEAD, HEAD
+        from alembic import command
+        from alembic.config import Config
+
+        from .migrations import FOLDER
+
+        with self.engine.begin() as conn:  # SQLite: BEGIN IMMEDIATE (the write lock)
             if not self.is_sqlite:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(727001)")
-            conn.exec_driver_sql(
-                "CREATE TABLE IF NOT EXISTS sorry_schema (version INTEGER NOT NULL)"
-            )
-            version = conn.exec_driver_sql("SELECT MAX(version) FROM sorry_schema").scalar()
-            version = int(version or 0)
-            for number, statements in MIGRATIONS:
-                if number <= version:
-                    continue
-                for statement in statements:
-                    conn.exec_driver_sql(statement)
-                conn.exec_driver_sql(f"INSERT INTO sorry_schema (version) VALUES ({number})")
-                version = number
-        return version
+            config = Config()
+            config.set_main_option("script_location", str(FOLDER))
+            config.attributes["connection"] = conn
+            inspector = sa.inspect(conn)
+            before: str | None = None
+            if inspector.has_table("alembic_version"):
+                value = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+                before = str(value) if value is not None else None
+            elif inspector.has_table(LEGACY_SCHEMA):
+                legacy = conn.exec_driver_sql(f"SELECT MAX(version) FROM {LEGACY_SCHEMA}").scalar()
+                if legacy:
+                    before = f"{int(legacy):04d}"
+                    command.stamp(config, before)
+            command.upgrade(config, "head")
+        return before, HEAD
 
-    def schema_version(self) -> int:
-        with self.reader.connect() as conn:
-            return int(conn.exec_driver_sql("SELECT MAX(version) FROM sorry_schema").scalar() or 0)
+    def migrate(self) -> str:
+        """:meth:`upgrade`; returns the revision now."""
+        return self.upgrade()[1]
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -321,6 +292,7 @@ class Database:
         previous: str | None = None,
         commitment: tuple[str, str] | None = None,
         room: dict[str, Any] | None = None,
+        creator: str | None = None,
     ) -> str:
         with self.transaction() as conn:
             return self.create_game_in(
@@ -336,6 +308,7 @@ class Database:
                 previous,
                 commitment,
                 room,
+                creator,
             )
 
     def create_game_in(
@@ -352,6 +325,7 @@ class Database:
         previous: str | None = None,
         commitment: tuple[str, str] | None = None,
         room: dict[str, Any] | None = None,
+        creator: str | None = None,
     ) -> str:
         """Insert a game and its seats. With ``previous``, the game is the next of that game's
         match: linked in the same transaction, unless another next game was linked first,
@@ -384,6 +358,7 @@ class Database:
                 commitment=commitment[0] if commitment else None,
                 nonce=commitment[1] if commitment else None,
                 room=json.dumps(room) if room is not None else None,
+                creator=creator,
             )
         )
         conn.execute(
@@ -516,6 +491,24 @@ class Database:
             conn.execute(games.update().where(games.c.id == game_id).values(updated_at=time.time()))
         return bool(result.rowcount == 1)
 
+    def save_room_in(self, conn: Connection, game_id: str, room: dict[str, Any]) -> None:
+        """Store a game's room settings (sorry.web.room.Room)."""
+        conn.execute(
+            games.update()
+            .where(games.c.id == game_id)
+            .values(room=json.dumps(room), updated_at=time.time())
+        )
+
+    def make_bot_in(self, conn: Connection, game_id: str, colour: int, level: str) -> bool:
+        """Turn a human seat nobody has claimed into a bot of ``level``; whether it was."""
+        result = conn.execute(
+            seats.update()
+            .where(seats.c.game_id == game_id, seats.c.colour == colour, seats.c.claimed == 0)
+            .values(kind="bot", bot_level=level, name=f"{level} bot", token_hash=None, claimed=1)
+        )
+        conn.execute(games.update().where(games.c.id == game_id).values(updated_at=time.time()))
+        return bool(result.rowcount == 1)
+
     # -- reads --------------------------------------------------------------------------------
     def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
         rows = conn.execute(
@@ -547,6 +540,7 @@ class Database:
             r.commitment,
             r.nonce,
             json.loads(r.room) if r.room else None,
+            r.creator,
         )
 
     def _moves(self, conn: Connection, game_id: str, after: int) -> list[MoveRow]:
@@ -610,15 +604,31 @@ class Database:
             )
             return [r[0] for r in conn.execute(query).all()]
 
-    def lobby(self, limit: int = 50) -> list[GameRow]:
-        """Public games, those still playing first, most recently active first."""
-        with self.reader.connect() as conn:
-            rows = conn.execute(
-                sa.select(games.c.id)
+    def lobby(self, limit: int = 50, per_creator: int | None = None) -> list[GameRow]:
+        """Public games, those still playing first, most recently active first; with
+        ``per_creator``, at most that many of each creator (one address cannot fill it)."""
+        order = (games.c.status.desc(), games.c.updated_at.desc())
+        query = sa.select(games.c.id).where(games.c.public == 1)
+        if per_creator is not None:
+            rank = (
+                sa.func.row_number()
+                .over(partition_by=sa.func.coalesce(games.c.creator, games.c.id), order_by=order)
+                .label("rank")
+            )
+            ranked = (
+                sa.select(games.c.id, games.c.status, games.c.updated_at, rank)
                 .where(games.c.public == 1)
-                .order_by(games.c.status.desc(), games.c.updated_at.desc())
-                .limit(limit)
-            ).all()
+                .subquery()
+            )
+            query = (
+                sa.select(ranked.c.id)
+                .where(ranked.c.rank <= per_creator)
+                .order_by(ranked.c.status.desc(), ranked.c.updated_at.desc())
+            )
+        else:
+            query = query.order_by(*order)
+        with self.reader.connect() as conn:
+            rows = conn.execute(query.limit(limit)).all()
             out = []
             for (gid,) in rows:
                 g = self._game(conn, gid)

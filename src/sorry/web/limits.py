@@ -59,6 +59,11 @@ class RateLimit:
         return False
 
     @property
+    def empty(self) -> bool:
+        """Nothing left to allow now (nothing is taken by asking)."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate < 1.0
+
+    @property
     def full(self) -> bool:
         """Back to a whole burst (nothing to remember any more)."""
         return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
@@ -118,6 +123,12 @@ class LimitSettings:
     hint_burst: float = 10.0
     replay_rate: float = 1.0  # finished games' replays and records
     replay_burst: float = 10.0
+    state_rate: float = 1.0  # whole states asked again (resync), all connections together
+    state_burst: float = 10.0
+    chat_rate: float = 1.0  # chat lines, all connections together
+    chat_burst: float = 6.0
+    token_rate: float = 0.5  # wrong seat tokens (hello, join)
+    token_burst: float = 10.0
 
 
 @dataclass
@@ -156,7 +167,8 @@ class AddressLimits:
             del self._table[a]
 
     def bucket(self, address: str, what: str) -> RateLimit:
-        """The token bucket of ``what`` (connect, create, hint, replay) for ``address``."""
+        """The token bucket of ``what`` (connect, create, hint, replay, state, chat, token)
+        for ``address``."""
         entry = self._get(address)
         limit = entry.buckets.get(what)
         if limit is None:
@@ -166,6 +178,9 @@ class AddressLimits:
                 "create": (s.create_rate, s.create_burst),
                 "hint": (s.hint_rate, s.hint_burst),
                 "replay": (s.replay_rate, s.replay_burst),
+                "state": (s.state_rate, s.state_burst),
+                "chat": (s.chat_rate, s.chat_burst),
+                "token": (s.token_rate, s.token_burst),
             }[what]
             limit = entry.buckets[what] = RateLimit(rate, burst)
         return limit
@@ -235,11 +250,15 @@ class HostPolicy:
 
 
 class Guard:
-    """ASGI middleware: the Host check and the security headers."""
+    """ASGI middleware: the Host check, the security headers, and the time a request's body
+    may take to arrive (``body_timeout`` seconds from the request's start: past it the
+    application hears that the client went away, and answers 400). The time the headers may
+    take is the HTTP server's (:mod:`sorry.web.serving`)."""
 
-    def __init__(self, app: ASGIApp, hosts: HostPolicy) -> None:
+    def __init__(self, app: ASGIApp, hosts: HostPolicy, body_timeout: float = 10.0) -> None:
         self.app = app
         self.hosts = hosts
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -278,7 +297,15 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *security]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        deadline = time.monotonic() + self.body_timeout
+
+        async def receive_in_time() -> Message:
+            try:
+                return await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return {"type": "http.disconnect", "timed_out": True}
+
+        await self.app(scope, receive_in_time, send_with_headers)
 
 
 async def _json_response(send: Send, status: int, body: dict[str, Any]) -> None:

@@ -1,26 +1,9 @@
-"""The WebSocket protocol: validation of what clients send, and what the server sends them.
+"""What the server sends about a game: views, log entries' words and deltas.
 
 Everything a client learns of a game goes through :func:`view_json`, which serialises a
 :class:`sorry.view.PlayerView` (a seat's view) or the public view of a spectator: never the
 order of the draw pile, the seed, the generator's state, or a hand the receiver may not see.
-
-Client messages (JSON objects, at most :data:`MAX_MESSAGE_BYTES` bytes):
-
-``{"type": "hello", "seat": "R", "token": "..."}``   sit at a seat (omit both to watch)
-``{"type": "move", "seq": 12, "move": "R12+5"}``     play one of the listed legal moves
-``{"type": "hint", "seq": 12}``                      ask the server for a suggested move
-``{"type": "resync"}``                               ask for the full state again
-``{"type": "ping"}``                                 keep-alive (answered by ``pong``)
-``{"type": "chat", "text": "gl!"}``                  say something (or ``"phrase": "good_luck"``;
-                                                     a spectator may add ``"name"``)
-``{"type": "back"}``                                 a seat that timed out is played by its player
-                                                     again (:mod:`sorry.web.room`)
-
-The answer to ``hint`` (:func:`sorry.web.service.hint_reply`; ``docs/web.md`` lists every server
-message): ``{"type": "hint", "seq", "move", "text", "moves": [{"move", "win", "low", "high",
-"worlds", "tied"}, ...], "separated"}``: the suggested move and its words, then each move's
-chance of winning with its 95% interval (shares of 1), best first, at most 12, empty while the
-workers load the estimator (``static/types.js``: ``MoveChance``).
+The messages themselves are declared in :mod:`sorry.web.messages`.
 """
 
 from __future__ import annotations
@@ -28,8 +11,8 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 from ..board import COLOUR_LETTERS, loc_name
 from ..cards import Card, card_label, card_name
@@ -40,111 +23,7 @@ from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
 from ..rulebook import declines
 from ..rules import Rules
 from ..view import PlayerView
-from .chat import PHRASES
-
-MAX_MESSAGE_BYTES = 2048
-MAX_TOKEN_CHARS = 128
-MAX_MOVE_CHARS = 64
-MAX_SEQ = 10**9
-CLIENT_TYPES = ("hello", "move", "hint", "resync", "ping", "chat", "back")
-
-
-class ProtocolError(Exception):
-    """A client message that is malformed or not allowed; ``code`` is machine-readable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True)
-class ClientMessage:
-    type: str
-    seq: int | None = None
-    move: str | None = None
-    seat: int | None = None
-    token: str | None = None
-    text: str | None = None  # chat: free text
-    phrase: str | None = None  # chat: a quick phrase's id
-    name: str | None = None  # chat: a spectator's display name
-
-
-def parse_client_message(raw: str | bytes) -> ClientMessage:
-    """Validate one message from a client; raises :class:`ProtocolError` with the reason."""
-    if isinstance(raw, bytes):
-        if len(raw) > MAX_MESSAGE_BYTES:
-            raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
-    if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"message larger than {MAX_MESSAGE_BYTES} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "message is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "message must be a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise ProtocolError(
-            "bad_type", f"unknown message type (expected one of {', '.join(CLIENT_TYPES)})"
-        )
-    allowed = {
-        "hello": {"type", "seat", "token"},
-        "move": {"type", "seq", "move"},
-        "hint": {"type", "seq"},
-        "resync": {"type"},
-        "ping": {"type"},
-        "chat": {"type", "text", "phrase", "name"},
-        "back": {"type"},
-    }[kind]
-    extra = sorted(str(k)[:20] for k in data if k not in allowed)
-    if extra:
-        raise ProtocolError("bad_field", f"unexpected field(s) in {kind}: {', '.join(extra)}")
-    if kind == "hello":
-        seat = data.get("seat")
-        token = data.get("token")
-        if seat is None and token is None:
-            return ClientMessage("hello")
-        if not isinstance(seat, str) or len(seat) != 1 or seat not in COLOUR_LETTERS:
-            raise ProtocolError("bad_field", "seat must be one of R, B, Y, G")
-        if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN_CHARS:
-            raise ProtocolError("bad_field", "token must be a string of 1-128 characters")
-        return ClientMessage("hello", seat=COLOUR_LETTERS.index(seat), token=token)
-    if kind in ("move", "hint"):
-        seq = data.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
-            raise ProtocolError("bad_field", "seq must be the integer sequence number last seen")
-        if kind == "hint":
-            return ClientMessage("hint", seq=seq)
-        move = data.get("move")
-        if not isinstance(move, str) or not 1 <= len(move) <= MAX_MOVE_CHARS:
-            raise ProtocolError("bad_field", "move must be a string of 1-64 characters")
-        return ClientMessage("move", seq=seq, move=move)
-    if kind == "chat":
-        return _chat_message(data)
-    return ClientMessage(kind)
-
-
-def _chat_message(data: dict[str, Any]) -> ClientMessage:
-    from .chat import clean_text
-    from .service import clean_name
-
-    text, phrase = data.get("text"), data.get("phrase")
-    if (text is None) == (phrase is None):
-        raise ProtocolError("bad_field", "chat needs text or a phrase (one of them)")
-    if phrase is not None and phrase not in PHRASES:
-        raise ProtocolError("bad_field", f"phrase must be one of {', '.join(PHRASES)}")
-    try:
-        if text is not None:
-            text = clean_text(text)
-        name = clean_name(data.get("name"), "") or None
-    except ValueError as exc:
-        raise ProtocolError("bad_field", str(exc)) from None
-    return ClientMessage("chat", text=text, phrase=phrase, name=name)
+from .messages import View
 
 
 # -- what the server sends ------------------------------------------------------------------
@@ -213,9 +92,7 @@ def options_text(rules: Rules) -> str:
     return rules.options_text()
 
 
-def view_json(
-    view: PlayerView, game: Game | None = None, position: str | None = None
-) -> dict[str, Any]:
+def view_json(view: PlayerView, game: Game | None = None, position: str | None = None) -> View:
     """Serialise a view. ``game`` (the same moment) lets the server annotate each legal move
     with the pawns it moves, for highlighting; nothing else is taken from it. ``position``:
     the view's position string when the caller has it already (it is every viewer's)."""
@@ -230,28 +107,31 @@ def view_json(
         entry["paths"] = paths_of(effects)
         entry.update(move_picks(m, entry["paths"]))
         legal.append(entry)
-    return {
-        "variant": view.rules.variant,
-        "options": options_text(view.rules),
-        "viewer": COLOUR_LETTERS[view.viewer] if view.viewer >= 0 else None,
-        "colours": [COLOUR_LETTERS[c] for c in view.colours],
-        "to_move": COLOUR_LETTERS[view.to_move],
-        "phase": view.phase.word,
-        "pawns": _pawns_json(view),
-        "position": position if position is not None else view.position_string(),
-        "card": card_name(view.card) if view.card is not None else None,
-        "hand": [card_name(c) for c in view.hand],
-        "hand_sizes": {COLOUR_LETTERS[c]: view.hand_sizes[c] for c in view.colours},
-        "discard_pile": [card_name(c) for c in view.discard_pile],
-        "draw_count": view.draw_count,
-        "turn": view.turn,
-        "first": COLOUR_LETTERS[view.first],
-        "winners": [COLOUR_LETTERS[c] for c in view.winners],
-        "scores": {COLOUR_LETTERS[c]: s for c, s in view.scores}
-        if view.scores is not None
-        else None,
-        "legal_moves": legal,
-    }
+    return cast(
+        View,
+        {
+            "variant": view.rules.variant,
+            "options": options_text(view.rules),
+            "viewer": COLOUR_LETTERS[view.viewer] if view.viewer >= 0 else None,
+            "colours": [COLOUR_LETTERS[c] for c in view.colours],
+            "to_move": COLOUR_LETTERS[view.to_move],
+            "phase": view.phase.word,
+            "pawns": _pawns_json(view),
+            "position": position if position is not None else view.position_string(),
+            "card": card_name(view.card) if view.card is not None else None,
+            "hand": [card_name(c) for c in view.hand],
+            "hand_sizes": {COLOUR_LETTERS[c]: view.hand_sizes[c] for c in view.colours},
+            "discard_pile": [card_name(c) for c in view.discard_pile],
+            "draw_count": view.draw_count,
+            "turn": view.turn,
+            "first": COLOUR_LETTERS[view.first],
+            "winners": [COLOUR_LETTERS[c] for c in view.winners],
+            "scores": {COLOUR_LETTERS[c]: s for c, s in view.scores}
+            if view.scores is not None
+            else None,
+            "legal_moves": legal,
+        },
+    )
 
 
 def teams_json(game: Game) -> list[list[str]] | None:
@@ -316,5 +196,5 @@ def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Any) -> str:
     return json.dumps(message, separators=(",", ":"))

@@ -12,25 +12,24 @@
   each of its turns until the player acts again (any move, or the page's *I'm back*).
 
 The settings live in the game's ``room`` column (JSON); the deadline and the away seats are
-kept in memory by the process that serves the game.
+kept in memory by the process that serves the game. A turn's clock runs only while somebody
+is seated at the game, unless the server plays games with nobody there (``--allow-bot-games``):
+a game nobody watches never plays itself out by timeouts. The waiting room's actions (start,
+ready, the host's) are :mod:`sorry.web.hosting`'s.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import Connection
-
 from ..board import COLOUR_LETTERS
 from .chat import ChatLog
-from .db import games, seats
 
 if TYPE_CHECKING:
-    from .service import GameService, LiveGame
+    from .live import LiveGame
 
 START_MODES = ("now", "host", "full", "ready")
 TIMERS = (0, 30, 60, 120)
@@ -82,9 +81,13 @@ def parse_room(data: object) -> Room:
 class RoomState:
     """A live game's room: the settings, the turn deadline, the away seats and the chat."""
 
-    def __init__(self, settings: Room | None = None, timer_scale: float = 1.0) -> None:
+    def __init__(
+        self, settings: Room | None = None, timer_scale: float = 1.0, unattended: bool = False
+    ) -> None:
         self.settings = settings or Room()
         self.timer_scale = timer_scale
+        #: the clock runs with nobody seated (a server that allows games with nobody there)
+        self.unattended = unattended
         self.deadline: float | None = None  # time.monotonic() when the turn runs out
         self.away: set[int] = set()  # timed-out seats a bot plays for
         self.chat = ChatLog()
@@ -141,117 +144,17 @@ def acted(live: LiveGame, colour: int) -> bool:
 
 
 def timed_out(live: LiveGame) -> bool:
-    """True (once) when the turn's time ran out: the seat becomes away."""
+    """True (once) when the turn's time ran out: the seat becomes away. With nobody seated
+    (and games with nobody there not allowed) the clock stops instead: it starts again when
+    somebody sits down (:func:`turn_began`, from :mod:`sorry.web.audience`)."""
     room = live.room
     if room.deadline is None or time.monotonic() < room.deadline or live.game.is_over():
         return False
     room.deadline = None
+    if not room.unattended and not live.anyone_seated:
+        return False
     room.away.add(live.game.to_move)
     return True
-
-
-# -- the waiting room -----------------------------------------------------------------------
-async def _save(service: GameService, live: LiveGame) -> None:
-    """Store the room's settings (in the database's next group commit)."""
-    await service.write(_save_in, live.id, json.dumps(live.room.settings.to_json()))
-
-
-def _save_in(conn: Connection, game_id: str, room: str) -> None:
-    conn.execute(
-        games.update().where(games.c.id == game_id).values(room=room, updated_at=time.time())
-    )
-
-
-async def start(service: GameService, live: LiveGame) -> None:
-    """Start the game: everyone is told, the clocks begin, bots may move."""
-    async with live.lock:
-        if live.room.settings.started:
-            return
-        live.room.settings.started = True
-        await _save(service, live)
-        now = time.monotonic()
-        for c, s in live.seats.items():  # an absent player's time away counts from now
-            if s.kind == "human" and c in live.away_since:
-                live.away_since[c] = now
-        live.last_change = now
-        turn_began(live)
-        service.broadcast(live)
-    service._schedule_bot(live)
-
-
-async def maybe_start(service: GameService, live: LiveGame) -> None:
-    """Start by itself when the room's rule says so (every seat taken, or every player
-    ready)."""
-    s = live.room.settings
-    if s.started:
-        return
-    humans = [c for c, seat in live.seats.items() if seat.kind == "human"]
-    full = s.start == "full" and all(live.seats[c].claimed for c in humans)
-    ready = s.start == "ready" and all(COLOUR_LETTERS[c] in s.ready for c in humans)
-    if full or ready:
-        await start(service, live)
-
-
-async def set_ready(service: GameService, live: LiveGame, colour: int) -> None:
-    """A seated player accepts the next game of the match."""
-    s = live.room.settings
-    letter = COLOUR_LETTERS[colour]
-    if s.started or letter in s.ready:
-        return
-    s.ready.append(letter)
-    await _save(service, live)
-    await maybe_start(service, live)
-    if not live.room.settings.started:
-        service.broadcast(live)
-
-
-async def host_action(
-    service: GameService, live: LiveGame, digest: str, action: str, data: dict[str, Any]
-) -> str | None:
-    """A host's request (``start``, ``bot``, ``chat``); returns the reason it was refused."""
-    if not live.room.is_host(digest):
-        return "only the host may do that"
-    if action == "start":
-        if live.room.settings.started:
-            return "the game has started"
-        await start(service, live)
-        return None
-    if action == "chat":
-        enabled = data.get("enabled")
-        if not isinstance(enabled, bool):
-            return "enabled must be true or false"
-        live.room.settings.chat = enabled
-        await _save(service, live)
-        service.broadcast(live)
-        return None
-    if action == "bot":
-        colour = data.get("colour")
-        level = data.get("level")
-        if not isinstance(colour, int) or colour not in live.seats:
-            return "no such seat"
-        from .players import bot_levels
-
-        if level not in bot_levels():
-            return f"bot level must be one of {', '.join(bot_levels())}"
-        if live.room.settings.started:
-            return "seats can change only before the start"
-        seat = live.seats[colour]
-        if seat.kind != "human" or seat.claimed:
-            return "only a seat nobody has taken can become a bot"
-        await service.write(_make_bot_in, live.id, colour, str(level))
-        await service.refresh(live)
-        await maybe_start(service, live)
-        return None
-    return f"unknown action {action[:20]!r}"
-
-
-def _make_bot_in(conn: Connection, game_id: str, colour: int, level: str) -> None:
-    conn.execute(
-        seats.update()
-        .where(seats.c.game_id == game_id, seats.c.colour == colour, seats.c.claimed == 0)
-        .values(kind="bot", bot_level=level, name=f"{level} bot", token_hash=None, claimed=1)
-    )
-    conn.execute(games.update().where(games.c.id == game_id).values(updated_at=time.time()))
 
 
 def next_room(live: LiveGame, asker: int) -> Room:
@@ -274,12 +177,8 @@ __all__ = [
     "Room",
     "RoomState",
     "acted",
-    "host_action",
-    "maybe_start",
     "next_room",
     "parse_room",
-    "set_ready",
-    "start",
     "timed_out",
     "turn_began",
 ]

@@ -1,0 +1,131 @@
+"""What the server does with each client message: the dispatch table, one row a message type
+(its payload, declared in :mod:`sorry.web.messages`, with its cost class, and its handler),
+and the handlers.
+
+A handler gets the session's :class:`Context` and the parsed payload, and answers through
+``ctx.conn``; the session has already applied the limits of the payload's cost class
+(:mod:`sorry.web.session`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import using
+from ..moves import Move
+from . import chat
+from .conn import Conn
+from .limits import RateLimit
+from .live import LiveGame
+from .messages import (
+    Back,
+    ChatRequest,
+    Hello,
+    HintRequest,
+    MoveRequest,
+    Payload,
+    Ping,
+    Resync,
+    error,
+    rejected,
+)
+from .protocol import describe_move
+from .room import acted, turn_began
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+@dataclass
+class Context:
+    """One connection's session, as its handlers see it."""
+
+    service: GameService
+    live: LiveGame
+    conn: Conn
+    #: this connection's allowance of whole states (besides its address's)
+    states: RateLimit
+
+
+Handler = Callable[[Context, Any], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Route:
+    payload: type[Payload]
+    handler: Handler
+
+
+async def on_hello(ctx: Context, msg: Hello) -> None:
+    """A second hello (the first is the session's handshake)."""
+    ctx.conn.send(error("already_hello", "hello was already sent"))
+
+
+async def on_ping(ctx: Context, msg: Ping) -> None:
+    ctx.conn.send({"type": "pong", "seq": ctx.live.seq})
+
+
+async def on_resync(ctx: Context, msg: Resync) -> None:
+    ctx.service.audience.send_state(ctx.live, ctx.conn, full=True)
+
+
+async def on_chat(ctx: Context, msg: ChatRequest) -> None:
+    address = ctx.service.limits.bucket(ctx.conn.address, "chat")
+    chat.say(ctx.live, ctx.conn, msg, address)
+
+
+def _seated(ctx: Context) -> int | None:
+    """The connection's seat, or None having told a spectator it cannot play."""
+    if ctx.conn.seat is None:
+        ctx.conn.send(rejected("spectator", "spectators cannot play", ctx.live.seq))
+    return ctx.conn.seat
+
+
+async def on_back(ctx: Context, msg: Back) -> None:
+    seat = _seated(ctx)
+    if seat is not None and acted(ctx.live, seat):
+        turn_began(ctx.live)
+        ctx.service.audience.broadcast_seats(ctx.live)
+
+
+async def on_move(ctx: Context, msg: MoveRequest) -> None:
+    seat = _seated(ctx)
+    if seat is None:
+        return
+    reply = await ctx.service.games.submit(ctx.live, seat, msg.seq, msg.move)
+    ctx.conn.send(reply)
+    if reply["type"] == "rejected" and reply["code"] == "stale":
+        ctx.service.audience.send_state(ctx.live, ctx.conn)  # what changed since its state
+
+
+async def on_hint(ctx: Context, msg: HintRequest) -> None:
+    seat = _seated(ctx)
+    if seat is None:
+        return
+    service = ctx.service
+    await service.turns.turn()  # hints wait for their turn: the games' moves first
+    limit = service.limits.bucket(ctx.conn.address, "hint")
+    reply = await service.hints.hint_for(ctx.live, seat, msg.seq, limit)
+    if reply["type"] == "hint":
+        with using(ctx.conn.lang):  # the hint's words in the client's language
+            reply["text"] = describe_move(Move.parse(reply["move"]))
+    ctx.conn.send(reply)
+    if reply["type"] == "rejected" and reply["code"] == "stale":
+        service.audience.send_state(ctx.live, ctx.conn)
+
+
+#: Every client message: its payload (and so its cost class) and its handler.
+ROUTES: dict[str, Route] = {
+    r.payload.TYPE: r
+    for r in (
+        Route(Hello, on_hello),
+        Route(MoveRequest, on_move),
+        Route(HintRequest, on_hint),
+        Route(Resync, on_resync),
+        Route(Ping, on_ping),
+        Route(ChatRequest, on_chat),
+        Route(Back, on_back),
+    )
+}
