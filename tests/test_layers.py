@@ -85,6 +85,7 @@ def test_the_web_layout_lists_every_module_once() -> None:
     assert len(names) == len(set(names))
     on_disk = {p.stem for p in WEB.glob("*.py")} - {"__init__"}
     on_disk |= {p.name for p in WEB.iterdir() if (p / "__init__.py").exists()}
+    assert not on_disk - set(names), f"add to the Structure of docs/web.md: {on_disk - set(names)}"
     assert set(names) == on_disk
 
 
