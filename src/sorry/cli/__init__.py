@@ -157,6 +157,19 @@ def _main(argv: list[str]) -> int:
 PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 
+def check_backend(backend: str, address: str | None) -> None:
+    """Before a run: ``--address`` goes with ``--backend ray``, Ray is installed, and the
+    cluster's address answers (a few seconds at most; :class:`SorryError` otherwise)."""
+    if address and backend != "ray":
+        raise CliError(_("--address needs --backend ray"))
+    if backend == "ray":
+        from ..sim.ray_backend import check_address, ray_installed
+
+        ray_installed()
+        if address:
+            check_address(address)
+
+
 def check_output(path: str | None, png: bool = False) -> None:
     """:class:`CliError` at once, before any work, unless ``path`` can be written: its folder
     exists and is writable and it is not a folder (``None`` and ``-``, standard output, pass).

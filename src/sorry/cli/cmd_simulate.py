@@ -8,7 +8,14 @@ import sys
 
 from ..i18n import _
 from ..sim.runner import BACKENDS, ENGINES
-from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
+from . import (
+    CliError,
+    add_rules_arguments,
+    check_backend,
+    check_output,
+    players_for,
+    rules_from_args,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--jobs must be at least 1"))
     check_output(args.json)
     check_output(args.plot, png=True)
+    check_backend(args.backend, args.address)
     res = simulate(
         args.games,
         players=players,

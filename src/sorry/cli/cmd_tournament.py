@@ -7,7 +7,7 @@ import sys
 
 from ..i18n import _
 from ..sim.runner import BACKENDS, ENGINES
-from . import CliError, add_rules_arguments, check_output, rules_from_args
+from . import CliError, add_rules_arguments, check_backend, check_output, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.out + ".json")
         check_output(args.out + ".csv")
     check_output(args.plot, png=True)
+    check_backend(args.backend, args.address)
     res = tournament(
         bots,
         args.games,

@@ -366,11 +366,13 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def _run(
     spec: RunSpec, games: int, jobs: int, backend: str, address: str | None
 ) -> Generator[list[GameRecord], None, None]:
+    if backend == "ray":  # every engine, the compiled one too, as Ray tasks
+        from .ray_backend import run_ray
+
+        yield from run_ray(spec, games, jobs, address)
+        return
     if spec.engine == "fast":
         yield from _run_fast(spec, games, jobs)
-        return
-    if backend == "ray":
-        yield from _run_ray(spec, games, jobs, address)
         return
     size = _batch_size(spec, games, jobs)
     parts = (range(i, min(games, i + size)) for i in range(0, games, size))
@@ -496,81 +498,38 @@ def _parent_gone() -> bool:
     return bool(_PARENT) and os.getppid() != _PARENT[0]
 
 
-def _run_ray(
-    spec: RunSpec, games: int, jobs: int, address: str | None
-) -> Generator[list[GameRecord], None, None]:
-    try:
-        import ray
-    except ImportError:
-        raise SorryError("the ray backend needs Ray: pip install 'sorry-engine[sim]'") from None
-    started = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, jobs), log_to_driver=False, include_dashboard=False)
-        started = True
-    pending: list[Any] = []
-    try:
-        remote = ray.remote(run_batch)
-        workers = int(ray.cluster_resources().get("CPU", jobs)) or 1  # type: ignore[no-untyped-call]
-        size = _batch_size(spec, games, workers)
-        parts = iter(range(i, min(games, i + size)) for i in range(0, games, size))
-        # A few batches in flight per worker, more as they finish (a run of a million games
-        # is not a million tasks queued at once, and Ctrl-C has little to cancel).
-        for b in parts:
-            pending.append(remote.remote(spec, list(b)))
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
-                nxt = next(parts, None)
-                if nxt is not None:
-                    pending.append(remote.remote(spec, list(nxt)))
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
-
-
 def _run_fast(spec: RunSpec, games: int, threads: int) -> Generator[list[GameRecord], None, None]:
     """The games on the compiled engine, in chunks of about half a second (so that the
-    progress bar moves and Ctrl-C stops the run between chunks), each seating's games in one
-    call (:func:`prepare` loads the kernel first)."""
-    from ..fast import simulate as fast_simulate
-    from ..fast.report import FAST_BOTS
-
-    n = len(spec.colours)
-    seatings = n if spec.rotate else 1
-    policies = [
-        [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)] for r in range(seatings)
-    ]
+    progress bar moves and Ctrl-C stops the run between chunks) (:func:`prepare` loads the
+    kernel first)."""
     start, size = 0, 500
     while start < games:
         stop = min(games, start + size)
         t0 = time.perf_counter()
-        chunk: list[GameRecord] = []
-        for r in range(seatings):
-            indices = [i for i in range(start, stop) if not spec.rotate or i % n == r]
-            if not indices:
-                continue
-            seeds = [spec.game_seed(i) for i in indices]
-            res = fast_simulate(
-                len(seeds),
-                spec.colours,
-                policy=policies[r],
-                threads=threads,
-                rules=spec.rules,
-                seeds=seeds,
-            )
-            chunk.extend(_fast_records(spec, res, indices))
-        yield chunk
+        yield fast_batch(spec, range(start, stop), threads)
         elapsed = time.perf_counter() - t0
         start = stop
         size = max(100, min(200_000, int(size * 0.5 / max(elapsed, 1e-3))))
+
+
+def fast_batch(spec: RunSpec, indices: Sequence[int], threads: int = 1) -> list[GameRecord]:
+    """The games ``indices`` on the compiled engine, each seating's games in one call."""
+    from ..fast import simulate as fast_simulate
+    from ..fast.report import FAST_BOTS
+
+    n = len(spec.colours)
+    out: list[GameRecord] = []
+    for r in range(n if spec.rotate else 1):
+        policy = [FAST_BOTS[spec.bots[spec.seating(r)[k]]] for k in range(n)]
+        mine = [i for i in indices if not spec.rotate or i % n == r]
+        if not mine:
+            continue
+        seeds = [spec.game_seed(i) for i in mine]
+        res = fast_simulate(
+            len(seeds), spec.colours, policy=policy, threads=threads, rules=spec.rules, seeds=seeds
+        )
+        out.extend(_fast_records(spec, res, mine))
+    return out
 
 
 def prepare(spec: RunSpec, notify: bool = False, may_compile: bool = True) -> tuple[RunSpec, float]:
