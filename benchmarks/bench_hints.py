@@ -1,15 +1,15 @@
-"""The hints' cost: the estimator of the terminal game and ``sorry hint`` (0.25 s of wall-clock
-time) and the server's hint (20 ms of processor time, cached per position), on the positions
-of ``bench_decisions.py``.
+"""The hints' cost and quality on the positions of ``bench_decisions.py``: the hint every face
+shows (``sorry.bots.hint_estimate``: the terminal game, the browser, ``sorry hint --seed``; a
+fixed number of rollouts, so the same numbers on every machine) and the server's reply built
+from it.
 
     python benchmarks/bench_hints.py --variant standard --count 100
 
-Prints the estimator's wall-clock time (median, 95th percentile, max), how often the best move
-was told apart from every other one, and the worlds it dealt; then the server's processor time
-per hint (the worker's job and the reply with every move's estimate), computed and asked again
-(cached), with the load average. The compiled rollouts are
-loaded first (``warmup``: not counted); ``sorry hint`` pays that load in every process (run it
-under ``time`` for the whole command).
+Prints the hint's processor time (median, 95th percentile, max), how often the best move was
+told apart from every other one, how many moves were told apart from the best, and the worlds
+the best move got; then the server's processor time per hint (the worker's job and the reply
+with every move's estimate), computed and asked again (cached), with the load average. The
+compiled rollouts are loaded first (``warmup``: not counted).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import time
 from statistics import median
 
 from bench_decisions import percentile, sample_positions
-from sorry.bots import estimate
+from sorry.bots import hint_estimate
+from sorry.bots.estimate import _cache
 from sorry.bots.rollouts import warmup
 from sorry.web.service import hint_reply
 from sorry.web.workers import hint_move
@@ -37,22 +38,28 @@ def main(argv: list[str] | None = None) -> int:
     views = sample_positions(args.variant, args.count, args.seed)
     warmup()
     load0 = os.getloadavg()[0]
-    walls: list[float] = []
+    cpus: list[float] = []
     worlds: list[int] = []
     separated = 0
+    apart = 0
+    others = 0
     for v in views:
-        t0 = time.perf_counter()
-        est = estimate(v, seed=1)
-        walls.append(time.perf_counter() - t0)
+        c0 = time.process_time()
+        est = hint_estimate(v, seed=1)
+        cpus.append(time.process_time() - c0)
         separated += est.separated
-        worlds.append(est.worlds)
+        worlds.append(est.best.worlds)
+        others += len(est.moves) - 1
+        apart += sum(1 for m in est.moves[1:] if not m.tied)
     print(
-        f"{args.variant}: estimate (0.25 s): wall ms median {1000 * median(walls):.0f}, "
-        f"p95 {1000 * percentile(walls, 0.95):.0f}, max {1000 * max(walls):.0f}; best move "
-        f"separated in {separated}/{len(views)}; worlds median {median(worlds):.0f}"
+        f"{args.variant}: hint_estimate: processor ms median {1000 * median(cpus):.0f}, "
+        f"p95 {1000 * percentile(cpus, 0.95):.0f}, max {1000 * max(cpus):.0f}; best move "
+        f"separated in {separated}/{len(views)}; {apart} of {others} other moves told apart "
+        f"from the best; worlds of the best move median {median(worlds):.0f}"
     )
     first: list[float] = []
     again: list[float] = []
+    _cache.clear()
     for v in views:
         # what a worker computes and the reply built from it (each move's estimate)
         c0 = time.process_time()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,6 +92,37 @@ def test_hint_points_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "S:RS>Y33" in moves and "4:R4-4" in moves
     wins = [m["win"] for m in data["moves"]]
     assert wins == sorted(wins, reverse=True)
+
+
+def test_a_seeded_hint_prints_the_same_bytes_every_time() -> None:
+    """--seed: a fixed number of rollouts, not a time budget (two processes, on a loaded
+    machine or not, print the same JSON)."""
+    argv = [sys.executable, "-m", "sorry", "hint", "R:S,S,4,s2 Y:12,33,40,H R", "--rules"]
+    argv += ["points", "--hand", "1,2,3,4,5", "--seed", "1", "--json"]
+    outs = [subprocess.run(argv, capture_output=True, check=True, timeout=600).stdout for _ in "ab"]
+    assert outs[0] == outs[1]
+    data = json.loads(outs[0])
+    assert not data["forced"] and data["rollouts"] > 9 * 16  # more than the first round
+    assert len({m["move"] for m in data["moves"]}) == len(data["moves"]) == 9
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_forced_pass_shows_no_percentage(
+    json_flag: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # nothing can move with a 5: the pass is the only move
+    assert main(["hint", "R:S,S,S,S Y:12,33,40,H R", "5", "--seed", "1", *json_flag]) == 0
+    out = capsys.readouterr().out
+    assert "%" not in out
+    if json_flag:
+        assert json.loads(out) == {
+            "position": "R:S,S,S,S Y:12,33,40,H R",
+            "engine": json.loads(out)["engine"],
+            "forced": True,
+            "moves": [{"move": "pass", "only": True}],
+        }
+    else:
+        assert out == "pass  the only move\n"
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,28 @@ def test_all_tied_moves_are_marked_and_the_hint_says_it_cannot_tell_them_apart()
     assert all(cell_len(line) <= 30 for line in lines)
 
 
+def test_a_forced_pass_is_the_only_move_with_no_percentage() -> None:
+    g = Game.from_position("R:S,S,S,S Y:20,30,40,S R", card=5)
+    chances = estimate_chances(g, engine="python")
+    assert [(str(c.move), c.worlds) for c in chances] == [("pass", 0)]
+    lines = hint_text(chances, lambda m: "You cannot move: pass", rows=3, width=40).plain
+    assert lines.splitlines() == ["Hint: the only move", "  You cannot move: pass"]
+    assert "%" not in lines
+
+
+def test_without_a_budget_the_hint_is_every_faces_hint() -> None:
+    """No rollouts or seconds given: the fixed-rollouts hint the browser shows too."""
+    from sorry.bots import hint_estimate
+
+    g = Game.from_position(*SEPARATED[:1], card=SEPARATED[1])
+    mine = estimate_chances(g, engine="python")
+    theirs = hint_estimate(g.view(0), engine="python")
+    assert [(c.move, c.win, c.worlds) for c in mine] == [
+        (m.move, m.win, m.worlds) for m in theirs.moves
+    ]
+    assert sum(c.worlds for c in mine) <= 240
+
+
 def test_a_tie_with_the_best_only_is_explained_and_extra_moves_are_counted() -> None:
     g = Game.from_position("R:S,8,20,50 Y:S,S,S,30 R", card=7)
     m = g.legal_moves

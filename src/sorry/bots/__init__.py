@@ -25,7 +25,7 @@ import typing
 from typing import Any
 
 from .base import Bot
-from .estimate import Estimate, MoveEstimate, estimate
+from .estimate import Estimate, MoveEstimate, estimate, hint_estimate
 from .expert import ExpertBot
 from .hard import HardBot
 from .hint import hint
@@ -108,6 +108,7 @@ __all__ = [
     "bot_parameters",
     "estimate",
     "hint",
+    "hint_estimate",
     "level_info",
     "level_label",
     "level_strength",

@@ -9,8 +9,15 @@ playouts without the ``fast`` extra), in rounds of fresh worlds:
 - after each round, a move whose paired difference with the best move is below zero by
   more than ``drop_z`` standard errors stops being sampled (it keeps its estimate);
 - sampling stops when one move is left (the best, separated from every other), when every
-  move has ``max_worlds`` worlds, or when the time (``seconds``, wall clock) or the processor
-  time (``cpu_seconds``) is spent.
+  move has ``max_worlds`` worlds, when ``max_rollouts`` moves have been played out in all, or
+  when the time (``seconds``, wall clock) or the processor time (``cpu_seconds``) is spent.
+
+Without a time budget the estimate depends only on the position, the seed and the budgets:
+the same numbers on every machine, run to run. That is how the faces ask for a hint
+(:func:`hint_estimate`: the terminal game, the browser and ``sorry hint --seed``): a fixed
+number of rollouts, :data:`HINT_ROLLOUTS`, about 0.2 s of one core with the compiled engine.
+A forced move (a single legal move, a pass included) is not estimated: it is the only move
+(:attr:`Estimate.forced`), shown with no chance of winning.
 
 A move is ``tied`` with the best when the 95% interval of their paired difference still
 contains zero: the estimator cannot say which is better. Results are cached per view, seed and
@@ -29,6 +36,7 @@ import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Final
 
 from ..errors import GameStateError
 from ..game import Game
@@ -46,6 +54,17 @@ FIRST_ROUND = {"compiled": 1, "python": 1}
 #: The interactive hints' time (the terminal game, ``sorry hint``): the issue's 0.3 s, less
 #: the time to show them.
 HINT_SECONDS = 0.25
+#: The rollouts (worlds times moves) of a hint the faces show (:func:`hint_estimate`), by
+#: engine and by kind of game (``points``: a hand of five cards; ``teams``: four players):
+#: about 0.2 s of one core, whatever the machine's load (``benchmarks/bench_hints.py``).
+HINT_ROLLOUTS: Final = {
+    ("compiled", "standard"): 6000,
+    ("compiled", "teams"): 3000,
+    ("compiled", "points"): 900,
+    ("python", "standard"): 240,
+    ("python", "teams"): 120,
+    ("python", "points"): 60,
+}
 #: Full games: a hint's value is a chance of winning, not an evaluation.
 HINT_DEPTH = 100_000
 _Z95 = 1.959964
@@ -68,7 +87,7 @@ class MoveEstimate:
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """Every legal move, best first."""
+    """Every legal move, best first (a forced move: the only one, not estimated)."""
 
     moves: tuple[MoveEstimate, ...]
     worlds: int  # worlds dealt in all
@@ -79,6 +98,12 @@ class Estimate:
     @property
     def best(self) -> MoveEstimate:
         return self.moves[0]
+
+    @property
+    def forced(self) -> bool:
+        """A single legal move (a pass included): nothing to choose, nothing estimated (its
+        ``win`` means nothing: show it as the only move, with no chance of winning)."""
+        return len(self.moves) == 1
 
     @property
     def separated(self) -> bool:
@@ -117,6 +142,31 @@ _cache: OrderedDict[tuple[object, ...], Estimate] = OrderedDict()
 CACHE_SIZE = 256
 
 
+def game_kind(view: PlayerView) -> str:
+    """``points``, ``teams`` or ``standard``: what sets the cost of a rollout."""
+    if view.rules.points:
+        return "points"
+    return "teams" if view.rules.teams else "standard"
+
+
+def hint_estimate(game_or_view: Game | PlayerView, seed: int = 0, engine: str = "auto") -> Estimate:
+    """The hint the faces show (the terminal game, the browser, ``sorry hint --seed``): a
+    fixed number of rollouts (:data:`HINT_ROLLOUTS`) and no time budget, so one position gives
+    the same estimate everywhere, run to run; cached.
+
+    >>> from sorry import Game
+    >>> g = Game.from_position("R:S,S,10,s1 Y:20,30,40,S R", card=5)
+    >>> hint_estimate(g, seed=1) == hint_estimate(g.view(0), seed=1)
+    True
+    >>> hint_estimate(Game.from_position("R:S,S,S,S Y:20,30,40,S R", card=5)).forced
+    True
+    """
+    view = _view_of(game_or_view)
+    eng = engine_name(engine)
+    budget = HINT_ROLLOUTS[(eng, game_kind(view))]
+    return estimate(view, seconds=None, max_rollouts=budget, seed=seed, engine=eng)
+
+
 def estimate(
     game_or_view: Game | PlayerView,
     seconds: float | None = HINT_SECONDS,
@@ -126,20 +176,28 @@ def estimate(
     engine: str = "auto",
     drop_z: float = 3.0,
     cache: bool = True,
+    max_rollouts: int | None = None,
 ) -> Estimate:
     """Each legal move of the player to move with its chance of winning (see the module doc).
 
     ``seconds``/``cpu_seconds`` bound the time (None: no bound; at least one round is
-    played); ``max_worlds`` bounds the worlds per move; ``seed`` chooses the worlds."""
+    played); ``max_worlds`` bounds the worlds per move and ``max_rollouts`` the moves played
+    out in all; ``seed`` chooses the worlds. A single legal move is not estimated
+    (:attr:`Estimate.forced`)."""
     view = _view_of(game_or_view)
     if max_worlds < 1:
         raise ValueError("max_worlds must be at least 1")
+    if max_rollouts is not None and max_rollouts < 1:
+        raise ValueError("max_rollouts must be at least 1")
     eng = engine_name(engine)
-    key = (view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z)
+    if len(view.legal_moves) == 1:
+        only = MoveEstimate(view.legal_moves[0], 0.0, 0.0, 1.0, 0, False)
+        return Estimate((only,), 0, 0, 0.0, eng)
+    key = (view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z, max_rollouts)
     if cache and key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    result = _estimate(view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z)
+    result = _estimate(view, seconds, cpu_seconds, max_worlds, seed, eng, drop_z, max_rollouts)
     if cache:
         _cache[key] = result
         while len(_cache) > CACHE_SIZE:
@@ -166,6 +224,7 @@ def _estimate(
     seed: int,
     engine: str,
     drop_z: float,
+    max_rollouts: int | None = None,
 ) -> Estimate:
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -182,8 +241,9 @@ def _estimate(
     # long games in a round cannot run far past the budget
     clock = time.process_time if seconds is None and cpu_seconds is not None else time.perf_counter
     spent = 0.0
+    budget = max_worlds * k if max_rollouts is None else max_rollouts
     while True:
-        size = max(1, min(size, max_worlds - dealt))
+        size = max(1, min(size, max_worlds - dealt, (budget - rollouts) // len(active)))
         worlds = [derive_seed(seed, dealt + w) for w in range(size)]
         r0 = clock()
         table = root.scores(active, worlds, HINT_DEPTH)
@@ -204,7 +264,7 @@ def _estimate(
                 if not (mean + drop_z * se < 0):
                     keep.append(j)
             active = keep
-        if len(active) == 1 or dealt >= max_worlds:
+        if len(active) == 1 or dealt >= max_worlds or budget - rollouts < len(active):
             break
         left = math.inf
         if seconds is not None:
@@ -238,4 +298,14 @@ def _estimate(
     return Estimate(tuple(out), dealt, rollouts, time.perf_counter() - t0, engine)
 
 
-__all__ = ["CACHE_SIZE", "HINT_SECONDS", "Estimate", "MoveEstimate", "estimate", "interval"]
+__all__ = [
+    "CACHE_SIZE",
+    "HINT_ROLLOUTS",
+    "HINT_SECONDS",
+    "Estimate",
+    "MoveEstimate",
+    "estimate",
+    "game_kind",
+    "hint_estimate",
+    "interval",
+]

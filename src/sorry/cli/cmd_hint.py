@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 from ..i18n import _
 from . import (
@@ -44,17 +45,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "Play each legal move of the colour to move in the same determinised worlds (the "
             "unseen cards dealt at random), each followed by a playout to the end (the medium "
             "bot on the compiled engine with the fast extra, greedy playouts without it), until "
-            "the best move is told apart from the others or 0.25 s have passed. Print the moves "
-            "best first: the share of worlds won, its 95 percent interval, the worlds played, and "
-            "'tied' when a move cannot be told apart from the best. In the points variant give "
-            "the hand with --hand instead of CARD."
+            "the best move is told apart from the others or 0.25 s have passed. With --seed the "
+            "hint plays a fixed number of rollouts instead (those of the terminal game and the "
+            "browser), so it prints the same every time. Print the moves best first: the share of "
+            "worlds won, its 95 percent interval, the worlds played, and 'tied' when a move "
+            "cannot be told apart from the best; a forced move or pass is printed as the only "
+            "move. In the points variant give the hand with --hand instead of CARD."
         ),
     )
     add_position_arguments(p)
     p.add_argument(
-        "--rollouts", "-r", type=int, default=4000, help=_("at most N worlds per move (4000)")
+        "--rollouts", "-r", type=int, default=None, help=_("at most N worlds per move (4000)")
     )
-    p.add_argument("--seed", type=int, default=0, help=_("seed of the worlds (0)"))
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help=_("seed of the worlds: a fixed number of rollouts, the same hint every time"),
+    )
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     add_rules_arguments(p)
     p.set_defaults(func=run)
@@ -62,13 +70,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots import estimate
+    from ..bots.estimate import HINT_ROLLOUTS, game_kind
+    from ..bots.rollouts import engine_name
+
+    rules = rules_from_args(args)
+    if args.rollouts is not None and args.rollouts < 1:
+        raise CliError(_("--rollouts must be at least 1"))
+    seeded = args.seed is not None
+    seed = args.seed if seeded else int.from_bytes(os.urandom(4), "little")
+    game = game_from_args(args, rules, seed=seed)
+    max_worlds = args.rollouts or 4000
+    if len(game.legal_moves) == 1:
+        est = estimate(game)  # forced: nothing to estimate, no rollouts
+    elif seeded:
+        # a fixed number of rollouts (the faces' hint, or --rollouts worlds a move): the same
+        # estimate every time, whatever the machine's load
+        view = game.view(game.to_move)
+        budget = None if args.rollouts else HINT_ROLLOUTS[(engine_name(), game_kind(view))]
+        est = estimate(game, seconds=None, max_worlds=max_worlds, max_rollouts=budget, seed=seed)
+    else:
+        est = _timed(game, max_worlds, seed)
+    return _print(args, game, est)
+
+
+def _timed(game: Any, max_worlds: int, seed: int) -> Any:
+    """The hint within the command's time (unseeded: as many worlds as fit)."""
+    from ..bots import estimate
     from ..bots.estimate import HINT_SECONDS
     from ..bots.rollouts import compiled_ahead_of_time, compiled_available, warmup
 
-    rules = rules_from_args(args)
-    if args.rollouts < 1:
-        raise CliError(_("--rollouts must be at least 1"))
-    game = game_from_args(args, rules, seed=args.seed)
     if compiled_ahead_of_time():
         # nothing to load (sorry compile): the 0.3 s count from the command's start
         seconds = max(MIN_SECONDS, COMMAND_SECONDS - process_age())
@@ -82,12 +112,29 @@ def run(args: argparse.Namespace) -> int:
                 _("tip: 'sorry compile' makes this command about three times as fast"),
                 file=sys.stderr,
             )
-    est = estimate(game, seconds=seconds, max_worlds=args.rollouts, seed=args.seed)
+    return estimate(game, seconds=seconds, max_worlds=max_worlds, seed=seed)
+
+
+def _print(args: argparse.Namespace, game: Any, est: Any) -> int:
+    if est.forced:
+        only = est.moves[0].move
+        if args.json:
+            out = {
+                "position": game.position_string(),
+                "engine": est.engine,
+                "forced": True,
+                "moves": [{"move": str(only), "only": True}],
+            }
+            print(json.dumps(out))
+        else:
+            print(_("{move}  the only move").format(move=only))
+        return 0
     if args.json:
         out = {
             "position": game.position_string(),
-            "rollouts": args.rollouts,
+            "rollouts": est.rollouts,
             "engine": est.engine,
+            "forced": False,
             "separated": est.separated,
             "moves": [
                 {

@@ -36,7 +36,7 @@ def run_app(
     load: str | None = None,
     save_path: str | None = None,
     setup: bool | None = None,
-    hint_seconds: float = 0.25,
+    hint_seconds: float | None = None,
     game: Game | None = None,
     save: str | None = None,
 ) -> int:

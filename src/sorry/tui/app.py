@@ -752,7 +752,7 @@ class GameScreen(Screen[None]):
             if opt.move.card is not None and s.rules.points:
                 text = f"{card_words(opt.move.card)}: {text}"
             chance = next((c for c in self.chances if c.move == opt.legal), None)
-            if self.hints and chance is not None:
+            if self.hints and chance is not None and len(self.chances) > 1:
                 text += "   " + chance_words(chance, best=chance is self.chances[0])
             items.append((text, opt.move))
 
@@ -789,7 +789,7 @@ class GameScreen(Screen[None]):
         self.hint_queued = False
         self.note = hint_note(compiled)
         game = s.game.copy(stack=False)
-        seed = s.game.turn
+        seed = 0  # the browser's hint of the same position: the same numbers
         engine = app.hint_engine if compiled or app.hint_engine == "random" else "python"
 
         def work() -> None:
@@ -1499,7 +1499,7 @@ def hint_text(
     that the hint cannot tell them apart), and how many more moves the move list (``m``)
     shows."""
     out = Text()
-    if len(chances) < 2:  # one move: nothing to choose
+    if not chances:
         return out
     con = console or Console(width=width)
 
@@ -1510,6 +1510,10 @@ def hint_text(
             out.append_text(part)
             out.append("\n")
 
+    if len(chances) == 1:  # forced: nothing to choose, no chance to show
+        add(Text(_("Hint: the only move"), style="bold"))
+        add(Text(words(chances[0].move), style="bold green"), indent=2)
+        return out
     add(Text(_("Hint: chance of winning [interval at 95%]"), style="bold"))
     for k, c in enumerate(chances[:rows]):
         line = Text()
@@ -1564,8 +1568,8 @@ class SorryApp(App[int]):
         session: Session | None = None,
         speed: int = DEFAULT_SPEED,
         save_path: str = "sorry-save.json",
-        hint_seconds: float | None = 0.25,
-        hint_rollouts: int = 4000,
+        hint_seconds: float | None = None,
+        hint_rollouts: int | None = None,
         auto_hint: bool = False,
         settings: Settings | None = None,
         save_at_end: str | None = None,

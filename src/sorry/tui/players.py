@@ -201,7 +201,7 @@ class MoveChance:
 
 def estimate_moves(
     game: Game,
-    rollouts: int = 200,
+    rollouts: int | None = 200,
     seconds: float | None = None,
     seed: int = 0,
     progress: Callable[[list[tuple[Move, float]]], None] | None = None,
@@ -215,7 +215,7 @@ def estimate_moves(
 
 def estimate_chances(
     game: Game,
-    rollouts: int = 200,
+    rollouts: int | None = None,
     seconds: float | None = None,
     seed: int = 0,
     progress: Callable[[list[tuple[Move, float]]], None] | None = None,
@@ -224,7 +224,10 @@ def estimate_chances(
     """Each legal move of the player to move with its estimated chance of winning (the
     player's side winning), its 95% interval and whether it is tied with the best, best
     first, from at most ``rollouts`` playouts per move of games consistent with what that
-    player can see, stopping after ``seconds``.
+    player can see, stopping after ``seconds``. With neither ``rollouts`` nor ``seconds``:
+    the hint of every face (:func:`sorry.bots.hint_estimate`, a fixed number of rollouts: the
+    browser's numbers for the same position and seed). A forced move (one legal move) comes
+    alone, with no estimate (``worlds`` 0).
 
     ``engine``: ``bots`` uses the bots' estimator (:func:`sorry.bots.estimate`: compiled
     rollouts with the ``fast`` extra, sampled until the best move is told apart or the time is
@@ -237,25 +240,27 @@ def estimate_chances(
             view = game.view(game.to_move)
             if not view.legal_moves:
                 return []
-            result = est(
-                view,
-                seconds=seconds,
-                max_worlds=rollouts,
-                seed=seed,
-                engine="python" if engine == "python" else "auto",
-            )
+            how = "python" if engine == "python" else "auto"
+            faces = getattr(_bots_module(), "hint_estimate", None)
+            if rollouts is None and seconds is None and faces is not None:
+                result = faces(view, seed=seed, engine=how)
+            else:
+                result = est(
+                    view, seconds=seconds, max_worlds=rollouts or 4000, seed=seed, engine=how
+                )
             return [
                 MoveChance(m.move, m.win, m.low, m.high, m.worlds, m.tied) for m in result.moves
             ]
         fn = getattr(_bots_module(), "hint", None)
         if fn is not None:
-            pairs, played = _bots_hint(fn, game, rollouts, seconds, seed)
+            pairs, played = _bots_hint(fn, game, rollouts or 200, seconds, seed)
             return _chances([(m, p, played) for m, p in pairs])
         if engine == "bots":
             raise SorryError("sorry.bots has no hint engine")
     moves = game.legal_moves
     if not moves:
         return []
+    rollouts = rollouts or 200
     mover = game.to_move
     side = game.team_of(mover)
     view = game.view(mover)

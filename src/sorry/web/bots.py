@@ -193,6 +193,7 @@ def hint_reply(seq: int, result: HintResult) -> HintMessage:
         "text": describe_move(Move.parse(result["move"])),
         "moves": [m.copy() for m in result["moves"]],
         "separated": result["separated"],
+        "forced": bool(result.get("forced", False)),
     }
 
 

@@ -453,6 +453,8 @@ class HintMessage(TypedDict):
     text: str
     moves: list[MoveChance]
     separated: bool
+    #: the only legal move (a pass included): nothing estimated, ``moves`` empty
+    forced: bool
 
 
 class ErrorMessage(TypedDict):

@@ -11,7 +11,8 @@ from ..rng import Rng
 from ..view import PlayerView
 
 HINT_ROLLOUTS = 24
-#: Processor time of one hint (the issue's budget: 20 ms; the server caches it per position).
+#: Processor time of one hint when a caller asks for a time budget (the server's hint is the
+#: faces' fixed-rollouts hint, ``sorry.bots.hint_estimate``, about 0.2 s, cached per position).
 HINT_CPU_SECONDS = 0.02
 #: At most this many moves' estimates in a hint reply (best first; a points hand has up to 20).
 HINT_MOVES = 12
@@ -40,6 +41,8 @@ class HintResult(TypedDict):
     separated: bool
     #: the estimator was still loading (a worker starting): a stand-in the server does not keep
     provisional: NotRequired[bool]
+    #: the only legal move (a pass included): nothing estimated, no chance shown
+    forced: NotRequired[bool]
 
 
 class Chooser(Protocol):
@@ -105,18 +108,27 @@ def make_bot(level: str, time_limit: float | None = None) -> Chooser:
 def hint_estimates(
     view: PlayerView,
     rng: Rng,
-    cpu_seconds: float | None = HINT_CPU_SECONDS,
-    max_worlds: int = 4000,
+    cpu_seconds: float | None = None,
+    max_worlds: int | None = None,
 ) -> HintResult:
-    """The suggested move and each move's chance of winning (``sorry.bots.estimate``, at most
-    ``cpu_seconds`` of processor time and ``max_worlds`` worlds a move, the same worlds for
-    the same view: cached), best first and at most HINT_MOVES of them; without the estimator,
+    """The suggested move and each move's chance of winning, best first and at most
+    HINT_MOVES of them: the terminal game's hint (``sorry.bots.hint_estimate``: a fixed
+    number of rollouts, the same numbers for the same position; cached), or with
+    ``cpu_seconds`` or ``max_worlds`` given, ``sorry.bots.estimate`` within them. A forced
+    move (one legal move) has no estimates (``forced``). Without the estimator,
     :func:`hint`'s move alone."""
     mod = _bots_module()
     est = getattr(mod, "estimate", None) if mod is not None else None
     if est is None or not view.legal_moves:
         return {"move": str(hint(view, rng)), "moves": [], "separated": False}
-    result = est(view, seconds=None, cpu_seconds=cpu_seconds, max_worlds=max_worlds, seed=0)
+    if len(view.legal_moves) == 1:
+        return {"move": str(view.legal_moves[0]), "moves": [], "separated": True, "forced": True}
+    if cpu_seconds is None and max_worlds is None and hasattr(mod, "hint_estimate"):
+        result = mod.hint_estimate(view, seed=0)
+    else:
+        result = est(
+            view, seconds=None, cpu_seconds=cpu_seconds, max_worlds=max_worlds or 4000, seed=0
+        )
     moves: list[MoveChance] = [
         {
             "move": str(m.move),
