@@ -13,6 +13,10 @@ PY=${1:-.venv/bin/python}
 if [ "$(id -u)" = "0" ] && [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
+# The catalogs are checked by GNU gettext's msgfmt --check (tests/test_i18n.py), from Debian.
+if ! command -v msgfmt >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext
+fi
 # The browser game's scripts are checked by TypeScript's checker and ESLint (package.json, at
 # the versions of package-lock.json); Node.js and npm come from Debian when they are missing.
 if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then

@@ -245,7 +245,7 @@ def test_the_json_form_is_the_same_in_every_language() -> None:
     assert english["decisions"][5]["text"] != greek["decisions"][5]["text"]
     # a bot is named by its level, in the reader's language
     assert [p["label"] for p in english["players"]] == ["Red (easy)", "Yellow (easy)"]
-    assert greek["players"][0]["label"] == "Κόκκινο (εύκολος)"
+    assert greek["players"][0]["label"] == "Κόκκινο (εύκολο)"
     strip = ("text", "short", "best_text", "label")
 
     def numbers(data: dict[str, object]) -> object:

@@ -158,7 +158,7 @@ def test_replay_print_shows_every_turn(tmp_path: Path, capsys: pytest.CaptureFix
     deal = next(line for line in start.splitlines() if line.startswith("  drawn: "))
     assert [len(part.split()[1].split(",")) for part in deal[9:].split("  ")] == [5, 5, 5]
     first_turn = text.split("\n\n")[1].splitlines()
-    assert " plays " in first_turn[1] and first_turn[2].startswith("  drawn: ")  # the refill
+    assert first_turn[1].endswith("]") and first_turn[2].startswith("  drawn: ")  # the refill
     for step in rec.steps:
         if step.position is not None:
             assert step.position in text

@@ -103,7 +103,7 @@ def test_play_plain_in_each_language(lang: str, capsys: pytest.CaptureFixture[st
         "en": "wins after",
         "ca": "guanya després de",
         "eo": "venkas post",
-        "el": "νίκη μετά από",
+        "el": "κερδίζει μετά από",
         "sw": "ameshinda baada ya",
     }
     assert finished[lang] in out
@@ -119,11 +119,14 @@ def test_moves_described_in_words() -> None:
     i18n.set_language("en")
     assert texts["en"] == "Red moves a pawn from 13 to 16, slides to 19, bumps Blue from 18"
     assert texts["ca"] == (
-        "Vermell mou un peó de 13 a 16, llisca fins a 19, envia Blau de 18 a l'INICI"
+        "El Vermell mou un peó del 13 al 16, llisca fins al 19, envia el Blau a l'INICI des del 18"
     )
-    assert texts["el"].startswith("Κόκκινο: μετακινεί ένα πιόνι από 13 σε 16")
-    assert texts["eo"].startswith("Ruĝa movas peonon de 13 al 16, glitas al 19")
-    assert texts["sw"].endswith("inarudisha Bluu kutoka 18")
+    assert texts["el"] == (
+        "Το Κόκκινο μετακινεί ένα πιόνι από το 13 στο 16, γλιστράει στο 19, "
+        "διώχνει το Μπλε από το 18"
+    )
+    assert texts["eo"] == "Ruĝa movas peonon de 13 al 16, glitas al 19, repuŝas Bluan de 18"
+    assert texts["sw"].endswith("inarudisha Bluu MWANZO kutoka 18")
 
 
 def test_plural_forms() -> None:

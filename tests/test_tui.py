@@ -47,7 +47,7 @@ def test_seven_split_chosen_half_by_half() -> None:
         assert "the other 4" in str(app.screen.query_one("#prompt", Static).render())
         await keys(app, pilot, "2")  # the pawn on 50 moves 4 (onto Green's slide)
         assert s.game.move_stack[0].notation() == "R8+3/R50+4"
-        assert s.log[0].text == "split 7: Red 8 → 11; Red 50 → 54, slides to 58"
+        assert s.log[0].text == "split 7: 8 → 11; 50 → 54, slides to 58"  # said without the mover
 
     run(app, body)
 
@@ -61,7 +61,7 @@ def test_seven_split_either_order_with_arrows() -> None:
         await keys(app, pilot, "escape")  # back: the half again
         await keys(app, pilot, "4", "1")  # first 3 (50 → 53), then the pawn on 8 moves 4
         assert str(s.game.move_stack[0]) in ("R50+3/R8+4", "R8+4/R50+3")
-        assert s.log[0].text.startswith("split 7: Red 50 → 53; Red 8 → 12")
+        assert s.log[0].text.startswith("split 7: 50 → 53; 8 → 12")
 
     run(app, body)
 
@@ -75,7 +75,7 @@ def test_eleven_swap_and_forward() -> None:
         assert "10 → 21 (+11)" in text and "swap with Yellow on 30" in text
         await keys(app, pilot, "2")
         assert str(s.game.move_stack[0]) == "R10<>Y30"
-        assert s.log[0].text == "Red 10 swaps with Yellow on 30"
+        assert s.log[0].text == "swaps 10 with Yellow on 30"
 
     run(app, body)
 

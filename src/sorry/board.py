@@ -20,9 +20,10 @@ Colours are ``0``–``3`` for Red, Blue, Yellow, Green, in seat (clockwise) orde
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
-from .i18n import N_, _
+from .i18n import N_, Word, _, word, words
 
 Colour = int
 Location = int
@@ -56,9 +57,33 @@ SLIDES: Final = tuple(
 MAX_STEPS: Final = 12
 
 
-def colour_name(colour: Colour) -> str:
-    """The colour's name in the current language (``Red`` in English)."""
-    return _(COLOUR_NAMES[colour])
+#: The colours' keys in the languages' tables of forms (``locale/<lang>/forms.toml``).
+COLOUR_KEYS: Final = ("red", "blue", "yellow", "green")
+
+
+def colour_name(colour: Colour) -> Word:
+    """The colour's name in the current language (``Red`` in English), a player's name in
+    sentences: a :class:`~sorry.i18n.Word` that knows its other forms (``{colour:gen}``)."""
+    return word(COLOUR_KEYS[colour], COLOUR_NAMES[colour])
+
+
+def colour_names(colours: Iterable[Colour]) -> Word:
+    """Colours said together, a team's name: ``Red and Green`` in the current language (its
+    forms are each colour's: ``{team:gen}``)."""
+    return words(colour_name(c) for c in colours)
+
+
+def place_name(loc: Location) -> Word:
+    """A location for people: ``12``, ``Safety 2``, ``HOME``, ``START``, in the current
+    language; a :class:`~sorry.i18n.Word`, so a sentence can ask for its forms
+    (``[sto]{place}``: ``στο 12``, ``στην ΑΦΕΤΗΡΙΑ``)."""
+    if loc < TRACK_LEN:
+        return Word(str(loc), "square", loc)
+    if loc == HOME:
+        return word("home", N_("HOME"))
+    if loc == START:
+        return word("start", N_("START"))
+    return word("safety", N_("Safety {n}"), loc - SAFE_BASE)
 
 
 def colour_of_letter(letter: str) -> Colour:

@@ -27,12 +27,9 @@ from dataclasses import dataclass
 from .board import (
     BACKWARD as BWD,
     FORWARD as FWD,
-    HOME,
-    SAFE_BASE,
-    START,
     START_EXIT,
-    TRACK_LEN,
     colour_name,
+    place_name,
 )
 from .cards import Card, card_label
 from .effects import Effect, EffectKind, parts
@@ -40,17 +37,6 @@ from .game import Game
 from .i18n import _
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
 from .rulebook import DECLINABLE_CARD, declines
-
-
-def place_name(loc: int) -> str:
-    """A location for people: ``12``, ``Safety 2``, ``HOME``, ``START``."""
-    if loc < TRACK_LEN:
-        return str(loc)
-    if loc == HOME:
-        return _("HOME")
-    if loc == START:
-        return _("START")
-    return _("Safety {n}").format(n=loc - SAFE_BASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,42 +80,75 @@ def _outcomes(move: Move, effects: Sequence[Effect] | None) -> list[Outcome]:
     return [Outcome(h.colour, h.src, _landing(h), _landing(h), ()) for h in halves]
 
 
-def _tail(o: Outcome, skip: tuple[int, int] | None = None) -> str:
-    """``, slides to 19, bumps Blue from 18`` (``skip``: a bump the sentence already says)."""
-    words = []
+def with_tail(text: str, o: Outcome, skip: tuple[int, int] | None = None) -> str:
+    """``text`` and what else the move does: ``…, slides to 19, bumps Blue from 18`` (``skip``:
+    a bump the sentence already says). Each clause is a message that takes the sentence so far,
+    so the catalog says how it joins on."""
     if o.final != o.landing and o.final >= 0:
-        words.append(_("slides to {place}").format(place=place_name(o.final)))
+        text = _("{move}, slides to {place}").format(move=text, place=place_name(o.final))
     for c, x in o.bumped:
         if (c, x) != skip:
-            words.append(
-                _("bumps {colour} from {place}").format(colour=colour_name(c), place=place_name(x))
+            text = _("{move}, bumps {colour} from {place}").format(
+                move=text, colour=colour_name(c), place=place_name(x)
             )
-    return (", " + ", ".join(words)) if words else ""
+    return text
 
 
-def _short_part(part: Move, o: Outcome) -> str:
+def _short_part(part: Move, o: Outcome, mover: int | None = None) -> str:
+    """One move (or half of a 7) in a few words; without the colour when it is ``mover``'s
+    (the sentence around it names the player)."""
     who = colour_name(part.colour)
+    if mover is not None:  # a clause inside the sentence that names the mover
+        who = who.inside()
+    own = part.colour == mover
     kind = part.kind
+    start, end = place_name(part.src), place_name(o.landing)
     if kind == FORWARD:
-        return f"{who} {place_name(part.src)} → {place_name(o.landing)}{_tail(o)}"
-    if kind == BACKWARD:
-        back = _("(back {n})").format(n=part.steps)
-        return f"{who} {place_name(part.src)} ← {place_name(o.landing)} {back}{_tail(o)}"
-    if kind == ENTER:
-        return _("{colour} leaves START for {place}").format(
-            colour=who, place=place_name(o.landing)
-        ) + _tail(o)
-    if kind == SORRY:
-        victim = colour_name(part.target_colour)
-        return _("{colour} from START takes {victim}'s place on {square}").format(
-            colour=who, victim=victim, square=part.target
-        ) + _tail(o, skip=(part.target_colour, part.target))
-    if kind == SWAP:
-        other = colour_name(part.target_colour)
-        return _("{colour} {square} swaps with {other} on {target}").format(
-            colour=who, square=part.src, other=other, target=part.target
-        ) + _tail(o)
-    return str(part)
+        text = (
+            _("{start} → {end}").format(start=start, end=end)
+            if own
+            else _("{colour} {start} → {end}").format(colour=who, start=start, end=end)
+        )
+    elif kind == BACKWARD:
+        text = (
+            _("{start} ← {end} (back {n})").format(start=start, end=end, n=part.steps)
+            if own
+            else _("{colour} {start} ← {end} (back {n})").format(
+                colour=who, start=start, end=end, n=part.steps
+            )
+        )
+    elif kind == ENTER:
+        text = (
+            _("leaves START for {place}").format(place=end)
+            if own
+            else _("{colour} leaves START for {place}").format(colour=who, place=end)
+        )
+    elif kind == SORRY:
+        victim, square = colour_name(part.target_colour), place_name(part.target)
+        text = (
+            _("leaves START and takes {victim}'s place on {square}").format(
+                victim=victim, square=square
+            )
+            if own
+            else _("{colour} from START takes {victim}'s place on {square}").format(
+                colour=who, victim=victim, square=square
+            )
+        )
+        return with_tail(text, o, skip=(part.target_colour, part.target))
+    elif kind == SWAP:
+        other, target = colour_name(part.target_colour), place_name(part.target)
+        text = (
+            _("swaps {square} with {other} on {target}").format(
+                square=start, other=other, target=target
+            )
+            if own
+            else _("{colour} {square} swaps with {other} on {target}").format(
+                colour=who, square=start, other=other, target=target
+            )
+        )
+    else:
+        return str(part)
+    return with_tail(text, o)
 
 
 def short(
@@ -137,10 +156,13 @@ def short(
     effects: Sequence[Effect] | None = None,
     card: Card | None = None,
     declined: bool | None = None,
+    mover: int | None = None,
 ) -> str:
     """The move in a few words. ``card``: the card played; for a pass, ``declined`` says
     whether it declines the card (:func:`sorry.rulebook.declines`: ``declines the 11``) or
-    forfeits the turn; without it a pass of an 11 declines it."""
+    forfeits the turn; without it a pass of an 11 declines it. ``mover``: the player, when the
+    words go into a sentence that names them (``Red draws 3: 13 → 16``): their own pawns'
+    moves are then said without their colour."""
     if move.kind == PASS:
         if declined if declined is not None else card == DECLINABLE_CARD:
             return _("declines the 11")
@@ -149,9 +171,11 @@ def short(
         return _("discards a {card} (no usable card)").format(card=card_label(move.card or 0))
     outcomes = _outcomes(move, effects)
     if move.kind == SPLIT:
-        words = [_short_part(p, o) for p, o in zip(move.parts, outcomes, strict=True)]
-        return _("split 7: {moves}").format(moves="; ".join(words))
-    return _short_part(move, outcomes[0])
+        first, second = (
+            _short_part(p, o, mover) for p, o in zip(move.parts, outcomes, strict=True)
+        )
+        return _("split 7: {first}; {second}").format(first=first, second=second)
+    return _short_part(move, outcomes[0], mover)
 
 
 def _pawn_words(player: int, colour: int, src: int, dest: int) -> str:
@@ -176,21 +200,25 @@ def long(move: Move, effects: Sequence[Effect], player: int) -> str:
         return _("{player} has no playable card and discards a {card}").format(
             player=who, card=card_label(move.card if move.card is not None else 0)
         )
-    words: list[str] = []
-    for o in _outcomes(move, effects):
-        words.append(_pawn_words(player, o.colour, o.src, o.landing) + _tail(o))
+    pawns = [
+        with_tail(_pawn_words(player, o.colour, o.src, o.landing), o)
+        for o in _outcomes(move, effects)
+    ]
     if move.kind == SWAP:  # the other pawn goes to the mover's square
-        words.append(_pawn_words(player, move.target_colour, move.target, move.src))
-    pawns = "; ".join(words)
-    if move.kind == ENTER:
-        sentence = _("{player} starts {pawns}")
+        other = _pawn_words(player, move.target_colour, move.target, move.src)
+        text = _("{player} swaps {first}; {second}").format(
+            player=who, first=pawns[0], second=other
+        )
+    elif move.kind == SPLIT:
+        text = _("{player} moves {first}; {second}").format(
+            player=who, first=pawns[0], second=pawns[1]
+        )
+    elif move.kind == ENTER:
+        text = _("{player} starts {pawns}").format(player=who, pawns=pawns[0])
     elif move.kind == SORRY:
-        sentence = _("{player} plays Sorry!: {pawns}")
-    elif move.kind == SWAP:
-        sentence = _("{player} swaps {pawns}")
+        text = _("{player} plays Sorry!: {pawns}").format(player=who, pawns=pawns[0])
     else:
-        sentence = _("{player} moves {pawns}")
-    text = sentence.format(player=who, pawns=pawns)
+        text = _("{player} moves {pawns}").format(player=who, pawns=pawns[0])
     if card is not None:
         text = _("{move} (card {card})").format(move=text, card=card)
     return text
@@ -206,4 +234,4 @@ def describe(game: Game, move: Move, short_form: bool = False) -> str:
     return long(move, effects, game.to_move)
 
 
-__all__ = ["Outcome", "describe", "long", "place_name", "short"]
+__all__ = ["Outcome", "describe", "long", "place_name", "short", "with_tail"]

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .board import COLOUR_LETTERS, colour_name
+from .board import COLOUR_LETTERS, colour_names
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .errors import SorryError
 from .game import Game
@@ -224,7 +224,7 @@ class Result:
     def describe(self) -> str:
         n = self.turns
         if self.status == "won":
-            names = _(" and ").join(colour_name(COLOUR_LETTERS.index(w)) for w in self.winners)
+            names = colour_names(COLOUR_LETTERS.index(w) for w in self.winners)
             text = ngettext("{names} won after {n} turn", "{names} won after {n} turns", n).format(
                 names=names, n=n
             )

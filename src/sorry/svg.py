@@ -18,13 +18,11 @@ True
 
 from __future__ import annotations
 
-from gettext import NullTranslations
 from html import escape
 from typing import Any
 
 from .board import (
     COLOUR_LETTERS,
-    COLOUR_NAMES,
     HOME,
     SAFE_BASE,
     SAFETY_ENTRY,
@@ -32,8 +30,10 @@ from .board import (
     START,
     START_EXIT,
     TRACK_LEN,
+    colour_name,
+    place_name,
 )
-from .i18n import N_, get_language, translation
+from .i18n import _, enumeration, get_language, using
 from .position import Position
 
 CELL = 40
@@ -49,7 +49,7 @@ Point = tuple[float, float]
 
 def _rotate(x: float, y: float, side: int) -> Point:
     """Grid coordinates of Red's side turned clockwise by ``side`` quarter turns."""
-    for _ in range(side):
+    for _turn in range(side):
         x, y = GRID - 1 - y, x
     return x, y
 
@@ -106,34 +106,35 @@ def pawn_xy(geo: dict[str, Any], colour: int, loc: int, slot: int = 0) -> Point:
     return float(x), float(y)
 
 
-def square_label(square: int, tr: NullTranslations) -> str:
-    """A track square in words: its number and what is on it (slides, entries, START exits)."""
-    words = [tr.gettext(N_("Square {n}")).format(n=square)]
+def square_label(square: int) -> str:
+    """A track square in words, in the current language: its number and what is on it
+    (slides, entries, START exits)."""
+    words = [_("Square {n}").format(n=square)]
     for triangle, end, owner in SLIDES:
-        colour = tr.gettext(COLOUR_NAMES[owner])
+        colour = colour_name(owner)
         if square == triangle:
-            words.append(tr.gettext(N_("start of the {colour} slide")).format(colour=colour))
+            words.append(_("start of the {colour} slide").format(colour=colour))
         elif square == end:
-            words.append(tr.gettext(N_("end of the {colour} slide")).format(colour=colour))
+            words.append(_("end of the {colour} slide").format(colour=colour))
         elif triangle < square < end:
-            words.append(tr.gettext(N_("on the {colour} slide")).format(colour=colour))
+            words.append(_("on the {colour} slide").format(colour=colour))
     for c in range(4):
-        colour = tr.gettext(COLOUR_NAMES[c])
+        colour = colour_name(c)
         if square == SAFETY_ENTRY[c]:
-            words.append(tr.gettext(N_("{colour} Safety Zone entry")).format(colour=colour))
+            words.append(_("{colour} Safety Zone entry").format(colour=colour))
         if square == START_EXIT[c]:
-            words.append(tr.gettext(N_("{colour} START exit")).format(colour=colour))
-    return ", ".join(words)
+            words.append(_("{colour} START exit").format(colour=colour))
+    return enumeration(words)
 
 
-def _board_parts(geo: dict[str, Any], tr: NullTranslations) -> list[str]:
+def _board_parts(geo: dict[str, Any]) -> list[str]:
     out = [
         f'<rect x="0" y="0" width="{SIZE}" height="{SIZE}" fill="#fbf7ea" stroke="#333" '
         'aria-hidden="true"/>',
         f'<text x="{SIZE / 2}" y="{SIZE / 2}" text-anchor="middle" dominant-baseline="middle" '
         f'font-size="64" font-weight="bold" fill="#c0392b" font-family="sans-serif" '
         f'transform="rotate(-35 {SIZE / 2} {SIZE / 2})" aria-hidden="true">'
-        f"{escape(tr.gettext('Sorry!').upper())}</text>",
+        f"{escape(_('Sorry!').upper())}</text>",
     ]
     h = CELL / 2
     for s in range(TRACK_LEN):
@@ -141,7 +142,7 @@ def _board_parts(geo: dict[str, Any], tr: NullTranslations) -> list[str]:
         out.append(
             f'<rect class="sq" data-sq="{s}" x="{x - h}" y="{y - h}" width="{CELL}" '
             f'height="{CELL}" fill="#fffdf5" stroke="#999" role="img" '
-            f'aria-label="{escape(square_label(s, tr))}"/>'
+            f'aria-label="{escape(square_label(s))}"/>'
         )
         out.append(
             f'<text x="{x}" y="{y + h - 3}" text-anchor="middle" font-size="8" '
@@ -172,19 +173,17 @@ def _board_parts(geo: dict[str, Any], tr: NullTranslations) -> list[str]:
             'aria-hidden="true"/>'
         )
     for c, letter in enumerate(COLOUR_LETTERS):
-        colour = tr.gettext(COLOUR_NAMES[c])
+        colour = colour_name(c)
         for k, (x, y) in enumerate(geo["safety"][letter], start=1):
-            label = tr.gettext(N_("{colour} Safety Zone, square {k}")).format(colour=colour, k=k)
+            label = _("{colour} Safety Zone, square {k}").format(colour=colour, k=k)
             out.append(
                 f'<rect class="safety" data-colour="{letter}" data-k="{k}" x="{x - h}" '
                 f'y="{y - h}" width="{CELL}" height="{CELL}" fill="{LIGHT[c]}" '
                 f'stroke="{FILL[c]}" role="img" aria-label="{escape(label)}"/>'
             )
-        for kind, place in (("home", N_("HOME")), ("start", N_("START"))):
+        for kind, loc in (("home", HOME), ("start", START)):
             x, y = geo[f"{kind}_circle"][letter]
-            label = tr.gettext(N_("{colour} {place}")).format(
-                colour=colour, place=tr.gettext(place)
-            )
+            label = _("{colour} {place}").format(colour=colour, place=place_name(loc))
             out.append(
                 f'<circle class="{kind}" data-colour="{letter}" cx="{x}" cy="{y}" '
                 f'r="{CELL * 1.05}" fill="{LIGHT[c]}" stroke="{FILL[c]}" stroke-width="3" '
@@ -198,19 +197,16 @@ def _board_parts(geo: dict[str, Any], tr: NullTranslations) -> list[str]:
     return out
 
 
-def pawn_label(colour: int, loc: int, tr: NullTranslations | None = None) -> str:
-    """A pawn in words, e.g. ``Red pawn on square 12``, in the language of ``tr``."""
-    tr = tr or translation(get_language())
-    name = tr.gettext(COLOUR_NAMES[colour])
+def pawn_label(colour: int, loc: int) -> str:
+    """A pawn in words, e.g. ``Red pawn on square 12``, in the current language."""
+    name = colour_name(colour)
     if loc == START:
-        return tr.gettext(N_("{colour} pawn in START")).format(colour=name)
+        return _("{colour} pawn in START").format(colour=name)
     if loc == HOME:
-        return tr.gettext(N_("{colour} pawn at HOME")).format(colour=name)
+        return _("{colour} pawn at HOME").format(colour=name)
     if loc > SAFE_BASE:
-        return tr.gettext(N_("{colour} pawn on Safety Zone square {k}")).format(
-            colour=name, k=loc - SAFE_BASE
-        )
-    return tr.gettext(N_("{colour} pawn on square {square}")).format(colour=name, square=loc)
+        return _("{colour} pawn on Safety Zone square {k}").format(colour=name, k=loc - SAFE_BASE)
+    return _("{colour} pawn on square {square}").format(colour=name, square=loc)
 
 
 def pawn_svg(colour: int, x: float, y: float, extra: str = "", label: str = "") -> str:
@@ -229,9 +225,13 @@ def board_svg(
 ) -> str:
     """The whole board as an SVG document, with the pawns of ``position`` if given; the text
     alternatives are in ``lang`` (default: the current language)."""
-    tr = translation(lang or get_language())
+    with using(lang or get_language()):
+        return _board_svg(position, title)
+
+
+def _board_svg(position: Position | str | None, title: str | None) -> str:
     geo = board_geometry()
-    parts = _board_parts(geo, tr)
+    parts = _board_parts(geo)
     if position is not None:
         pos = Position.parse(position) if isinstance(position, str) else position
         for c, locs in enumerate(pos.pawns):
@@ -242,8 +242,8 @@ def board_svg(
                 slot = slots.get(loc, 0)
                 slots[loc] = slot + 1
                 x, y = pawn_xy(geo, c, loc, slot)
-                parts.append(pawn_svg(c, x, y, label=pawn_label(c, loc, tr)))
-    board_name = tr.gettext(N_("{game} board")).format(game=tr.gettext("Sorry!"))
+                parts.append(pawn_svg(c, x, y, label=pawn_label(c, loc)))
+    board_name = _("{game} board").format(game=_("Sorry!"))
     label = escape(title) if title else escape(board_name)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '

@@ -25,7 +25,8 @@ def logged(position: str, card: int, moves: list[str]) -> tuple[Game, list[MoveR
 def test_a_logged_move_says_what_slid_and_what_was_bumped() -> None:
     g, rows = logged("R:S,S,13,s2 B:S,S,S,18 R", 3, ["R13+3"])
     (entry,), said = log_entries(g, rows)
-    assert entry["text"] == "Red 13 → 16, slides to 19, bumps Blue from 18"
+    # said without the mover: the page writes "Red draws 3: …" around it
+    assert entry["text"] == "13 → 16, slides to 19, bumps Blue from 18"
     assert entry["card"] == "3" and entry["paths"] == [] and entry["effects"] == []
     assert [str(e) for e in said[1].effects] == [
         "R 13 forward 14 15 16",

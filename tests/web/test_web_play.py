@@ -164,7 +164,7 @@ def test_teams_game_by_tapping(server: ServerProcess, browser: Any) -> None:
     page.wait_for_selector(".seat")
     seats = page.inner_text("#seats")
     assert "partner: Yellow" in seats and "partner: Green" in seats
-    assert "Teams: Red + Yellow against Blue + Green" in seats
+    assert "Teams: Red and Yellow against Blue and Green" in seats
     shot(page, "game-teams-phone")
     tapper = Tapper(page)
     tapper.whole_game()

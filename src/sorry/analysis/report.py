@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from ..board import COLOUR_LETTERS, colour_name
+from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..bots.table import level_label
 from ..cards import card_label, card_name, parse_card
 from ..describe import describe
@@ -52,10 +52,7 @@ def _colour(letter: str) -> int:
 def side_name(data: Data, letter: str) -> str:
     """A colour's name, or its team's (``Red and Yellow``) in the team game."""
     side = next(s for s in data["sides"] if letter in s)
-    names = [colour_name(_colour(c)) for c in side]
-    if len(names) == 1:
-        return names[0]
-    return _("{a} and {b}").format(a=names[0], b=names[1])
+    return colour_names(_colour(c) for c in side)  # words: a sentence may ask for a form
 
 
 def label_text(label: str | None) -> str:
@@ -192,7 +189,7 @@ def method_text(estimator: dict[str, Any]) -> str:
         "Win probabilities from rollouts to the end of the game with the {policy} policy for "
         "every player, {n} rollouts per card that could come ({engine}).",
         n,
-    ).format(policy=estimator["policy"], n=n, engine=engine)
+    ).format(policy=level_label(estimator["policy"]), n=n, engine=engine)
     if estimator["judged_from"] == "view":
         worlds = int(estimator["worlds"] or 0)
         text += " " + ngettext(
@@ -331,7 +328,7 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
             "did, against the average card; decisions: every move against the move the "
             "{policy} policy would have made; equity lost: each player's own moves against "
             "the best move (points of win probability)."
-        ).format(policy=data["estimator"]["policy"])
+        ).format(policy=level_label(data["estimator"]["policy"]))
     )
     swings = data["swings"][:turning_points]
     if swings:

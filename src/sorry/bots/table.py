@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import N_, _
+from ..i18n import N_, Word, _, word
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +76,11 @@ def level_info(level: str) -> LevelInfo | None:
     return _BY_LEVEL.get(level)
 
 
-def level_label(level: str) -> str:
-    """The level's name in the current language (the key itself for an unknown level)."""
+def level_label(level: str) -> Word:
+    """The level's name in the current language (the key itself for an unknown level), a
+    :class:`~sorry.i18n.Word` that knows its other forms (``{level:acc}``)."""
     info = _BY_LEVEL.get(level)
-    return _(info.name) if info is not None else level
+    return word(level, info.name) if info is not None else Word(level, level)
 
 
 def level_strength(level: str) -> str:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..board import COLOUR_LETTERS, colour_name
+from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import card_label, card_name
 from ..describe import describe
 from ..game import Game
@@ -274,10 +274,7 @@ def _match_result(match: Match) -> str:
     if not winners:
         return _("The match ends in a tie.")
     if len(winners) > 1:
-        team = _("{first} and {second}").format(
-            first=colour_name(winners[0]), second=colour_name(winners[1])
-        )
-        return _("{team} win the match!").format(team=team)
+        return _("{team} win the match!").format(team=colour_names(winners))
     return _("{team} wins the match!").format(team=colour_name(winners[0]))
 
 
@@ -337,9 +334,7 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
                 text = ngettext(
                     "{team} win after {n} turn!", "{team} win after {n} turns!", game.turn
                 )
-                team = _("{first} and {second}").format(
-                    first=colour_name(game.winners[0]), second=colour_name(game.winners[1])
-                )
+                team = colour_names(game.winners)
             else:
                 text = ngettext(
                     "{team} wins after {n} turn!", "{team} wins after {n} turns!", game.turn

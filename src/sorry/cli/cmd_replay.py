@@ -14,8 +14,9 @@ import os
 import sys
 from dataclasses import dataclass
 
-from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN, colour_name
+from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN
 from ..cards import card_name, parse_card
+from ..describe import describe
 from ..errors import SorryError
 from ..i18n import N_, _
 from ..position import Position
@@ -56,6 +57,7 @@ class Frame:
     draw_count: int
     discard_count: int
     result: str | None  # at the end
+    said: tuple[str, ...] = ()  # each move of ``events`` as a sentence
 
 
 def frames(record: GameRecord) -> list[Frame]:
@@ -63,6 +65,7 @@ def frames(record: GameRecord) -> list[Frame]:
     game = record.start()
     out: list[Frame] = []
     pending: list[Step] = []
+    said: list[str] = []
 
     def snap() -> None:
         hands = tuple((c, tuple(game.hands[c])) for c in game.colours) if game.rules.points else ()
@@ -75,9 +78,11 @@ def frames(record: GameRecord) -> list[Frame]:
                 len(game.draw_pile),
                 len(game.discard_pile),
                 None,
+                tuple(said),
             )
         )
         pending.clear()
+        said.clear()
 
     # Standard and teams: a frame right after each move, so the card drawn for a move shows
     # with it. Points: after each move and the refill that follows it (frame 0: the deal).
@@ -94,6 +99,7 @@ def frames(record: GameRecord) -> list[Frame]:
                 game.draw(parse_card(step.draw))
             else:
                 assert step.move is not None
+                said.append(describe(game, game.listed_move(step.move)))
                 game.push(step.move)
         except SorryError as exc:
             raise CliError(
@@ -119,6 +125,7 @@ def frames(record: GameRecord) -> list[Frame]:
         last.draw_count,
         last.discard_count,
         end,
+        last.said,
     )
     return out
 
@@ -154,6 +161,7 @@ def compact_board(position: str | Position) -> str:
 def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
     lines = [_("Turn {turn}/{total}").format(turn=frame.turn, total=total)]
     by: dict[str, list[str]] = {}  # consecutive draws, by colour
+    said = iter(frame.said)
     for s in (*frame.events, None):
         if s is not None and s.draw is not None:
             by.setdefault(s.colour, []).append(s.draw)
@@ -163,8 +171,8 @@ def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
             lines.append("  " + _("drawn: {cards}").format(cards=drawn))
             by = {}
         if s is not None:
-            name = colour_name(COLOUR_LETTERS.index(s.colour))
-            lines.append("  " + _("{player} plays {move}").format(player=name, move=s.move))
+            words = next(said, "")
+            lines.append("  " + _("{move} [{notation}]").format(move=words, notation=s.move))
     lines.append(f"  {frame.position}")
     if full_board:
         from ..textboard import render

@@ -24,10 +24,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=_("play many games between bots and report statistics"),
         description=_(
             "Play N complete games (game i uses a seed derived from the master seed, so every "
-            "backend plays the same games) and print each seat's win rate with a 95% "
+            "backend plays the same games) and print each seat's win rate with a {level} "
             "confidence interval, the first player's win rate, the game length (moves) and "
             "the speed. Bots stay in their seats (see 'sorry tournament' to rotate them)."
-        ),
+        ).format(level="95%"),  # a placeholder: a bare "%" reads as a format directive
     )
     p.add_argument("--games", "-n", type=int, default=1000, help=_("number of games (1000)"))
     p.add_argument(

@@ -17,10 +17,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=_(
             "The bots (2-4, one per seat) play paired deals: each shuffled deck is replayed "
             "once per rotation of the bots through the seats, so every bot plays every seat "
-            "with every deal. Prints win rates with 95% confidence intervals, Elo-style "
-            "ratings (Plackett-Luce, bootstrap 95% intervals), mean game length and, in the "
+            "with every deal. Prints win rates with {level} confidence intervals, Elo-style "
+            "ratings (Plackett-Luce, bootstrap {level} intervals), mean game length and, in the "
             "points variant, mean points."
-        ),
+        ).format(level="95%"),  # a placeholder: a bare "%" reads as a format directive
     )
     p.add_argument(
         "--bots",

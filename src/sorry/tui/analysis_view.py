@@ -288,9 +288,14 @@ class ReplayScreen(ModalScreen[None]):
         for side in self.data["sides"]:
             c = side[0]
             chances.append(
-                f"{colour_name(COLOUR_LETTERS.index(c))} {report.pct(point['values'][c])}"
+                _("{side} {chance}").format(
+                    side=colour_name(COLOUR_LETTERS.index(c)), chance=report.pct(point["values"][c])
+                )
             )
-        out.append(" · ".join(chances) + "\n")
+        line = chances[0] if chances else ""
+        for chance in chances[1:]:
+            line = _("{first} · {second}").format(first=line, second=chance)
+        out.append(line + "\n")
         out.append(_("←/→ turn by turn · 1-3 the swings · Esc back"), style="italic")
         return out
 

@@ -37,7 +37,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option as ListOption
 
-from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name
+from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name, colour_names
 from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
@@ -419,7 +419,7 @@ class GameOverScreen(ModalScreen[str]):
         head = _("Game over")
         if self.turns is not None:
             after = ngettext("after {n} turn", "after {n} turns", self.turns)
-            head += " · " + after.format(n=self.turns)
+            head = _("{first} · {second}").format(first=head, second=after.format(n=self.turns))
         text.append(head + "\n\n", style="bold")
         for line in self.lines:
             text.append(line + "\n")
@@ -750,7 +750,7 @@ class GameScreen(Screen[None]):
                 continue
             text = describe_move(s.game.state, opt.move, card, declines(card, s.game.legal_moves))
             if opt.move.card is not None and s.rules.points:
-                text = f"{card_words(opt.move.card)}: {text}"
+                text = _("{card}: {move}").format(card=card_words(opt.move.card), move=text)
             chance = next((c for c in self.chances if c.move == opt.legal), None)
             if self.hints and chance is not None and len(self.chances) > 1:
                 text += "   " + chance_words(chance, best=chance is self.chances[0])
@@ -823,7 +823,7 @@ class GameScreen(Screen[None]):
         card = g.card
         text = describe_move(g.state, move, card, declines(card, g.legal_moves))
         if move.card is not None and g.rules.points:
-            text = f"{card_words(move.card)}: {text}"
+            text = _("{card}: {move}").format(card=card_words(move.card), move=text)
         return text
 
     def hint_rows(self) -> int:
@@ -998,13 +998,13 @@ class GameScreen(Screen[None]):
         head = _("Game over") if over else _("Turn {n}").format(n=g.turn + 1)
         if m.games != 1 or m.target is not None:
             number = m.games_played + (0 if s.recorded else 1)
-            head = _("Game {n}").format(n=number) + " · " + head
+            head = _("{first} · {second}").format(first=_("Game {n}").format(n=number), second=head)
         lines.append((head, Style(dim=True)))
         if over:  # the turns played, as the game record counts them
             played = ngettext("after {n} turn", "after {n} turns", g.turn).format(n=g.turn)
             lines.append((played, Style(dim=True)))
             if g.winners:
-                names = " & ".join(colour_name(c) for c in g.winners)
+                names = colour_names(g.winners)
                 won = _("{team} win!") if len(g.winners) > 1 else _("{team} wins!")
                 lines.append((won.format(team=names), colour_style(g.winners[0])))
             else:
@@ -1013,7 +1013,9 @@ class GameScreen(Screen[None]):
         c = g.to_move
         lines.append(
             (
-                _("{player} to play").format(player=f"{colour_name(c)} ({COLOUR_LETTERS[c]})"),
+                _("{player} to play").format(
+                    player=colour_name(c).tagged(f" ({COLOUR_LETTERS[c]})")
+                ),
                 colour_style(c),
             )
         )
@@ -1069,9 +1071,10 @@ class GameScreen(Screen[None]):
             status.append(f" {s.seat_name(c)}\n")
         n = len(g.draw_pile)
         status.append(
-            ngettext("{n} card to draw", "{n} cards to draw", n).format(n=n)
-            + " · "
-            + _("speed {speed}").format(speed=app.speed),
+            _("{first} · {second}").format(
+                first=ngettext("{n} card to draw", "{n} cards to draw", n).format(n=n),
+                second=_("speed {speed}").format(speed=app.speed),
+            ),
             style="dim",
         )
         self.query_one("#status", Static).update(status)

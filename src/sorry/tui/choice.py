@@ -71,40 +71,44 @@ def _pawn_token(colour: int, loc: int, mover: int) -> Token:
     return Token("pawn", colour, loc, label=label)
 
 
-def _tail(state: PawnState, part: Move) -> tuple[int, str]:
+def _tail(state: PawnState, part: Move, text: str) -> tuple[int, str]:
+    """Where ``part`` lands, and ``text`` with what else it does (``…, slides to 19, bumps
+    Blue``): each clause a message that takes the label so far."""
     o = outcome(state, part)
-    words = []
     if o.final != o.landing and o.final >= 0:
-        words.append(_("slides to {place}").format(place=place_name(o.final)))
+        text = _("{move}, slides to {place}").format(move=text, place=place_name(o.final))
     for c, x in o.bumped:
         if part.kind == SORRY_KIND and (c, x) == (part.target_colour, part.target):
             continue  # the Sorry! label already says whom it sends back
-        words.append(_("bumps {colour}").format(colour=colour_name(c)))
-    return o.landing, (", " + ", ".join(words)) if words else ""
+        text = _("{move}, bumps {colour}").format(move=text, colour=colour_name(c))
+    return o.landing, text
 
 
 def _simple_path(state: PawnState, move: Move, mover: int) -> tuple[Token, ...]:
     c, src = move.colour, move.src
     pawn = _pawn_token(c, src, mover)
-    landing, tail = _tail(state, move)
+    landing = outcome(state, move).landing
     kind = move.kind
+    start, end = place_name(src), place_name(landing)
     if kind == FORWARD:
-        label = f"{place_name(src)} → {place_name(landing)} (+{move.steps}){tail}"
-        return pawn, Token("dest", c, landing, move.steps, label)
+        label = _("{start} → {end} (+{n})").format(start=start, end=end, n=move.steps)
+        return pawn, Token("dest", c, landing, move.steps, _tail(state, move, label)[1])
     if kind == BACKWARD:
-        back = _("(back {n})").format(n=move.steps)
-        label = f"{place_name(src)} ← {place_name(landing)} {back}{tail}"
-        return pawn, Token("dest", c, landing, -move.steps, label)
+        label = _("{start} ← {end} (back {n})").format(start=start, end=end, n=move.steps)
+        return pawn, Token("dest", c, landing, -move.steps, _tail(state, move, label)[1])
     if kind == ENTER:
-        label = f"{place_name(START)} → {place_name(landing)}{tail}"
-        return pawn, Token("dest", c, landing, 0, label)
+        label = _("{start} → {end}").format(start=place_name(START), end=end)
+        return pawn, Token("dest", c, landing, 0, _tail(state, move, label)[1])
     other = colour_name(move.target_colour)
+    square = place_name(move.target)
     if kind == SORRY_KIND:
-        label = _("Sorry! {colour} on {square}").format(colour=other, square=move.target) + tail
-        return pawn, Token("sorry", move.target_colour, move.target, 0, label)
+        label = _("Sorry! {colour} on {square}").format(colour=other, square=square)
+        return pawn, Token(
+            "sorry", move.target_colour, move.target, 0, _tail(state, move, label)[1]
+        )
     assert kind == SWAP
-    label = _("swap with {colour} on {square}").format(colour=other, square=move.target) + tail
-    return pawn, Token("swap", move.target_colour, move.target, 0, label)
+    label = _("swap with {colour} on {square}").format(colour=other, square=square)
+    return pawn, Token("swap", move.target_colour, move.target, 0, _tail(state, move, label)[1])
 
 
 def _split_path(state: PawnState, parts: tuple[Move, ...], mover: int) -> tuple[Token, ...]:
@@ -112,10 +116,11 @@ def _split_path(state: PawnState, parts: tuple[Move, ...], mover: int) -> tuple[
     out: list[Token] = []
     left = 7
     for i, part in enumerate(parts):
-        landing, tail = _tail(s, part)
+        landing = outcome(s, part).landing
+        start, end = place_name(part.src), place_name(landing)
+        step = _tail(s, part, _("{start} → {end}").format(start=start, end=end))[1]
         left -= part.steps
         pawn = _pawn_token(part.colour, part.src, mover)
-        step = f"{place_name(part.src)} → {place_name(landing)}{tail}"
         if i == 0:
             out.append(pawn)
             label = _("first {n}: {step}").format(n=part.steps, step=step)
@@ -123,14 +128,8 @@ def _split_path(state: PawnState, parts: tuple[Move, ...], mover: int) -> tuple[
         else:
             last = left == 0
             if last:
-                out.append(
-                    Token(
-                        "pawn",
-                        part.colour,
-                        part.src,
-                        label=f"{pawn.label}: {part.steps} → {place_name(landing)}{tail}",
-                    )
-                )
+                label = _("{pawn}: {n} → {place}").format(pawn=pawn.label, n=part.steps, place=end)
+                out.append(Token("pawn", part.colour, part.src, label=_tail(s, part, label)[1]))
                 out.append(Token("dest", part.colour, landing, part.steps, step))
             else:
                 out.append(pawn)
@@ -208,8 +207,10 @@ class Chooser:
         key = (*self.chosen, token)
         rest = [o.path[len(key) :] for o in self.all if o.path[: len(key)] == key]
         if len(rest) == 1:
-            then = "; ".join(t.label for t in rest[0] if t.kind in ("dest", "half"))
-            label = _("{first}, then {rest}").format(first=token.label, rest=then)
+            label = token.label
+            for t in rest[0]:
+                if t.kind in ("dest", "half"):
+                    label = _("{first}, then {rest}").format(first=label, rest=t.label)
             return replace(token, label=label)
         label = _("{first}, then {n} with another pawn").format(
             first=token.label, n=7 - token.value

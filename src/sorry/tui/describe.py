@@ -58,8 +58,13 @@ def outcome(state: PawnState, part: Move) -> Outcome:
 
 
 def describe_move(
-    state: PawnState, move: Move, card: Card | None = None, declined: bool | None = None
+    state: PawnState,
+    move: Move,
+    card: Card | None = None,
+    declined: bool | None = None,
+    mover: int | None = None,
 ) -> str:
     """The move in words (the short form of :mod:`sorry.describe`), judged on ``state`` (the
-    board before it); ``declined``: whether a pass declines the card (``rulebook.declines``)."""
-    return short(move, state.effects(move), card, declined)
+    board before it); ``declined``: whether a pass declines the card (``rulebook.declines``);
+    ``mover``: the player, when a sentence around the words names them."""
+    return short(move, state.effects(move), card, declined, mover)

@@ -112,7 +112,7 @@ class Seat:
 def level_name(level: str) -> str:
     """A bot level as players read it, in the current language (the bots' own table)."""
     label = getattr(_bots_module(), "level_label", None)
-    return str(label(level)) if label is not None else level
+    return label(level) if label is not None else level  # a Word: it knows its forms
 
 
 def level_strength(level: str) -> str:

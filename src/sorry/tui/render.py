@@ -206,7 +206,7 @@ def board_text(
             style = _mark_style(tint, kind)
             count = list(pawns[c]).count(loc)
             width = 3 * w if loc == HOME or c % 2 == 0 else 2 * w
-            name = place_name(loc)  # START or HOME in the current language
+            name: str = place_name(loc)  # START or HOME in the current language
             if len(name) > width - (len(label) + 1 if label else 0):
                 name = name[: max(1, width - (len(label) + 1 if label else 0) - 1)] + "."
             head = f"{label} {name}" if label else name

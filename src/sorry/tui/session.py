@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import COLOUR_LETTERS, colour_name
+from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import Card, card_name, parse_card
 from ..errors import SorryError
 from ..game import Game
@@ -135,7 +135,7 @@ class Session:
         mover = g.to_move
         card = move.card if g.rules.points else g.card
         step = len(g.history)
-        text = describe_move(g.state, move, card, declines(card, g.legal_moves))
+        text = describe_move(g.state, move, card, declines(card, g.legal_moves), mover)
         if self.seats[mover].human:
             self.human_moves.append(step)
         g.push(move)
@@ -145,7 +145,9 @@ class Session:
             and g.rules.book.plays_again(card, discarded=move.kind == DISCARD)
             and g.to_move == mover
         )
-        entry = LogEntry(step, mover, card, text + (" — " + _("draws again") if again else ""))
+        if again:
+            text = _("{move} — draws again").format(move=text)
+        entry = LogEntry(step, mover, card, text)
         self.log.append(entry)
         return entry
 
@@ -182,14 +184,12 @@ class Session:
     @staticmethod
     def entry_text(entry: LogEntry, rules: Rules) -> str:
         who = colour_name(entry.colour)
-        text = entry.text
-        if text.startswith(who + " "):
-            text = text[len(who) + 1 :]
+        text = entry.text  # the move said without the mover (Session.play)
         if entry.card is None:
-            return f"{who}: {text}"
+            return _("{player}: {move}").format(player=who, move=text)
         card = card_words(entry.card)
         if text == _("discards a {card} (no usable card)").format(card=card):
-            return f"{who} {text}"
+            return _("{player} {move}").format(player=who, move=text)
         if rules.points:
             return _("{player} plays {card}: {move}").format(player=who, card=card, move=text)
         return _("{player} draws {card}: {move}").format(player=who, card=card, move=text)
@@ -379,11 +379,7 @@ def hand_text(cards: Sequence[Card]) -> str:
 
 def _names(colours: Sequence[int]) -> str:
     """``Red`` or ``Red and Yellow`` (a team), in the current language."""
-    if len(colours) == 2:
-        return _("{first} and {second}").format(
-            first=colour_name(colours[0]), second=colour_name(colours[1])
-        )
-    return ", ".join(colour_name(c) for c in colours)
+    return colour_names(colours)
 
 
 __all__ = ["PASS", "LogEntry", "Session", "hand_text"]

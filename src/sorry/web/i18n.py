@@ -22,10 +22,12 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
+from ..board import COLOUR_KEYS, COLOUR_NAMES
 from ..i18n import (
     DEFAULT,
     LANGUAGES,
     N_,
+    forms_table,
     language_from_accept,
     ngettext,
     normalise,
@@ -107,6 +109,15 @@ ARIA_LABELS = {
 
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
+    # lists of colours (a team), as static/i18n.js series() says them
+    N_("{first} and {second}"),
+    N_("{items}, {item}"),
+    # the page's subtitle (main.js): the game's name, its variant and rule options
+    N_("{name} — {variant}"),
+    N_("{text} ({options})"),
+    # the game log's lines (panels.js logLine)
+    N_("{player} draws {card}: {move}"),
+    N_("{player}: {move}"),
     # the HTTP API's errors a player can meet (the server sends them in English)
     N_("this seat is taken (it needs its invite link)"),
     N_("somebody else took this seat first"),
@@ -358,6 +369,22 @@ def request_language(request: object) -> str:
     return request_language_from(headers, cookies)
 
 
+def script_forms(lang: str) -> dict[str, object]:
+    """The forms the script's messages may ask for (``[gen]{colour}``, see docs/i18n.md): the
+    words it shows by their text in ``lang`` (the colours, START, HOME, the bot levels) ->
+    {form: text}, and ``square`` -> the templates of a track square (``{n}``) with the
+    numbers that have their own (``square-11``)."""
+    table = forms_table(normalise(lang) or DEFAULT).get("words", {})
+    tr = translation(lang)
+    named = {key: message for key, message in zip(COLOUR_KEYS, COLOUR_NAMES, strict=True)}
+    named.update(start=N_("START"), home=N_("HOME"))
+    # the other words are the bot levels, whose English names are their keys
+    named.update({k: k for k in table if k not in named and not k.startswith(("square", "safety"))})
+    words = {tr.gettext(m): table[key] for key, m in named.items() if key in table}
+    squares = {k.removeprefix("square-"): v for k, v in table.items() if k.startswith("square-")}
+    return {"words": words, "square": table.get("square", {}), "squares": squares}
+
+
 def script_catalog(lang: str) -> dict[str, object]:
     """The script's strings in ``lang``: msgid -> text, and for plurals the singular msgid
     -> [singular, plural] (every language served has the rule ``n != 1``)."""
@@ -410,7 +437,8 @@ def render_page(lang: str) -> str:
         menu.append(f'<option value="{c}" lang="{c}"{selected}>{escape(name)}</option>')
     menu.append("</select></label>")
     html = html.replace("</header>", "".join(menu) + "</header>", 1)
-    data = json.dumps({"lang": code, "messages": script_catalog(code)}, ensure_ascii=False)
+    catalog = {"lang": code, "messages": script_catalog(code), "forms": script_forms(code)}
+    data = json.dumps(catalog, ensure_ascii=False)
     data = data.replace("</", "<\\/")
     # a data block, not a script: nothing inline runs (the page allows no inline script)
     extra = f'<script id="i18n-data" type="application/json">{data}</script>\n'

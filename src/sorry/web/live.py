@@ -148,7 +148,7 @@ def log_entry(
         "colour": COLOUR_LETTERS[colour],
         "actor": actor,
         "move": str(move),
-        "text": describe_move(move, said.effects, card, said.declined),
+        "text": describe_move(move, said.effects, card, said.declined, colour),
         "card": card_name(card) if card is not None else None,
         "paths": paths_of(said.effects) if animate else [],
         "effects": effects_json(said.effects) if animate else [],
@@ -164,6 +164,11 @@ def translated_entry(entry: dict[str, Any], said: dict[int, Said]) -> dict[str, 
     except (KeyError, ValueError):
         return entry
     done = said.get(entry["seq"])
+    mover = COLOUR_LETTERS.find(entry.get("colour") or "-")  # said without the mover
+    mover_or_none = mover if mover >= 0 else None
     if done is None:
-        return {**entry, "text": describe_move(move, None, card)}
-    return {**entry, "text": describe_move(move, done.effects, card, done.declined)}
+        return {**entry, "text": describe_move(move, None, card, None, mover_or_none)}
+    return {
+        **entry,
+        "text": describe_move(move, done.effects, card, done.declined, mover_or_none),
+    }

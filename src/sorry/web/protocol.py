@@ -19,6 +19,7 @@ from ..cards import Card, card_label, card_name
 from ..describe import short
 from ..effects import Effect, net_moves
 from ..game import Game
+from ..i18n import _
 from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
 from ..rulebook import declines
 from ..rules import Rules
@@ -49,15 +50,19 @@ def describe_move(
     effects: Sequence[Effect] | None = None,
     card: Card | None = None,
     declined: bool | None = None,
+    mover: int | None = None,
 ) -> str:
     """Words for a move, for buttons and the game log, in the current language
     (:func:`sorry.i18n.using` picks each client's): the short form of :mod:`sorry.describe`
     (with ``effects``, its slides and bumps too), after the card it uses in the points variant.
     ``card``: the card of the turn; ``declined``: whether a pass declines it (an 11 that could
-    swap, ``rulebook.declines``) or forfeits the turn."""
-    # the card as players call it (one name for the Sorry! card everywhere: hand, moves, log)
-    prefix = f"[{card_label(move.card)}] " if move.card is not None and move.kind != DISCARD else ""
-    return prefix + short(move, effects, move.card if move.card is not None else card, declined)
+    swap, ``rulebook.declines``) or forfeits the turn; ``mover``: the player, for the log,
+    whose line names them (their own pawns' moves are said without their colour)."""
+    text = short(move, effects, move.card if move.card is not None else card, declined, mover)
+    if move.card is not None and move.kind != DISCARD:
+        # the card as players call it (one name for the Sorry! card everywhere)
+        return _("[{card}] {move}").format(card=card_label(move.card), move=text)
+    return text
 
 
 def move_picks(move: Move, paths: list[list[Any]]) -> dict[str, Any]:

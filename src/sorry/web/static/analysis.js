@@ -6,7 +6,7 @@
 // point at a turn (or move along it with the arrow keys) to see its card and move and
 // everyone's chances after it; click or tap it (Enter) to see it in the replay.
 
-import { t, colourName, LANG } from "./i18n.js";
+import { t, colourName, series, LANG } from "./i18n.js";
 import { el } from "./panels.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -153,9 +153,9 @@ export class EndAnalysis {
     document.body.dataset.analysis = this.state;
   }
 
-  /** The sides' names: a colour, or a team ("Red + Yellow"). @param {string[]} side */
+  /** The sides' names: a colour, or a team ("Red and Yellow"). @param {string[]} side */
   sideName(side) {
-    return side.map((c) => colourName(c)).join(" + ");
+    return series(side.map((c) => colourName(c)));
   }
 
   // ---------------------------------------------------------------------------- the graph

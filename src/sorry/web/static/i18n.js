@@ -4,7 +4,11 @@
 // sets, else the browser's Accept-Language): t() and tn() look strings up there; announce()
 // speaks to screen readers through a polite live region.
 
-/** @type {{lang: string, messages: Record<string, string | string[]>}} */
+/**
+ * @typedef {Record<string, string>} Forms a word's forms by name ("gen": "του Κίτρινου")
+ * @typedef {{words: Record<string, Forms>, square: Forms, squares: Record<string, Forms>}} FormTable
+ * @type {{lang: string, messages: Record<string, string | string[]>, forms?: FormTable}}
+ */
 const I18N = (() => {
   try {
     const node = document.getElementById("i18n-data");
@@ -17,12 +21,81 @@ const I18N = (() => {
 export const LANG = I18N.lang;
 
 /**
- * "{name}" placeholders are filled from vars.
+ * The form `name` of a word the page inserts (a colour, START, HOME, a bot level, a square's
+ * number), from the language's table of forms (docs/i18n.md); the word itself when it has none.
+ * A capital first letter ("Gen") capitalises the form, for the start of a sentence.
+ * @param {string} text
+ * @param {string} name
+ */
+function form(text, name) {
+  const table = I18N.forms;
+  const key = name.toLowerCase();
+  let found = table ? (table.words[text] || {})[key] : undefined;
+  if (found === undefined && table) {
+    // a word with a tag after it ("Vermell (bot)"): the word's form, then the tag
+    const word = Object.keys(table.words).find((w) => text.startsWith(w + " "));
+    const head = word === undefined ? undefined : table.words[word][key];
+    if (word !== undefined && head !== undefined) found = head + text.slice(word.length);
+  }
+  if (found === undefined && table && /^\d+$/.test(text)) {
+    const own = (table.squares[text] || {})[key];
+    const template = own !== undefined ? own : table.square[key];
+    found = template === undefined ? undefined : template.replace("{n}", text);
+  }
+  const out = found === undefined ? text : found;
+  return name[0] === key[0] ? out : out.charAt(0).toUpperCase() + out.slice(1);
+}
+
+/**
+ * "{name}" placeholders are filled from vars; "[gen]{name}" (a form asked for) with that
+ * form of the word given (of each word, for a Series).
  * @param {string} text
  * @param {Record<string, unknown>} [vars]
  */
 function fill(text, vars) {
-  return text.replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
+  return text.replace(/(?:\[([A-Za-z][a-z_]+)\])?\{(\w+)\}/g, (m, f, k) => {
+    if (!vars || !(k in vars)) return m;
+    const v = vars[k];
+    if (!f) return String(v);
+    if (v instanceof Series) return v.form(f);
+    return form(String(v), f);
+  });
+}
+
+/** Words said together (a team: "Red and Green"); a form of it is that form of each word. */
+export class Series {
+  /** @param {string[]} words */
+  constructor(words) {
+    this.words = words;
+  }
+
+  /** @param {string[]} items */
+  static join(items) {
+    let text = items[0] || "";
+    for (let i = 1; i < items.length; i++) {
+      text = i < items.length - 1 ? t("{items}, {item}", { items: text, item: items[i] }) : t("{first} and {second}", { first: text, second: items[i] });
+    }
+    return text;
+  }
+
+  toString() {
+    return Series.join(this.words);
+  }
+
+  /** @param {string} name a form's name ("Gen": capitalised, the first word only) */
+  form(name) {
+    const rest = name[0].toLowerCase() + name.slice(1);
+    return Series.join(this.words.map((w, i) => form(w, i === 0 ? name : rest)));
+  }
+}
+
+/**
+ * Colours said together (a team), in the catalog's words for a list; a message may ask for a
+ * form of each ("[gen]{names}").
+ * @param {string[]} words the colours' names (colourName)
+ */
+export function series(words) {
+  return new Series(words);
 }
 
 /**

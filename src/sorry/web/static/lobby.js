@@ -2,7 +2,7 @@
 // The lobby: the form to create a game, the open games to join or watch, and the recently
 // finished ones to replay.
 
-import { t, colourName } from "./i18n.js";
+import { t, colourName, series } from "./i18n.js";
 import { api, saveCreds } from "./net.js";
 import { $, el } from "./panels.js";
 
@@ -177,7 +177,7 @@ async function showLobby() {
     );
     const state = over
       ? g.winners.length
-        ? t("{names} won!", { names: g.winners.map(colourName).join(" + ") })
+        ? t("{names} won!", { names: series(g.winners.map(colourName)) })
         : t("Game over")
       : g.room && !g.room.started
         ? t("waiting to start")

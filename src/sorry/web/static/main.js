@@ -3,7 +3,7 @@
 // state the server sent (or the replay's frame) plus a little UI state (the taps so far, the
 // card chosen, the hint, the replay's position). No framework, nothing from the internet.
 
-import { t, tn, colourName, announce, initLanguage } from "./i18n.js";
+import { t, tn, colourName, series, announce, initLanguage } from "./i18n.js";
 import { api, creds, saveCreds, forgetSeat, Connection, GameStore } from "./net.js";
 import { Board, cardName } from "./board.js";
 import * as picks from "./picks.js";
@@ -255,7 +255,7 @@ function renderOver(s) {
   if (!st || panel.hidden) return;
   const v = st.view;
   const won = !!conn.seat && v.winners.includes(conn.seat);
-  $("result").textContent = won ? t("You won!") : v.winners.length ? t("{names} won!", { names: v.winners.map(colourName).join(" + ") }) : t("Game over");
+  $("result").textContent = won ? t("You won!") : v.winners.length ? t("{names} won!", { names: series(v.winners.map(colourName)) }) : t("Game over");
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => `${colourName(c)} ${p}`).join(", ") : "";
   $("scores").textContent = scores ? t("Scores: {scores}", { scores }) : "";
   $("scores").hidden = !scores;
@@ -553,7 +553,8 @@ async function gamePage(id) {
   levelSentences = meta.level_sentences || {};
   gameName = summary.name;
   board = new Board($("board"), svgText, geo, tapHandlers);
-  $("subtitle").textContent = `${summary.name} — ${t(summary.variant)}` + (summary.options ? ` (${summary.options})` : "");
+  const named = t("{name} — {variant}", { name: summary.name, variant: t(summary.variant) });
+  $("subtitle").textContent = summary.options ? t("{text} ({options})", { text: named, options: summary.options }) : named;
   wire();
   analysis = new EndAnalysis(id, (frame) => (ui.replay ? Promise.resolve() : startReplay()).then(() => {
     showFrame(frame);

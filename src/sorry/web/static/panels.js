@@ -4,7 +4,7 @@
 // the move list, the log, the end of the game, the chat. Text from people is only ever
 // put in the page with textContent.
 
-import { t, tn, colourName } from "./i18n.js";
+import { t, tn, colourName, series } from "./i18n.js";
 import { cardName } from "./board.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -58,7 +58,7 @@ export function el(tag, attrs, ...children) {
  */
 
 /** @param {string[]} colours */
-const names = (colours) => colours.map((c) => colourName(c)).join(" + ");
+const names = (colours) => series(colours.map((c) => colourName(c)));
 
 /**
  * @param {Shown} s
@@ -157,8 +157,10 @@ export function renderSeats(s, seat, muted, toggleMute) {
 export function logLine(e, variant) {
   const who =
     e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : e.actor === "timeout" ? t(" (bot, time ran out)") : "";
-  const card = e.card && variant !== "points" ? `[${cardName(e.card)}] ` : "";
-  return `${colourName(e.colour)}${who}: ${card}${e.text}`;
+  // e.text says the move without the mover (the sentence names them)
+  const player = colourName(e.colour) + who;
+  if (e.card && variant !== "points") return t("{player} draws {card}: {move}", { player, card: cardName(e.card), move: e.text });
+  return t("{player}: {move}", { player, move: e.text });
 }
 
 /**
