@@ -9,7 +9,8 @@ from alembic.config import Config
 config: Config | None
 try:
     config = context.config
-except NameError:  # imported outside a migration (the test suite collects every module)
+except (NameError, AttributeError):  # imported outside a migration (the tests collect it;
+    # older alembic raises NameError, newer AttributeError)
     config = None
 
 if config is not None:
