@@ -199,6 +199,9 @@ def _connect(ray: Any, address: str | None, jobs: int, loopback: bool) -> None:
         if address:
             ray.init(address=address, **quiet)
         else:
+            # this run's own instance, on the loopback: no token to write into ~/.ray (which
+            # Ray would do for a new local instance, and use for every later one)
+            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
             ray.init(
                 num_cpus=max(1, jobs),
                 include_dashboard=False,
