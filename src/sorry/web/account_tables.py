@@ -15,7 +15,15 @@ They sit beside the game tables (all prefixed ``sorry_``) and refer to games by 
   profile's graph, the end screen's change);
 * ``sorry_notifications``: the outbox of "your turn" notifications, one row per (account, game,
   turn, channel), so that a notification is sent once even across restarts;
-* ``sorry_blocks``, ``sorry_reports``: people an account blocked; chat lines reported.
+* ``sorry_blocks``, ``sorry_reports``: people an account blocked; chat lines reported;
+* ``sorry_turns``: for each unfinished game with an account seated, whose turn it is, since
+  when, and (a correspondence game) when that turn's time runs out: "your turn in N games",
+  and the clock that survives restarts;
+* ``sorry_luck``: the luck of each account's analysed games (the analysis's ``luck`` and
+  ``luck_se`` of the account's colour): the profile's luck over many games.
+
+The schema is made by the migrations (:mod:`sorry.web.migrations`, revision 0007); a test
+checks that these tables and the migrated database agree.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ game_accounts = sa.Table(
     sa.Column("account_id", sa.Integer, sa.ForeignKey("sorry_accounts.id")),
     sa.Column("rated", sa.Integer, nullable=False, server_default="0"),
     sa.Column("joined_at", sa.Float, nullable=False),
+    sa.Column("rank", sa.Integer),  # once the game is over: 1 won (ties share a rank)
     sa.Index("sorry_game_accounts_account", "account_id", "joined_at"),
 )
 
@@ -133,4 +142,27 @@ reports = sa.Table(
     sa.Column("text", sa.String(400), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("status", sa.String(8), nullable=False, server_default="open"),
+)
+
+turns = sa.Table(
+    "sorry_turns",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("to_move", sa.Integer),  # NULL: the game is over
+    sa.Column("since", sa.Float, nullable=False),
+    sa.Column("deadline", sa.Float),  # a correspondence game's end of this turn
+    sa.Index("sorry_turns_deadline", "deadline"),
+)
+
+luck = sa.Table(
+    "sorry_luck",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("colour", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sorry_accounts.id")),
+    sa.Column("luck", sa.Float, nullable=False),
+    sa.Column("luck_se", sa.Float),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("sorry_luck_account", "account_id", "at"),
 )

@@ -277,6 +277,7 @@ class AccountStore:
             conn.execute(table.delete().where(col == account_id))
         # the rating history keeps other players' figures; this account's rows go
         conn.execute(t.rating_changes.delete().where(t.rating_changes.c.account_id == account_id))
+        conn.execute(t.luck.delete().where(t.luck.c.account_id == account_id))
         conn.execute(
             t.reports.update().where(t.reports.c.reporter_id == account_id).values(reporter_id=None)
         )
@@ -397,6 +398,7 @@ class AccountStore:
                 t.game_accounts.c.colour,
                 t.game_accounts.c.rated,
                 t.game_accounts.c.joined_at,
+                t.game_accounts.c.rank,
                 sa.literal_column("sorry_games.status").label("status"),
                 sa.literal_column("sorry_games.variant").label("variant"),
                 sa.literal_column("sorry_games.name").label("name"),

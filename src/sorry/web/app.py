@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -45,97 +43,39 @@ from ..board import COLOUR_LETTERS
 from ..errors import SorryError
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
-from . import room, session
+from . import account_api, room, session
+from .account_api import acting_if_any
 from .analysis import AnalysisCache
 from .config import Settings
 from .db import Database
 from .games import Refused
+from .httpkit import (
+    BadRequest,
+    client_address,
+    error,
+    limits_of,
+    origin_allowed,
+    read_json,
+    token_field,
+    too_many,
+)
 from .i18n import render_page, request_language
-from .limits import AddressLimits, Guard, HostPolicy
+from .limits import Guard, HostPolicy
 from .live import LiveGame
 from .players import bot_levels, level_sentences
 from .protocol import dumps
 from .service import GameService
-from .tokens import BadValue, clean_name, has_lone_surrogate, hash_token, new_token, parse_token
+from .tokens import BadValue, clean_name, hash_token, new_token
 from .workers import PoolBusy
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-MAX_BODY = 8192
-
-
-class BadRequest(Exception):
-    pass
 
 
 def address_digest(address: str) -> str:
     """Who created a game, as the lobby groups them: a digest of the client address (the
     address itself is not stored)."""
     return hash_token(address.encode("ascii", "replace").decode("ascii"))[:32]
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """A browser's Origin must be this server itself or one of ``allowed``; clients that
-    send no Origin (not browsers) are let through: their seat token still guards them."""
-    if origin is None:
-        return True
-    if origin in allowed or "*" in allowed:
-        return True
-    parts = urlsplit(origin)
-    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
-
-
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-def too_many(message: str, retry_after: int = 10) -> JSONResponse:
-    return JSONResponse(
-        {"error": message}, status_code=429, headers={"Retry-After": str(retry_after)}
-    )
-
-
-def client_address(conn: Request | WebSocket) -> str:
-    """The client's address: the peer's, or the one a trusted proxy forwarded (uvicorn)."""
-    return conn.client.host if conn.client is not None else "unknown"
-
-
-def limits_of(conn: Request | WebSocket) -> AddressLimits:
-    limits: AddressLimits = conn.app.state.limits
-    return limits
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    if not origin_allowed(
-        request.headers.get("origin"),
-        request.headers.get("host"),
-        request.app.state.service.settings.allowed_origins,
-    ):
-        raise BadRequest("cross-site request refused (Origin not allowed)")
-    body = b""
-    try:
-        async for chunk in request.stream():  # its time is Guard's (Settings.body_timeout)
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise BadRequest(f"request body larger than {MAX_BODY} bytes")
-    except ClientDisconnect:
-        raise BadRequest("the request body did not arrive in time") from None
-    try:
-        data = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise BadRequest("request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise BadRequest("request body must be a JSON object")
-    if has_lone_surrogate(data):
-        raise BadRequest("request body has text that is not valid Unicode (a lone surrogate)")
-    return data
-
-
-def token_field(data: dict[str, Any], key: str = "token") -> str:
-    try:
-        return parse_token(data.get(key), key)
-    except BadValue as exc:
-        raise BadRequest(str(exc)) from None
 
 
 def parse_colour(value: object) -> int:
@@ -184,7 +124,10 @@ def parse_create(
                 level = levels[0]
             if level not in levels:
                 raise BadRequest(f"bot level must be one of {', '.join(levels)}")
-        seats.append({"colour": colour, "kind": kind, "level": level})
+        account = s.get("account")
+        if account is not None and (kind != "invite" or not isinstance(account, str)):
+            raise BadRequest("account (a name) goes with an invited seat only")
+        seats.append({"colour": colour, "kind": kind, "level": level, "account": account})
     if rules.teams and len(seats) != 4:
         raise BadRequest("the teams variant needs all four seats")
     name = data.get("name", "")
@@ -299,11 +242,16 @@ async def create(request: Request) -> Response:
         return too_many("too many games created from this address: wait a minute", 60)
     try:
         rules, seats, name, public, settings = parse_create(await read_json(request))
+        account = await acting_if_any(request)
+        if settings.rated and account is None:
+            raise Refused(403, "log in to create a rated game")
+        invites = await service.people.invites(seats, account)
+        links = [service.people.link_new(i.colour, i.account.id, settings.rated) for i in invites]
         host_token = new_token()  # the host starts the game, changes seats, switches chat
         settings.host_hash = hash_token(host_token)
         creator = address_digest(client_address(request))
         gid, tokens = await service.games.create_game(
-            rules, seats, name, public, room=settings, creator=creator
+            rules, seats, name, public, room=settings, creator=creator, links=links
         )
     except Refused as exc:
         return error(exc.status, exc.message)
@@ -354,13 +302,21 @@ async def join(request: Request) -> Response:
     wrong = limits_of(request).bucket(client_address(request), "token")
     if token is not None and wrong.empty:
         return too_many("too many wrong tokens from this address: wait a moment")
-    ok, result = await service.games.join(live, colour, name, token)
+    account = await acting_if_any(request)
+    ok, seat_token, result = await service.people.join(live, colour, name, token, account)
     if not ok:
         if token is not None and not wrong.allow():
             return too_many("too many wrong tokens from this address: wait a moment")
         return error(403, result)
     await service.hosting.maybe_start(live)  # "start when every seat is taken"
-    return JSONResponse({"seat": COLOUR_LETTERS[colour], "token": result, "name": name})
+    return JSONResponse(
+        {
+            "seat": COLOUR_LETTERS[colour],
+            "token": seat_token,
+            "name": result,
+            "account": account is not None,
+        }
+    )
 
 
 async def rematch(request: Request) -> Response:
@@ -371,10 +327,13 @@ async def rematch(request: Request) -> Response:
     try:
         data = await read_json(request)
         colour = parse_colour(data.get("seat"))
-        token = token_field(data)
+        token = await seat_credential(request, live, colour, data)
     except BadRequest as exc:
         return error(400, str(exc))
-    ok, result = await service.games.rematch(live, colour, token)
+    if token is None:
+        return error(403, "wrong seat or token")
+    carry = [service.people.carry(live)]
+    ok, result = await service.games.rematch(live, colour, token or None, carry)
     if not ok:
         return error(403 if "token" in result else 409, result)
     return JSONResponse({"id": result, "url": f"{str(request.base_url).rstrip('/')}/g/{result}"})
@@ -388,10 +347,10 @@ async def ready(request: Request) -> Response:
     try:
         data = await read_json(request)
         colour = parse_colour(data.get("seat"))
-        token = token_field(data)
+        token = await seat_credential(request, live, colour, data)
     except BadRequest as exc:
         return error(400, str(exc))
-    if not service.games.check_token(live, colour, token):
+    if token is None or (token and not service.games.check_token(live, colour, token)):
         return error(403, "wrong seat or token")
     await service.hosting.set_ready(live, colour)
     return JSONResponse({"room": live.room.public()})
@@ -416,6 +375,18 @@ async def host(request: Request) -> Response:
     if refused is not None:
         return error(403 if "host" in refused else 409, refused)
     return JSONResponse({"room": live.room.public()})
+
+
+async def seat_credential(
+    request: Request, live: LiveGame, colour: int, data: dict[str, Any]
+) -> str | None:
+    """What a request for a seat shows: the seat's token (to be checked), "" when the request
+    acts for the account holding the seat (its session and CSRF token), None when neither."""
+    if data.get("token") is not None:
+        return token_field(data)
+    service: GameService = request.app.state.service
+    account = await acting_if_any(request)
+    return "" if service.people.holds(live, colour, account) else None
 
 
 async def record(request: Request) -> Response:
@@ -510,6 +481,7 @@ def create_app(
     settings = service.settings
     hosts = HostPolicy(settings.bind_host, settings.allowed_hosts)
     analyses = AnalysisCache()
+    service.results.analyses = analyses  # the players' luck over their games
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -537,6 +509,7 @@ def create_app(
         Route("/api/games/{gid}/record", record),
         Route("/api/games/{gid}/replay", replay),
         Route("/api/games/{gid}/analysis", analysis),
+        *account_api.ROUTES,
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -73,6 +73,7 @@ class Audience:
                     "bot_playing": away,
                     "away": c in live.room.away,  # timed out: a bot plays until they act
                     "ready": COLOUR_LETTERS[c] in live.room.settings.ready,
+                    "account": s.account,
                 }
             )
         return out

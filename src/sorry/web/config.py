@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .limits import LimitSettings
+from .mail import SmtpConfig
 
 
 @dataclass
@@ -38,3 +39,19 @@ class Settings:
     body_timeout: float = 10.0
     #: public games of one creating address the lobby shows at most
     lobby_per_address: int = 3
+    #: argon2id's cost for account passwords (OWASP's minimum; the tests use less)
+    password_memory_cost: int = 19456
+    password_time_cost: int = 2
+    #: failed logins per name and per address in 15 minutes before logins are refused
+    login_per_name: int = 10
+    login_per_address: int = 30
+    #: networks a notification webhook may reach although they are not public (``127.0.0.1/32``)
+    webhook_allow: tuple[str, ...] = ()
+    #: the SMTP server e-mail notifications go through (None: no e-mail)
+    smtp: SmtpConfig | None = None
+    #: seconds between two rounds of the notifications' sender
+    notify_interval: float = 2.0
+    #: seconds between two looks for correspondence moves whose time ran out
+    clock_sweep: float = 30.0
+    #: analyse each finished game an account played (the profile's luck over many games)
+    analyse_account_games: bool = True

@@ -5,10 +5,13 @@ A correspondence game gives each move a time chosen at creation, from one hour t
 player need not be on the page: nobody is taken over after a minute away. When a move's time
 runs out, the host's choice at creation decides (:data:`ON_TIMEOUT`):
 
-* ``"bot"``: a bot plays that move for the player (the seat is *away*, as with a turn timer,
-  until the player comes back);
-* ``"forfeit"`` (the default): the player who ran out of time is out: the game ends, that
-  player last, the others tied ahead of them (a rated game is rated so).
+* ``"wait"`` (the default): no bot plays for anyone; the game waits for the player, who is
+  reminded once that the time has run out;
+* ``"bot"``: a bot plays for the player (the seat is *away*, as with a turn timer, until the
+  player comes back).
+
+(:func:`forfeit_ranks` is the ranking a forfeit would give; the server does not end games by
+forfeit: the rules engine has no such end.)
 
 Notifications: when a move makes it a person's turn in a correspondence game, each channel
 that person asked for (webhook, e-mail) gets one notification for that turn
@@ -41,7 +44,7 @@ DAY = 24 * HOUR
 MIN_PER_MOVE, MAX_PER_MOVE = HOUR, 3 * DAY
 #: The per-move times the new-game form offers (seconds).
 CHOICES = (HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY)
-ON_TIMEOUT = ("forfeit", "bot")
+ON_TIMEOUT = ("wait", "bot")
 CHANNELS = ("webhook", "email")
 
 #: The words of the per-move times on the form.
@@ -67,7 +70,7 @@ def parse_per_move(value: object) -> float | None:
 @dataclass(frozen=True)
 class Clock:
     per_move: float
-    on_timeout: str = "forfeit"
+    on_timeout: str = "wait"
 
     def deadline(self, turn_started: float) -> float:
         return turn_started + self.per_move

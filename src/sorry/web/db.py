@@ -108,6 +108,16 @@ moves = sa.Table(
     sa.Column("created_at", sa.Float),
 )
 
+# the accounts' seats (sorry.web.account_tables, migration 0007), as the seats' read joins them
+_game_accounts = sa.table(
+    "sorry_game_accounts",
+    sa.column("game_id"),
+    sa.column("colour"),
+    sa.column("account_id"),
+    sa.column("rated"),
+)
+_accounts = sa.table("sorry_accounts", sa.column("id"), sa.column("name"))
+
 
 @dataclass
 class SeatRow:
@@ -117,6 +127,11 @@ class SeatRow:
     name: str
     token_hash: str | None
     claimed: bool
+    #: the account that holds the seat (sorry.web.accounts), its name, and whether it asked
+    #: for a rated game; None for a guest's seat or a bot
+    account_id: int | None = None
+    account: str | None = None
+    rated: bool = False
 
 
 @dataclass
@@ -512,10 +527,36 @@ class Database:
     # -- reads --------------------------------------------------------------------------------
     def _seats(self, conn: Connection, game_id: str) -> list[SeatRow]:
         rows = conn.execute(
-            sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.colour)
+            sa.select(
+                seats,
+                _game_accounts.c.account_id,
+                _game_accounts.c.rated,
+                _accounts.c.name.label("account"),
+            )
+            .select_from(
+                seats.outerjoin(
+                    _game_accounts,
+                    sa.and_(
+                        _game_accounts.c.game_id == seats.c.game_id,
+                        _game_accounts.c.colour == seats.c.colour,
+                    ),
+                ).outerjoin(_accounts, _accounts.c.id == _game_accounts.c.account_id)
+            )
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.colour)
         ).all()
         return [
-            SeatRow(r.colour, r.kind, r.bot_level, r.name, r.token_hash, bool(r.claimed))
+            SeatRow(
+                r.colour,
+                r.kind,
+                r.bot_level,
+                r.name,
+                r.token_hash,
+                bool(r.claimed),
+                r.account_id,
+                r.account if r.account_id is not None else None,
+                bool(r.rated),
+            )
             for r in rows
         ]
 

@@ -20,7 +20,10 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from sqlalchemy.engine import Connection
 
 from ..board import COLOUR_NAMES
 from ..cards import card_name
@@ -71,10 +74,13 @@ class Games:
         seed: int | None = None,
         room: Room | None = None,
         creator: str | None = None,
+        links: Sequence[Callable[[Connection, str], None]] = (),
     ) -> tuple[str, dict[int, str]]:
         """Create a game. ``seats``: ``{"colour": int, "kind": "invite"|"open"|"bot",
         "level": str}``; ``creator``: who made it (a digest of the address: the lobby shows
-        a few games of each). Returns the id and the secret token of each invited seat."""
+        a few games of each); ``links``: writes made in the game's transaction, given the
+        connection and the game's id (sorry.web.people: seats invited by account name).
+        Returns the id and the secret token of each invited seat."""
         if not self.settings.allow_bot_games and all(s["kind"] == "bot" for s in seats):
             raise Refused(
                 403, "games without a human seat are off on this server (--allow-bot-games)"
@@ -114,7 +120,8 @@ class Games:
                 raise ValueError(f"bad seat kind {kind!r} (expected invite, open or bot)")
         title = name or f"{rules.variant.capitalize()} game"
         await cache.write(
-            cache.db.create_game_in,
+            self._create_in,
+            links,
             gid,
             title,
             public,
@@ -130,6 +137,30 @@ class Games:
         )
         await cache.get(gid)
         return gid, tokens
+
+    def _create_in(
+        self,
+        conn: Connection,
+        links: Sequence[Callable[[Connection, str], None]],
+        game_id: str,
+        *args: Any,
+    ) -> str:
+        made = self.cache.db.create_game_in(conn, game_id, *args)
+        if made == game_id:  # not a next game another request linked first
+            for link in links:
+                link(conn, game_id)
+        return made
+
+    def _claim_in(
+        self,
+        conn: Connection,
+        link: Callable[[Connection], None] | None,
+        *args: Any,
+    ) -> bool:
+        ok = self.cache.db.claim_seat_in(conn, *args)
+        if ok and link is not None:
+            link(conn)
+        return ok
 
     # -- seats ----------------------------------------------------------------------------
     def check_token(self, live: LiveGame, colour: int, token: str) -> bool:
@@ -162,10 +193,16 @@ class Games:
         return False
 
     async def join(
-        self, live: LiveGame, colour: int, name: str, token: str | None
+        self,
+        live: LiveGame,
+        colour: int,
+        name: str,
+        token: str | None,
+        link: Callable[[Connection], None] | None = None,
     ) -> tuple[bool, str]:
         """Sit at a seat with a display name: an invited seat with its token, or an open
-        seat (a new token is made and returned). Returns (ok, token or reason)."""
+        seat (a new token is made and returned); ``link`` is written in the same transaction
+        when the seat is taken (an account holding it). Returns (ok, token or reason)."""
         seat = live.seats.get(colour)
         if seat is None:
             return False, f"{COLOUR_NAMES[colour]} is not playing in this game"
@@ -175,15 +212,13 @@ class Games:
         if token is not None:
             if not await self.seat_token(live, colour, token):
                 return False, "wrong token for this seat"
-            await cache.write(cache.db.claim_seat_in, live.id, colour, name, None, False)
+            await cache.write(self._claim_in, link, live.id, colour, name, None, False)
             await cache.refresh(live)
             return True, token
         if seat.token_hash is not None or seat.claimed:
             return False, "this seat is taken (it needs its invite link)"
         fresh = new_token()
-        ok = await cache.write(
-            cache.db.claim_seat_in, live.id, colour, name, hash_token(fresh), True
-        )
+        ok = await cache.write(self._claim_in, link, live.id, colour, name, hash_token(fresh), True)
         await cache.refresh(live)
         if not ok:
             return False, "somebody else took this seat first"
@@ -258,11 +293,19 @@ class Games:
         return {"type": "accepted", "seq": live.seq, "move": str(move)}
 
     # -- matches --------------------------------------------------------------------------
-    async def rematch(self, live: LiveGame, colour: int, token: str) -> tuple[bool, str]:
+    async def rematch(
+        self,
+        live: LiveGame,
+        colour: int,
+        token: str | None,
+        links: Sequence[Callable[[Connection, str], None]] = (),
+    ) -> tuple[bool, str]:
         """The next game of the match, asked for by a seated player once the game is over:
         same rules, seats and tokens; the winner starts (docs/variants.md, Matches). Returns
-        (ok, id or reason); every player of the finished game is told its id."""
-        if not self.check_token(live, colour, token):
+        (ok, id or reason); every player of the finished game is told its id. ``token`` None:
+        the caller checked who asks (an account holding the seat); ``links``: the accounts'
+        seats carried over (sorry.web.people)."""
+        if token is not None and not self.check_token(live, colour, token):
             return False, "wrong seat or token"
         game = live.game
         if not game.is_over():
@@ -282,7 +325,8 @@ class Games:
             totals = match_totals(live)
             info = {k: totals[k] for k in ("games", "wins", "points")}
             linked = await cache.write(
-                cache.db.create_game_in,
+                self._create_in,
+                links,
                 gid,
                 live.name,
                 live.public,

@@ -47,6 +47,8 @@ class Context:
     conn: Conn
     #: this connection's allowance of whole states (besides its address's)
     states: RateLimit
+    #: the account session the WebSocket's handshake carried (its cookie), if any
+    session: str | None = None
 
 
 Handler = Callable[[Context, Any], Awaitable[None]]

@@ -105,12 +105,13 @@ class Payload:
 
 @dataclass(frozen=True)
 class Hello(Payload):
-    """Sit at a seat with its token; without both, watch."""
+    """Sit at a seat with its token, or with no token at a seat the connection's account
+    holds (its session cookie); without a seat, watch."""
 
     TYPE = "hello"
     COST = Cost.CHEAP
     seat: Annotated[int | None, "R, B, Y or G"] = None
-    token: Annotated[str | None, "the seat's secret token"] = None
+    token: Annotated[str | None, "the seat's secret token (none: the account's seat)"] = None
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> Hello:
@@ -118,6 +119,8 @@ class Hello(Payload):
         if seat is None and token is None:
             return cls()
         colour = _colour(seat)
+        if token is None:
+            return cls(colour, None)
         try:
             return cls(colour, parse_token(token))
         except BadValue as exc:
@@ -308,6 +311,7 @@ class SeatInfo(TypedDict):
     bot_playing: Annotated[bool, "a takeover bot plays for an absent player"]
     away: Annotated[bool, "the turn timer ran out: a bot plays until they act"]
     ready: Annotated[bool, "accepted the next game of the match"]
+    account: Annotated[str | None, "the account holding the seat (its profile: /u/NAME)"]
 
 
 Effect = TypedDict(  # functional form: "from" is a keyword in Python
@@ -349,6 +353,9 @@ class RoomInfo(TypedDict):
     ready: list[str]
     hosted: bool
     deadline_in: Annotated[float | None, "seconds left in this turn"]
+    rated: Annotated[bool, "rated when it ends (accounts only)"]
+    per_move: Annotated[int, "a correspondence game's seconds a move (0: a live game)"]
+    on_timeout: Annotated[str, "correspondence: wait or bot when a move's time runs out"]
 
 
 class MatchInfo(TypedDict):

@@ -10,6 +10,14 @@
 * **Turn timer** (``"timer"``: 0, 30, 60 or 120 seconds; 0 = none): when a person's turn runs
   out, a bot plays the move (the log says ``timeout``) and the seat is *away*: the bot plays
   each of its turns until the player acts again (any move, or the page's *I'm back*).
+* **Rated** (``"rated": true``, made by a logged-in account): the game is rated when it ends
+  (:mod:`sorry.web.results`) if every person seated is an account (bots hold fixed ratings);
+  its seats are for accounts only.
+* **Correspondence** (``"per_move"``: seconds a move, from an hour to three days,
+  :mod:`sorry.web.correspondence`): nobody is taken over after a minute away; when a move's
+  time runs out, ``"on_timeout"`` says what happens: ``"wait"`` (the default: the game waits,
+  the player is reminded) or ``"bot"`` (a bot plays for them until they are back). The clock
+  is kept in the database (``sorry_turns``), so it survives restarts.
 
 The settings live in the game's ``room`` column (JSON); the deadline and the away seats are
 kept in memory by the process that serves the game. A turn's clock runs only while somebody
@@ -27,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import COLOUR_LETTERS
 from .chat import ChatLog
+from .correspondence import ON_TIMEOUT, parse_per_move
 
 if TYPE_CHECKING:
     from .live import LiveGame
@@ -45,6 +54,9 @@ class Room:
     timer: int = 0
     chat: bool = True
     ready: list[str] = field(default_factory=list)  # seats that accepted (start "ready")
+    rated: bool = False  # rated when it ends (accounts only)
+    per_move: int = 0  # seconds a move in a correspondence game (0: a live game)
+    on_timeout: str = "wait"  # correspondence: "wait" or "bot" when a move's time runs out
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -53,8 +65,13 @@ class Room:
     def from_json(cls, data: dict[str, Any] | None) -> Room:
         if not data:
             return cls()
-        known = {k: data[k] for k in ("started", "start", "host_hash", "timer", "chat", "ready")}
+        names = ("started", "start", "host_hash", "timer", "chat", "ready")
+        known = {k: data[k] for k in (*names, "rated", "per_move", "on_timeout") if k in data}
         return cls(**known)
+
+    @property
+    def correspondence(self) -> bool:
+        return self.per_move > 0
 
 
 def parse_room(data: object) -> Room:
@@ -63,7 +80,8 @@ def parse_room(data: object) -> Room:
         return Room()
     if not isinstance(data, dict):
         raise ValueError("room must be an object {start, timer, chat}")
-    extra = sorted(str(k)[:20] for k in data if k not in ("start", "timer", "chat"))
+    allowed = ("start", "timer", "chat", "rated", "per_move", "on_timeout")
+    extra = sorted(str(k)[:20] for k in data if k not in allowed)
     if extra:
         raise ValueError(f"unexpected room field(s): {', '.join(extra)}")
     start = data.get("start", "now")
@@ -75,7 +93,29 @@ def parse_room(data: object) -> Room:
     chat = data.get("chat", True)
     if not isinstance(chat, bool):
         raise ValueError("room chat must be true or false")
-    return Room(started=start == "now", start=start, timer=int(timer), chat=chat)
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ValueError("room rated must be true or false")
+    per_move = 0
+    if data.get("per_move") not in (None, 0):
+        seconds = parse_per_move(data.get("per_move"))
+        if seconds is None:
+            raise ValueError("room per_move must be 0 or whole seconds from 3600 to 259200")
+        per_move = int(seconds)
+        if timer:
+            raise ValueError("a correspondence game (per_move) has no turn timer")
+    on_timeout = data.get("on_timeout", "wait")
+    if on_timeout not in ON_TIMEOUT:
+        raise ValueError(f"room on_timeout must be one of {', '.join(ON_TIMEOUT)}")
+    return Room(
+        started=start == "now",
+        start=start,
+        timer=int(timer),
+        chat=chat,
+        rated=rated,
+        per_move=per_move,
+        on_timeout=on_timeout,
+    )
 
 
 class RoomState:
@@ -89,6 +129,8 @@ class RoomState:
         #: the clock runs with nobody seated (a server that allows games with nobody there)
         self.unattended = unattended
         self.deadline: float | None = None  # time.monotonic() when the turn runs out
+        #: a correspondence game: time.time() when this move's time runs out (sorry_turns)
+        self.move_deadline: float | None = None
         self.away: set[int] = set()  # timed-out seats a bot plays for
         self.chat = ChatLog()
 
@@ -105,6 +147,8 @@ class RoomState:
         left = None
         if self.deadline is not None:
             left = round(max(0.0, self.deadline - time.monotonic()), 2)
+        elif self.move_deadline is not None:
+            left = round(max(0.0, self.move_deadline - time.time()))
         return {
             "started": s.started,
             "start": s.start,
@@ -113,6 +157,9 @@ class RoomState:
             "ready": list(s.ready),
             "hosted": s.host_hash is not None,
             "deadline_in": left,
+            "rated": s.rated,
+            "per_move": s.per_move,
+            "on_timeout": s.on_timeout,
         }
 
     def is_host(self, digest: str) -> bool:
@@ -168,6 +215,9 @@ def next_room(live: LiveGame, asker: int) -> Room:
         timer=s.timer,
         chat=s.chat,
         ready=[COLOUR_LETTERS[asker]],
+        rated=s.rated,
+        per_move=s.per_move,
+        on_timeout=s.on_timeout,
     )
 
 

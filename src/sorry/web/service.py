@@ -36,6 +36,8 @@ from .games import Games
 from .hosting import Hosting
 from .limits import AddressLimits, Turns
 from .live import LiveGame
+from .people import People
+from .results import Results
 from .room import timed_out
 from .workers import WorkerPool
 
@@ -67,6 +69,9 @@ class GameService:
         self.bots = Bots(self.cache, self.games, self.pool)
         self.hints = Hints(self.settings, self.pool)
         self.finished = FinishedGames(self.pool)
+        self.people = People(self.cache, self.games, self.settings)
+        self.results = Results(self.cache, self.people, self.settings)
+        self.results.service = self
         self.collector: Collector | None = None
         self._admitted = 0  # Turns.admitted at the last tick (_busy)
         if self.settings.gc_reclaim_every is not None:
@@ -93,6 +98,7 @@ class GameService:
             for gid in ids:
                 await self.cache.get(gid)
         self._ticker = asyncio.create_task(self._tick_loop())
+        self.cache.spawn(self.results.sweep())  # games a stopped process left unsettled
         if self.collector is not None:
             self.collector.start()
         if self.settings.listen and not self.db.is_sqlite:

@@ -32,6 +32,7 @@ from .i18n import request_language
 from .limits import RateLimit
 from .live import LiveGame
 from .messages import MAX_MESSAGE_BYTES, Cost, Hello, ProtocolError, error, parse_client_message
+from .passwords import SESSION_COOKIE
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -51,6 +52,8 @@ async def run(ws: WebSocket, service: GameService, live: LiveGame, address: str)
     writer = asyncio.create_task(_writer(ws, conn))
     limit = RateLimit(service.settings.rate, service.settings.burst)
     ctx = Context(service, live, conn, RateLimit(STATE_RATE, STATE_BURST))
+    cookie = ws.cookies.get(SESSION_COOKIE)
+    ctx.session = cookie if cookie and len(cookie) <= 100 else None
     violations = 0
     attached = False
     try:
@@ -124,13 +127,17 @@ async def _hello(ctx: Context, hello: Hello) -> bool:
     the whole state. Returns whether the connection is now attached to the game."""
     service, conn = ctx.service, ctx.conn
     if hello.seat is not None:
-        assert hello.token is not None
         wrong = service.limits.bucket(conn.address, "token")
         if wrong.empty:  # refused before the token is even looked at
             conn.send(error("rate_limited", "too many wrong tokens from this address"))
             conn.close(1008, "too many wrong tokens from this address")
             return False
-        if not await service.games.seat_token(ctx.live, hello.seat, hello.token):
+        if hello.token is None:  # the seat of the account whose session this is
+            account = await service.people.account(ctx.session)
+            held = service.people.holds(ctx.live, hello.seat, account)
+        else:
+            held = await service.games.seat_token(ctx.live, hello.seat, hello.token)
+        if not held:
             conn.send(error("bad_token", "wrong seat or token"))
             wrong.allow()
             return False

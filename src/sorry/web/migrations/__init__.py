@@ -17,5 +17,5 @@ from __future__ import annotations
 from pathlib import Path
 
 #: The newest revision (tests/web/test_web_migrations.py checks it against versions/).
-HEAD = "0006"
+HEAD = "0007"
 FOLDER = Path(__file__).parent

@@ -54,6 +54,7 @@
  * @property {boolean} bot_playing  a takeover bot plays for an absent player
  * @property {boolean} away  the turn timer ran out: a bot plays until they act
  * @property {boolean} ready  accepted the next game of the match
+ * @property {string | null} account  the account holding the seat (its profile: /u/NAME)
  */
 
 /**
@@ -88,6 +89,9 @@
  * @property {string[]} ready
  * @property {boolean} hosted
  * @property {number | null} deadline_in  seconds left in this turn
+ * @property {boolean} rated  rated when it ends (accounts only)
+ * @property {number} per_move  a correspondence game's seconds a move (0: a live game)
+ * @property {string} on_timeout  correspondence: wait or bot when a move's time runs out
  */
 
 /**
