@@ -206,6 +206,7 @@
  * @property {string} text
  * @property {MoveChance[]} moves
  * @property {boolean} separated
+ * @property {boolean} forced
  */
 
 /**
