@@ -22,7 +22,7 @@ from sorry.web.protocol import apply_delta
 
 def generous_limits(**kw: float) -> LimitSettings:
     """Per-address limits no functional test reaches (the tests share one address)."""
-    for what in ("connect", "create", "hint", "replay"):
+    for what in ("connect", "create", "hint", "replay", "state", "chat", "token"):
         kw.setdefault(f"{what}_rate", 1000.0)
         kw.setdefault(f"{what}_burst", 1000.0)
     kw.setdefault("connections", 1000)

@@ -119,6 +119,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "of the others are set aside (600; 0: off)"
         ),
     )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help=_("seconds an HTTP request may take to send its headers, and its body (10)"),
+    )
     p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
@@ -129,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import Settings, create_app
         from ..web.limits import LimitSettings
+        from ..web.serving import protocol_with_header_timeout
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise CliError(
             _(
@@ -147,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--max-games and --max-connections-per-address must be at least 1"))
     if not args.games_per_minute > 0 or args.evict_after < 0:
         raise CliError(_("--games-per-minute must be positive, --evict-after not negative"))
+    if not args.request_timeout > 0:
+        raise CliError(_("--request-timeout must be positive"))
     if not args.gc_reclaim_every >= 0:
         raise CliError(_("--gc-reclaim-every must be 0 or more seconds"))
     limits = LimitSettings(
@@ -168,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
         evict_after=args.evict_after,
         limits=limits,
         gc_reclaim_every=args.gc_reclaim_every or None,
+        header_timeout=args.request_timeout,
+        body_timeout=args.request_timeout,
     )
     try:
         app = create_app(args.database, settings)
@@ -200,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=16 * 1024,
+        http=protocol_with_header_timeout(settings.header_timeout),
         # messages are small deltas: compressing each costs more CPU (and a compressor's
         # memory per connection) than the bytes it saves
         ws_per_message_deflate=False,
