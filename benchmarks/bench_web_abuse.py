@@ -78,7 +78,8 @@ class Server:
         cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(self.port)]
         cmd += ["--database", f"sqlite:///{self.tmp.name}/abuse.db"]
         cmd += ["--allow-bot-games"] if bot_games else []
-        cmd += ["--games-per-minute", "100000", "--takeover-after", "3600", *args]
+        cmd += ["--games-per-minute", "100000", "--takeover-after", "3600", "--bot-delay", "0"]
+        cmd += [*args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.log, env=env)
         for _ in range(600):
             try:

@@ -9,7 +9,7 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, Union
 
-from server_helpers import new_game
+from server_helpers import hello, new_game, recv
 from sorry.web.handlers import ROUTES
 from sorry.web.messages import CLIENT_PAYLOADS, SERVER_MESSAGES, Cost, Payload
 from sorry.web.typegen import JS_FILE, _hints, javascript, optional_keys
@@ -117,3 +117,30 @@ def test_every_message_sent_is_declared(client: Any) -> None:
         spectator.send_json({"type": "ping"})
         until(spectator, "pong")
     assert {"chat", "pong", "rejected", "error", "state"} <= seen
+
+
+def test_a_reaction_goes_to_everyone_on_the_game(client: Any) -> None:
+    """The message type added last (react): checked, limited as the chat is, and sent to the
+    players and spectators with the seat and name of who reacted."""
+    g = new_game(client, {"R": "invite", "Y": "invite"})
+    joined = {"seat": "R", "name": "Alice", "token": g["tokens"]["R"]}
+    assert client.post(f"/api/games/{g['id']}/join", json=joined).status_code == 200
+    with (
+        client.websocket_connect(f"/ws/{g['id']}") as red,
+        client.websocket_connect(f"/ws/{g['id']}") as watcher,
+    ):
+        hello(red, "R", g["tokens"]["R"])
+        hello(watcher)
+        red.send_json({"type": "react", "emoji": "🎉"})
+        for ws in (red, watcher):
+            m = recv(ws, "reaction")
+            assert m == {"type": "reaction", "colour": "R", "name": "Alice", "emoji": "🎉"}
+        watcher.send_json({"type": "react", "emoji": "👍"})
+        assert recv(red, "reaction") == {
+            "type": "reaction",
+            "colour": None,
+            "name": None,
+            "emoji": "👍",
+        }
+        watcher.send_json({"type": "react", "emoji": "<b>"})
+        assert recv(watcher, "error")["code"] == "bad_field"

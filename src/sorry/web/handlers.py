@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..board import COLOUR_LETTERS
 from ..i18n import using
 from ..moves import Move
 from . import chat
@@ -27,10 +28,13 @@ from .messages import (
     MoveRequest,
     Payload,
     Ping,
+    React,
+    Reaction,
     Resync,
     error,
     rejected,
 )
+from .protocol import dumps
 from .protocol import describe_move
 from .room import acted, turn_began
 
@@ -118,6 +122,31 @@ async def on_hint(ctx: Context, msg: HintRequest) -> None:
         service.audience.send_state(ctx.live, ctx.conn)
 
 
+async def on_react(ctx: Context, msg: React) -> None:
+    live, conn = ctx.live, ctx.conn
+    log = live.room.chat
+    if not live.room.settings.chat:
+        conn.send(error("chat_off", "the host switched chat off"))
+        return
+    spectator = conn.seat is None
+    if (
+        not log.allow(conn)
+        or not ctx.service.limits.allow(conn.address, "chat")
+        or (spectator and not log.spectators.allow())
+    ):
+        conn.send(error("chat_rate", "one chat message at a time"))
+        return
+    out: Reaction = {
+        "type": "reaction",
+        "colour": None if conn.seat is None else COLOUR_LETTERS[conn.seat],
+        "name": None if conn.seat is None else live.seats[conn.seat].name,
+        "emoji": msg.emoji,
+    }
+    text = dumps(out)
+    for c in list(live.conns):
+        c.send_text(text)
+
+
 #: Every client message: its payload (and so its cost class) and its handler.
 ROUTES: dict[str, Route] = {
     r.payload.TYPE: r
@@ -129,5 +158,6 @@ ROUTES: dict[str, Route] = {
         Route(Ping, on_ping),
         Route(ChatRequest, on_chat),
         Route(Back, on_back),
+        Route(React, on_react),
     )
 }

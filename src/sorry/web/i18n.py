@@ -35,6 +35,7 @@ from ..i18n import (
     using,
 )
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
+from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
 
 STATIC = Path(__file__).parent / "static"
@@ -334,6 +335,7 @@ SCRIPT_MESSAGES = (
     N_("A move marked tied may be as good as the first."),
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
+    *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
 )
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, fields
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, TypedDict
 
 from ..board import COLOUR_LETTERS
+from ..i18n import N_
 from .players import MoveChance
 from .tokens import BadValue, clean_name, has_lone_surrogate, parse_token
 
@@ -36,6 +37,10 @@ MAX_SEQ = 10**9
 MAX_CHAT_CHARS = 200
 #: Quick phrases of the chat, by id (the page translates them).
 PHRASES = ("hello", "good_luck", "nice_move", "oops", "sorry", "well_played", "thanks", "bye")
+#: The reactions anyone on a game may send (shown a moment to everyone).
+REACTIONS = ("👍", "👏", "😂", "😮", "😢", "🎉")
+#: The words the page shows for the messages (its catalog, sorry.web.i18n, takes them).
+WORDS = (N_("React with {emoji}"), N_("A spectator"))
 
 
 class ProtocolError(Exception):
@@ -209,9 +214,26 @@ class ChatRequest(Payload):
         return cls(text, phrase, name)
 
 
+@dataclass(frozen=True)
+class React(Payload):
+    """A quick reaction, one of :data:`REACTIONS`, shown a moment to everyone on the game
+    (limited as the chat is)."""
+
+    TYPE = "react"
+    COST = Cost.FANOUT
+    emoji: str
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> React:
+        emoji = data.get("emoji")
+        if emoji not in REACTIONS:
+            raise ProtocolError("bad_field", f"emoji must be one of {' '.join(REACTIONS)}")
+        return cls(str(emoji))
+
+
 #: Every client message, by type.
 CLIENT_PAYLOADS: dict[str, type[Payload]] = {
-    p.TYPE: p for p in (Hello, MoveRequest, HintRequest, Resync, Ping, Back, ChatRequest)
+    p.TYPE: p for p in (Hello, MoveRequest, HintRequest, Resync, Ping, Back, ChatRequest, React)
 }
 
 
@@ -484,6 +506,15 @@ class ChatMessage(TypedDict):
     message: ChatLine
 
 
+class Reaction(TypedDict):
+    """Somebody on the game reacted (``colour``: their seat; null: a spectator)."""
+
+    type: Literal["reaction"]
+    colour: str | None
+    name: Annotated[str | None, "the player's name; null: a spectator"]
+    emoji: str
+
+
 class ChatHistory(TypedDict):
     """The last chat lines, after hello."""
 
@@ -504,6 +535,7 @@ SERVER_MESSAGES: dict[str, type[Any]] = {
     "pong": Pong,
     "chat": ChatMessage,
     "chat_history": ChatHistory,
+    "reaction": Reaction,
 }
 
 #: The parts of the messages, in the order the page's file declares them.

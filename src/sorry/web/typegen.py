@@ -136,7 +136,8 @@ def javascript() -> str:
             "Every message a client may send (sorry.web.messages.CLIENT_PAYLOADS).",
         )
     )
-    out.append("export {};")
+    reactions = json.dumps(list(messages.REACTIONS), ensure_ascii=False)
+    out.append(f"/** The reactions a client may send (react). */\nexport const REACTIONS = {reactions};")
     return "\n\n".join(out) + "\n"
 
 

@@ -13,6 +13,7 @@ import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
 import { bringBoardIntoView } from "./follow.js";
 import { EndAnalysis } from "./analysis.js";
+import { REACTIONS } from "./messages.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
@@ -492,6 +493,17 @@ function onMessage(m) {
       ui.hintText = m.text;
       ui.hintMoves = m.moves || [];
       break;
+    case "reaction": {
+      // who reacted, a moment, above the chat (players and spectators alike)
+      const line = $("reaction");
+      const shown = `${m.name ?? t("A spectator")} ${m.emoji}`;
+      line.textContent = shown;
+      announce(shown);
+      setTimeout(() => {
+        if (line.textContent === shown) line.textContent = "";
+      }, 3000);
+      break;
+    }
     case "error":
       ui.notice = reasonText(m.code, m.error);
       if (m.code === "bad_token") {
@@ -608,6 +620,19 @@ function wire() {
         "data-phrase": key,
         text: t(words),
         onclick: () => conn.send(conn.seat ? { type: "chat", phrase: key } : { type: "chat", phrase: key, name: spectatorName() }),
+      }),
+    );
+  }
+  $("chat-log").before(el("p", { id: "reaction", class: "reaction-line" }));
+  for (const emoji of REACTIONS) {
+    phrases.append(
+      el("button", {
+        type: "button",
+        class: "phrase reaction",
+        "data-emoji": emoji,
+        "aria-label": t("React with {emoji}", { emoji }),
+        text: emoji,
+        onclick: () => conn.send({ type: "react", emoji }),
       }),
     );
   }

@@ -238,6 +238,15 @@
  */
 
 /**
+ * Somebody on the game reacted (``colour``: their seat; null: a spectator).
+ * @typedef {object} Reaction
+ * @property {"reaction"} type
+ * @property {string | null} colour
+ * @property {string | null} name  the player's name; null: a spectator
+ * @property {string} emoji
+ */
+
+/**
  * Every message the server sends.
  * @typedef {Welcome
  *   | StateMessage
@@ -249,7 +258,8 @@
  *   | ErrorMessage
  *   | Pong
  *   | ChatMessage
- *   | ChatHistory} ServerMessage
+ *   | ChatHistory
+ *   | Reaction} ServerMessage
  */
 
 /**
@@ -260,7 +270,9 @@
  *   | {type: "resync"}
  *   | {type: "ping"}
  *   | {type: "back"}
- *   | {type: "chat", text?: string, phrase?: string, name?: string}} ClientMessage
+ *   | {type: "chat", text?: string, phrase?: string, name?: string}
+ *   | {type: "react", emoji: string}} ClientMessage
  */
 
-export {};
+/** The reactions a client may send (react). */
+export const REACTIONS = ["👍", "👏", "😂", "😮", "😢", "🎉"];
