@@ -298,7 +298,7 @@ async def tokens(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     )
     url = server.base.replace("http://", "ws://") + f"/ws/{g['id']}"
     stop = time.monotonic() + args.seconds
-    out = {"answered": 0}
+    out: dict[str, int] = {"answered": 0}
 
     async def prober(address: str, i: int) -> None:
         n = 0
@@ -310,8 +310,10 @@ async def tokens(args: argparse.Namespace, server: Server) -> dict[str, Any]:
                         await ws.send(
                             json.dumps({"type": "hello", "seat": "R", "token": f"w{i}x{n}"})
                         )
-                        await asyncio.wait_for(ws.recv(), 5)
+                        m = json.loads(await asyncio.wait_for(ws.recv(), 5))
                         out["answered"] += 1
+                        code = m.get("code", m["type"])
+                        out[code] = out.get(code, 0) + 1
             except Exception:
                 await asyncio.sleep(0.2)
 
@@ -320,6 +322,7 @@ async def tokens(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     cpu = cpu_seconds(server.proc.pid) - cpu0
     return {
         "hellos_answered_per_s": round(out["answered"] / args.seconds, 1),
+        "answers": {k: v for k, v in out.items() if k != "answered"},
         "server_cpu_share": round(cpu / args.seconds, 2),
     }
 
@@ -362,11 +365,10 @@ async def idle(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     before = rss_mb(server.proc.pid)
     socks = []
     for i in range(1000):
-        ws = await connect(url, local_addr=(client_address(3000 + i // 50), 0), open_timeout=30)
+        where = client_address(3000 + i // 25)  # within an address's burst of connections
+        ws = await connect(url, local_addr=(where, 0), open_timeout=30)
         await ws.send(json.dumps({"type": "hello"}))
         socks.append(ws)
-        if i % 40 == 39:
-            await asyncio.sleep(1.0)  # within the new connections' rate
     await asyncio.sleep(3)
     held = rss_mb(server.proc.pid)
     for ws in socks:

@@ -13,6 +13,10 @@ state after hello, then the deltas applied (``sorry.web.protocol.apply_delta``).
                per second the server commits, with the clients' CPU on the same machine.
 ``bots``       every seat is a bot with no delay, no client is connected (``--allow-bot-games``):
                the server's own ceiling.
+``hints``      the ``think`` games, plus ``--hint-games`` more games whose two players ask a
+               hint at each of their turns before they move (every position a new one: the
+               cache answers none of them), thinking ``--think`` as the others: the measured
+               games' latency while the hints are computed (``hint_flood``)
 ``flood``      the ``think`` games, plus ``--flood-games`` more games whose seated Red opens
                ``--flood`` connections in all (spread over those games, each from an address
                of its own, so no per-address limit stops them) and asks a hint on each,
@@ -166,8 +170,11 @@ async def player(
     rng: random.Random,
     think: tuple[float, float],
     address: str = "127.0.0.1",
+    hints: Stats | None = None,
 ) -> None:
-    """A browser client: hello, then on each state where it is to move, think, then move."""
+    """A browser client: hello, then on each state where it is to move, think, then move.
+    With ``hints``: it first asks a hint for each position it is to move in (every position
+    a new one, never asked before), and counts the answers there."""
     async with connect(url, max_size=2**24, open_timeout=60, local_addr=(address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
         state: dict[str, Any] | None = None  # the state to act on (None: wait for news)
@@ -175,6 +182,7 @@ async def player(
         pending: float | None = None
         sent_at = 0.0
         move_at: float | None = None
+        hinted = -1  # the seq of the last position a hint was asked for
         while True:
             now = time.monotonic()
             if now >= stop:
@@ -199,6 +207,11 @@ async def player(
                 elif m["type"] == "rejected":
                     stats.rejected += 1
                     pending = None
+                elif hints is not None and m["type"] in ("hint", "error"):
+                    if m["type"] == "hint":
+                        hints.hints += 1
+                    else:
+                        hints.hint_errors[m["code"]] = hints.hint_errors.get(m["code"], 0) + 1
             if state is not None and state["status"] == "over":
                 break
             mine = (
@@ -212,6 +225,9 @@ async def player(
                 move_at = None
                 continue
             assert state is not None
+            if hints is not None and hinted != state["seq"]:
+                hinted = state["seq"]
+                await ws.send(json.dumps({"type": "hint", "seq": state["seq"]}))
             if move_at is None:
                 move_at = time.monotonic() + (rng.uniform(*think) if think[1] > 0 else 0.0)
             if time.monotonic() < move_at:
@@ -340,6 +356,10 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
                 where = client_address(1000 + i)  # an address each: no per-address limit
                 targets.append((f"{ws_base}/ws/{g['id']}", token, where))
             rounds.append(targets)
+    hinting = []
+    if args.mode == "hints":
+        seats = seat_list("think", args.bot_level)
+        hinting = [api(base, "/api/games", {"seats": seats}) for _ in range(args.hint_games)]
     start_seq = {g["id"]: api(base, f"/api/games/{g['id']}")["seq"] for g in created}
     stats = Stats()
     flood_stats = Stats()
@@ -366,6 +386,19 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
                     r = random.Random(rng.random())
                     where = client_address(i)
                     tasks.append(player(url, s["colour"], s["token"], stop, stats, r, think, where))
+    hint_stats = Stats()
+    if args.mode == "hints":
+        for i, g in enumerate(hinting):
+            for s in g["seats"]:
+                if "token" in s:
+                    url = f"{ws_base}/ws/{g['id']}"
+                    r = random.Random(rng.random())
+                    where = client_address(500 + i)
+                    colour, token = s["colour"], s["token"]
+                    mute = Stats()  # their moves are not the ones measured
+                    tasks.append(
+                        player(url, colour, token, stop, mute, r, think, where, hint_stats)
+                    )
     flood_start = t0 + args.flood_after
     windows: list[tuple[float, float]] = []
     if flooder is not None:
@@ -414,6 +447,13 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
         "load_before": [round(x, 2) for x in load0],
         "load_after": [round(x, 2) for x in load1],
     }
+    if args.mode == "hints":
+        out["hint_flood"] = {
+            "games": args.hint_games,
+            "hints_answered": hint_stats.hints,
+            "hints_per_s": round(hint_stats.hints / elapsed, 1),
+            "hint_errors": hint_stats.hint_errors,
+        }
     if rounds:
         out["flood"] = {
             "connections": args.flood,
@@ -445,7 +485,10 @@ def pg_schema_url(base: str) -> tuple[str, str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--mode", choices=("think", "saturate", "bots", "flood"), default="think")
+    ap.add_argument(
+        "--mode", choices=("think", "saturate", "bots", "flood", "hints"), default="think"
+    )
+    ap.add_argument("--hint-games", type=int, default=100, help="games asking hints (hints mode)")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("T1", "T2"))
