@@ -1,6 +1,6 @@
 """Reactions in the browser (the protocol's newest message type, react): a player taps one,
-the other player and a spectator see who reacted for a moment (above the chat); the buttons are labelled in the
-page's language (Greek here) and fit a phone's screen."""
+the other player and a spectator see who reacted for a moment (above the chat); the buttons
+are labelled in the page's language (Greek here) and fit a phone's screen."""
 
 from __future__ import annotations
 

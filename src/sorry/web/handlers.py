@@ -34,8 +34,7 @@ from .messages import (
     error,
     rejected,
 )
-from .protocol import dumps
-from .protocol import describe_move
+from .protocol import describe_move, dumps
 from .room import acted, turn_began
 
 if TYPE_CHECKING:

@@ -137,7 +137,8 @@ def javascript() -> str:
         )
     )
     reactions = json.dumps(list(messages.REACTIONS), ensure_ascii=False)
-    out.append(f"/** The reactions a client may send (react). */\nexport const REACTIONS = {reactions};")
+    out.append("/** The reactions a client may send (react). */")
+    out[-1] += f"\nexport const REACTIONS = {reactions};"
     return "\n\n".join(out) + "\n"
 
 
