@@ -9,16 +9,19 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.play-installed: $(BIN)/python pyproject.toml src/sorry/__init__.py
-	$(BIN)/python -m pip install --quiet -e ".[cli]"
-	touch $@
+$(VENV)/.play-installed: $(BIN)/python pyproject.toml src/sorry/__init__.py scripts/install-play.sh
+	@bash scripts/install-play.sh $(BIN)/python
+	@touch $@
 
 $(VENV)/.test-installed: $(BIN)/python pyproject.toml src/sorry/__init__.py scripts/install-test-deps.sh package.json package-lock.json
 	bash scripts/install-test-deps.sh $(BIN)/python
 	touch $@
 
+# The computer players' rollouts are compiled ahead of time when they are not built for these
+# sources (after installing or updating: one to three minutes, announced; nothing otherwise).
 play: $(VENV)/.play-installed
-	$(BIN)/sorry play $(ARGS)
+	@$(BIN)/sorry compile --if-needed
+	@$(BIN)/sorry play $(ARGS)
 
 install-test: $(VENV)/.test-installed
 

@@ -910,9 +910,10 @@ def test_a_hint_does_not_wait_for_the_compiled_engine_to_load(
     import threading
 
     import sorry.tui.app as tui_app
+    from sorry.tui.warmup import Warmup
 
     loading = threading.Event()
-    monkeypatch.setattr(tui_app, "_warm_hints", lambda: loading.wait(60))
+    monkeypatch.setattr(Warmup, "run", lambda self, started: loading.wait(60))
     engines: list[str] = []
 
     def estimate(game: Game, **kw: Any) -> list[MoveChance]:

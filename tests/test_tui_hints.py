@@ -97,9 +97,9 @@ def test_a_tie_with_the_best_only_is_explained_and_extra_moves_are_counted() -> 
 
 
 def hint_app(position: str, card: int, monkeypatch: pytest.MonkeyPatch) -> SorryApp:
-    import sorry.tui.app as tui_app
+    from sorry.tui.warmup import Warmup
 
-    monkeypatch.setattr(tui_app, "_warm_hints", lambda: None)  # no compiled engine needed
+    monkeypatch.setattr(Warmup, "run", lambda self, started: None)  # no compiled engine
     app, _session = position_app(position, card=card)
     app.hint_engine = "python"
     app.hint_rollouts = 64

@@ -250,12 +250,11 @@ class CompiledEstimator:
 
 
 def compiled_available() -> bool:
-    """Whether the compiled estimator can run (the ``fast`` extra: numba and numpy)."""
-    try:
-        from .. import fast  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the compiled estimator can run (the ``fast`` extra: numba and numpy;
+    :func:`sorry.features.compiled_engine`)."""
+    from ..features import compiled_engine
+
+    return compiled_engine().available
 
 
 def default_estimator() -> Estimator:

@@ -276,6 +276,29 @@ def localise(data: Data, record: GameRecord) -> Data:
     return out
 
 
+#: Fewer rollouts a card than this make a rough analysis: its figures move by several points
+#: from one seed to the next, so no move is called a mistake or a blunder on them.
+ROUGH_BELOW = 16
+
+
+def is_rough(data: Data) -> bool:
+    """Whether the analysis (its JSON form) is rough: too few rollouts a card for verdicts
+    (the pure-Python default, 4)."""
+    return int(data["estimator"]["rollouts_per_card"]) < ROUGH_BELOW
+
+
+def rough_text(data: Data) -> str:
+    """The line a rough analysis starts with."""
+    n = int(data["estimator"]["rollouts_per_card"])
+    return ngettext(
+        "Rough analysis ({n} rollout a card): the figures are a guide, not a verdict; no move "
+        "is called a mistake on so few rollouts.",
+        "Rough analysis ({n} rollouts a card): the figures are a guide, not a verdict; no move "
+        "is called a mistake on so few rollouts.",
+        n,
+    ).format(n=n)
+
+
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
@@ -289,8 +312,13 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
 
 def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
     """The report (from the localised JSON form): the method, the per-player table, the
-    moves that mattered, the mistakes and blunders, the thresholds."""
+    moves that mattered, the mistakes and blunders, the thresholds. A rough analysis
+    (:func:`is_rough`) says so first and leaves the verdicts out: the accuracy, the equity lost,
+    the mistakes and blunders."""
+    rough = is_rough(data)
     lines = [data["summary"], data["method"], ""]
+    if rough:
+        lines[1:1] = [rough_text(data)]
     rows = [
         [
             _("player"),
@@ -321,19 +349,32 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
                 str(p["blunders"]),
             ]
         )
+    if rough:
+        rows = [r[:5] for r in rows]
     lines += _table(rows)
-    lines.append(
-        _(
-            "start + luck + decisions = result, exactly, for every player. Luck: what the cards "
-            "did, against the average card; decisions: every move against the move the "
-            "{policy} policy would have made; equity lost: each player's own moves against "
-            "the best move (points of win probability)."
-        ).format(policy=level_label(data["estimator"]["policy"]))
-    )
+    if rough:
+        lines.append(
+            _(
+                "start + luck + decisions = result, exactly, for every player. Luck: what the "
+                "cards did, against the average card; decisions: every move against the move "
+                "the {policy} policy would have made."
+            ).format(policy=level_label(data["estimator"]["policy"]))
+        )
+    else:
+        lines.append(
+            _(
+                "start + luck + decisions = result, exactly, for every player. Luck: what the "
+                "cards did, against the average card; decisions: every move against the move "
+                "the {policy} policy would have made; equity lost: each player's own moves "
+                "against the best move (points of win probability)."
+            ).format(policy=level_label(data["estimator"]["policy"]))
+        )
     swings = data["swings"][:turning_points]
     if swings:
         lines += ["", _("The moves that mattered:")]
         lines += ["  " + s["text"] for s in swings]
+    if rough:
+        return "\n".join(lines)
     bad = [d for d in data["decisions"] if d["label"] in ("mistake", "blunder")]
     bad.sort(key=lambda d: -d["equity_lost"])
     if bad:
@@ -360,13 +401,16 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
 
 __all__ = [
     "FORMAT",
+    "ROUGH_BELOW",
     "SWINGS",
     "VERSION",
     "draw_text",
+    "is_rough",
     "localise",
     "method_text",
     "pct",
     "points",
+    "rough_text",
     "text",
     "to_dict",
 ]

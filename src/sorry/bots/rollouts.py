@@ -43,10 +43,8 @@ class Root(Protocol):
 def _ahead_of_time() -> Callable[..., None] | None:
     """The rollouts compiled ahead of time (``sorry compile``) for the present sources, if
     built: they need numpy only, not numba (:mod:`sorry.compiled.aot`)."""
-    try:
-        from ..compiled.aot import load
-    except ImportError:  # no numpy
-        return None
+    from ..compiled.aot import load
+
     return load()
 
 
@@ -57,14 +55,11 @@ def compiled_ahead_of_time() -> bool:
 
 @functools.cache
 def compiled_available() -> bool:
-    """Whether the compiled engine (the ``fast`` extra: numba and numpy) can be used."""
-    if _ahead_of_time() is not None:
-        return True
-    try:
-        import sorry.fast.search  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the compiled rollouts can be used: built ahead of time, or the compiled engine
+    (the ``fast`` extra) to compile them (:mod:`sorry.features` decides)."""
+    from ..features import compiled_rollouts
+
+    return compiled_rollouts().available
 
 
 def engine_name(engine: str = "auto") -> str:
@@ -74,9 +69,9 @@ def engine_name(engine: str = "auto") -> str:
     if engine == "auto":
         return "compiled" if compiled_available() else "python"
     if engine == "compiled" and not compiled_available():
-        from ..errors import SorryError
+        from ..features import compiled_rollouts
 
-        raise SorryError("the compiled engine needs the fast extra (numba and numpy)")
+        compiled_rollouts().require()
     return engine
 
 

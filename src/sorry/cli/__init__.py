@@ -325,5 +325,48 @@ def game_from_args(args: argparse.Namespace, rules: Rules, seed: int = 0) -> Gam
     return Game.from_position(pos, rules, card=parse_card(args.card), seed=seed)
 
 
+def note(line: str) -> None:
+    """A one-line note on stderr (``sorry: note: ...``): what an optional part that is missing
+    means for this command, or a wait that is about to start."""
+    print(_("sorry: note: {message}").format(message=line), file=sys.stderr, flush=True)
+
+
+def uses_expert(bots: Sequence[str]) -> bool:
+    """Whether any of the bot specs (``expert``, ``expert:simulations=100``) is the expert."""
+    return any(b.strip().lower().split(":")[0] == "expert" for b in bots)
+
+
+def prepare_rollouts(use: str) -> None:
+    """Before a command's rollouts (``use``: ``expert`` or ``hints``) start: without the
+    compiled engine, one line says what the pure-Python stand-in means; with it, the rollouts
+    are loaded now, and when numba must compile them first (the first run without ``sorry
+    compile``: minutes) a line says so before the wait and another how long it took."""
+    from ..features import compiled_rollouts, python_engine_note, rollouts_ahead_of_time
+
+    if not compiled_rollouts():
+        note(python_engine_note(use))
+        return
+    if rollouts_ahead_of_time():
+        return
+    from ..bots.rollouts import warmup
+    from ..fast.cache import on_compile
+
+    started: list[float] = []
+
+    def compiling() -> None:
+        started.append(time.perf_counter())
+        note(
+            _(
+                "compiling the compiled engine's rollouts (numba, the first run only: one to "
+                "five minutes; 'sorry compile' builds them once for every command)…"
+            )
+        )
+
+    with on_compile(compiling):
+        warmup()
+    if started:
+        note(_("compiled in {seconds} s").format(seconds=f"{time.perf_counter() - started[0]:.0f}"))
+
+
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

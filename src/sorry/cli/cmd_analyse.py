@@ -10,10 +10,12 @@ mistakes and blunders. ``--json`` prints the whole analysis as JSON; ``--plot FI
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..i18n import _
@@ -21,7 +23,8 @@ from ..record import GameRecord
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs (a faster `sorry ...`)
     from ..analysis.estimator import Estimator
-from . import CliError
+from ..features import python_engine_note
+from . import CliError, note
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,6 +138,33 @@ class _Progress:
             self.shown = False
 
 
+@contextlib.contextmanager
+def _compile_said(compiled: bool, progress: _Progress) -> Iterator[None]:
+    """Within, a numba compile of the analysis' rollouts (the first run: minutes) is said on
+    stderr before the wait, and how long it took after."""
+    if not compiled:
+        yield
+        return
+    from ..fast.cache import on_compile
+
+    started: list[float] = []
+
+    def begin() -> None:
+        started.append(time.perf_counter())
+        progress.close()
+        note(
+            _(
+                "numba is compiling the analysis' rollouts (the first run only: one to five "
+                "minutes)…"
+            )
+        )
+
+    with on_compile(begin):
+        yield
+    if started:
+        note(_("compiled in {seconds} s").format(seconds=f"{time.perf_counter() - started[0]:.0f}"))
+
+
 def run(args: argparse.Namespace) -> int:
     from ..analysis import analyse, graph, report
 
@@ -149,15 +179,18 @@ def run(args: argparse.Namespace) -> int:
         GameRecord.from_json(sys.stdin.read()) if args.file == "-" else GameRecord.load(args.file)
     )
     progress = _Progress(not args.no_progress and sys.stderr.isatty())
+    if est.engine != "compiled" and args.rollouts is None:
+        note(python_engine_note("analysis"))
     try:
-        analysis = analyse(
-            record,
-            estimator=est,
-            rollouts=args.rollouts,
-            worlds=args.worlds,
-            seed=args.seed,
-            progress=progress,
-        )
+        with _compile_said(est.engine == "compiled", progress):
+            analysis = analyse(
+                record,
+                estimator=est,
+                rollouts=args.rollouts,
+                worlds=args.worlds,
+                seed=args.seed,
+                progress=progress,
+            )
     finally:
         progress.close()
     data = report.to_dict(analysis)

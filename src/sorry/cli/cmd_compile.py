@@ -32,15 +32,48 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help=_("compile even if the module is built for these sources"),
     )
+    p.add_argument(
+        "--if-needed",
+        action="store_true",
+        help=_(
+            "compile only when the compiled engine is installed and the module is not built "
+            "for these sources; print nothing otherwise, and a note (not an error) when it "
+            "cannot compile (make play runs this)"
+        ),
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import importlib.util
-
-    if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("numba") is None:
-        raise CliError(_("compiling needs the fast extra (numba and numpy)"))
     from ..compiled import aot
+    from ..errors import SorryError
+    from ..features import compiled_engine, rollouts_ahead_of_time
+
+    if args.if_needed:
+        if not compiled_engine() or rollouts_ahead_of_time():
+            return 0
+        t0 = time.perf_counter()
+        print(
+            _(
+                "Compiling the computer players' search ahead of time (once after installing "
+                "or updating: one to three minutes)..."
+            ),
+            flush=True,
+        )
+        try:
+            aot.build()
+        except SorryError as exc:
+            print(
+                _(
+                    "sorry: note: {error}; the game compiles the search itself the first time "
+                    "(numba: minutes, said on screen)"
+                ).format(error=exc),
+                file=sys.stderr,
+            )
+            return 0
+        print(_("Compiled in {seconds} s.").format(seconds=f"{time.perf_counter() - t0:.0f}"))
+        return 0
+    compiled_engine().require()
 
     where = aot.directory()
     if args.status:

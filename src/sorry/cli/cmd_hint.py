@@ -16,6 +16,7 @@ from . import (
     add_position_arguments,
     add_rules_arguments,
     game_from_args,
+    prepare_rollouts,
     rules_from_args,
 )
 
@@ -97,7 +98,7 @@ def _timed(game: Any, max_worlds: int, seed: int) -> Any:
     """The hint within the command's time (unseeded: as many worlds as fit)."""
     from ..bots import estimate
     from ..bots.estimate import HINT_SECONDS
-    from ..bots.rollouts import compiled_ahead_of_time, compiled_available, warmup
+    from ..bots.rollouts import compiled_ahead_of_time, compiled_available
 
     if compiled_ahead_of_time():
         # nothing to load (sorry compile): the 0.3 s count from the command's start
@@ -105,7 +106,7 @@ def _timed(game: Any, max_worlds: int, seed: int) -> Any:
     else:
         # the compiled rollouts load from numba's cache (about 0.4 s) before the hint's
         # 0.25 s start: loaded inside them, the first round's worlds took all of the time
-        warmup()
+        prepare_rollouts("hints")
         seconds = HINT_SECONDS
         if compiled_available() and os.environ.get("SORRY_AOT") != "0" and sys.stderr.isatty():
             print(

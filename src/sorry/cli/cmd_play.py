@@ -18,13 +18,23 @@ from typing import Any
 from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import card_label, card_name
 from ..describe import describe
+from ..features import terminal_game
 from ..game import Game
 from ..i18n import N_, _, ngettext
 from ..match import Match, numbered_path
 from ..moves import Move
 from ..rng import Rng
 from ..textboard import legend, render
-from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
+from . import (
+    CliError,
+    add_rules_arguments,
+    check_output,
+    note,
+    players_for,
+    prepare_rollouts,
+    rules_from_args,
+    uses_expert,
+)
 
 Chooser = Callable[[Game], Move]
 
@@ -173,7 +183,10 @@ def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
     seats = parse_seats(args.seats, players, bot)
     match = args.games != 1 or args.target is not None
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    if interactive and not args.plain:
+    full_screen = terminal_game()
+    if interactive and not args.plain and not full_screen:
+        note(_("{reason}; playing line by line").format(reason=full_screen.reason))
+    if interactive and not args.plain and full_screen:
         tui = _optional("tui")
         if tui is not None:
             described = (
@@ -210,6 +223,8 @@ def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
     )
     if args.load is not None:
         return play_loaded(args.load, colour, args.save)
+    if uses_expert(seats):
+        prepare_rollouts("expert")
     if not match:
         game = Game(rules, players=players, seed=args.seed)
         return play_plain(game, seats, colour, args.save)

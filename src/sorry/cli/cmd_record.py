@@ -18,7 +18,15 @@ from ..moves import Move
 from ..record import Commitment, GameRecord, Seat
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
-from . import CliError, add_rules_arguments, check_output, players_for, rules_from_args
+from . import (
+    CliError,
+    add_rules_arguments,
+    check_output,
+    players_for,
+    prepare_rollouts,
+    rules_from_args,
+    uses_expert,
+)
 
 Chooser = Callable[[PlayerView], Move]
 MAX_STEPS = 100_000
@@ -94,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         len(args.nonce) != 32 or any(ch not in "0123456789abcdef" for ch in args.nonce)
     ):
         raise CliError(_("--nonce is 32 lowercase hex digits"))
+    if uses_expert(named):
+        prepare_rollouts("expert")
     game = Game(rules, players=players, seed=args.seed)
     levels = parse_bots(args.bots, len(game.colours))
     bots = {

@@ -14,7 +14,9 @@ from . import (
     check_backend,
     check_output,
     players_for,
+    prepare_rollouts,
     rules_from_args,
+    uses_expert,
 )
 
 
@@ -77,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.json)
     check_output(args.plot, png=True)
     check_backend(args.backend, args.address)
+    if uses_expert(bots):
+        prepare_rollouts("expert")
     res = simulate(
         args.games,
         players=players,

@@ -7,7 +7,15 @@ import sys
 
 from ..i18n import _
 from ..sim.runner import BACKENDS, ENGINES
-from . import CliError, add_rules_arguments, check_backend, check_output, rules_from_args
+from . import (
+    CliError,
+    add_rules_arguments,
+    check_backend,
+    check_output,
+    prepare_rollouts,
+    rules_from_args,
+    uses_expert,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.out + ".csv")
     check_output(args.plot, png=True)
     check_backend(args.backend, args.address)
+    if uses_expert(bots):
+        prepare_rollouts("expert")
     res = tournament(
         bots,
         args.games,

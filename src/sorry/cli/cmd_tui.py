@@ -3,16 +3,15 @@
 The options are ``sorry play``'s. With none it opens the new-game screen; with ``--players``,
 ``--seats``, ``--bot``, ``--rules``, ``--seed``, ``--games`` or ``--target`` it starts that game
 at once; ``--load FILE`` resumes a saved game. When standard input or output is not a terminal
-(or with ``--plain``) it plays line by line, as ``sorry play`` does.
+(or with ``--plain``, or without Textual, said in one line) it plays line by line, as ``sorry
+play`` does.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..i18n import _
-from . import CliError
 from .cmd_play import add_game_arguments, run_game
 
 
@@ -29,11 +28,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if sys.stdin.isatty() and sys.stdout.isatty() and not args.plain:
-        try:
-            import textual  # noqa: F401
-        except ImportError:  # pragma: no cover - depends on the installed extras
-            raise CliError(
-                _("the terminal game needs Textual: pip install 'sorry-engine[tui]'")
-            ) from None
+    # without Textual: one line says so, and the game is played line by line
     return run_game(args, new_game_screen=True)

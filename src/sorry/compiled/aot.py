@@ -47,7 +47,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # the sorry package
 
 
 def directory() -> Path:
-    """Where the module of this Python and numpy is kept."""
+    """Where the module of this Python and numpy is kept (numpy must be installed: ask
+    :func:`sorry.features.rollouts_ahead_of_time` first)."""
     import numpy as np
 
     root = os.environ.get("SORRY_AOT_DIR")
@@ -108,10 +109,10 @@ def status() -> str:
 @functools.cache
 def load() -> Callable[..., None] | None:
     """The ahead-of-time ``evaluate_worlds``, or ``None`` when it is not built for the
-    present sources (or this Python and numpy)."""
-    if os.environ.get("SORRY_AOT") == "0":
-        return None
-    if status() != "ready":
+    present sources (or this Python and numpy, or numpy is missing)."""
+    from ..features import rollouts_ahead_of_time
+
+    if not rollouts_ahead_of_time():
         return None
     where = directory()
     manifest = json.loads((where / MANIFEST).read_text())

@@ -48,10 +48,11 @@ FAST_LEVELS = ("random", "easy", "medium")
 
 
 def fast_installed() -> bool:
-    """Whether the compiled engine's extra (numba and numpy) is installed."""
-    import importlib.util
+    """Whether the compiled engine's extra (numba and numpy) is installed
+    (:func:`sorry.features.compiled_engine`)."""
+    from ..features import compiled_engine
 
-    return all(importlib.util.find_spec(m) is not None for m in ("numba", "numpy"))
+    return compiled_engine().available
 
 
 def choose_engine(

@@ -32,6 +32,7 @@ from ..game import Game
 from ..i18n import N_, _
 from ..record import GameRecord
 from .render import COLOUR_HEX, Marks, board_text
+from .warmup import Warmup
 
 #: Braille dot bits by (column, row) within a character cell (2 x 4 dots).
 _DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
@@ -135,6 +136,7 @@ class AnalysisPanel(Static):
             self.can_focus = False
             return
         self.update(Text(_("Analysing the game…"), style="italic"))
+        self.set_interval(1.0, self._tick)
         self._thread = threading.Thread(target=self._work, name="sorry-analysis", daemon=True)
         self._thread.start()
 
@@ -149,8 +151,19 @@ class AnalysisPanel(Static):
                 raise _Stop
             self._post(self._progress, done, total)
 
+        warm = self._warmup()
         try:
-            a = analyse(self.record, estimator=make_estimator(), progress=progress)
+            est = make_estimator()
+            if est.engine == "compiled" and warm is not None:
+                # the compiled analysis loads (the first time: compiles) in the background
+                # since the game began: wait for it, saying so (_tick)
+                while not warm.analysis.wait(0.25):
+                    if self._stop.is_set():
+                        return
+                with warm.watch("analysis", lambda part: None):
+                    a = analyse(self.record, estimator=est, progress=progress)
+            else:
+                a = analyse(self.record, estimator=est, progress=progress)
             data = report.to_dict(a, describe_moves=True)
         except _Stop:
             return
@@ -158,6 +171,22 @@ class AnalysisPanel(Static):
             self._post(self.update, Text(str(exc), style="italic"))
             return
         self._post(self._ready, a, data)
+
+    def _warmup(self) -> Warmup | None:
+        warm = getattr(self.app, "warmup", None)
+        return warm if isinstance(warm, Warmup) else None
+
+    def _tick(self) -> None:
+        """Every second until the analysis starts: what numba compiles, if anything."""
+        warm = self._warmup()
+        if self.analysis is not None or warm is None or warm.compiling != "analysis":
+            return
+        self.update(
+            Text(
+                _("Analysing the game: first {what}…").format(what=warm.waiting_words()),
+                style="italic",
+            )
+        )
 
     def _post(self, fn: Any, *args: Any) -> None:
         try:
@@ -183,6 +212,9 @@ class AnalysisPanel(Static):
         assert self.data is not None
         data = self.data
         text = Text()
+        rough = report.is_rough(data)
+        if rough:  # few rollouts: the figures are a guide, not a verdict
+            text.append(report.rough_text(data) + "\n", style="bold yellow")
         text.append(_("Win probability over the game") + "\n", style="bold")
         rows = max(4, min(10, self.app.size.height - 20))
         text.append_text(chart(data, width=72, height=rows))
@@ -190,15 +222,17 @@ class AnalysisPanel(Static):
         for p in data["players"]:
             colour = COLOUR_LETTERS.index(p["colour"])
             text.append(f"{colour_name(colour)}", Style(color=COLOUR_HEX[colour], bold=True))
-            text.append(
-                "  "
-                + _("luck {luck} · decisions {decisions} · accuracy {accuracy}").format(
+            if rough:
+                line = _("luck {luck} · decisions {decisions}").format(
+                    luck=report.points(p["luck"]), decisions=report.points(p["decisions"])
+                )
+            else:
+                line = _("luck {luck} · decisions {decisions} · accuracy {accuracy}").format(
                     luck=report.points(p["luck"]),
                     decisions=report.points(p["decisions"]),
                     accuracy="-" if p["accuracy"] is None else report.pct(p["accuracy"]),
                 )
-                + "\n"
-            )
+            text.append("  " + line + "\n")
         text.append(_("The moves that mattered (1-3: see them in the replay):"), style="bold")
         room = (self.content_size.width or 76) - 4  # " 1 " and a space before the text
         for n, s in enumerate(data["swings"][:3], 1):

@@ -4,7 +4,6 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
-import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -13,6 +12,7 @@ from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.console import Console
+from rich.markup import escape
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
@@ -40,6 +40,7 @@ from textual.widgets.option_list import Option as ListOption
 from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name, colour_names
 from ..effects import Effect, net_moves
 from ..errors import SorryError
+from ..features import compiled_rollouts
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -62,6 +63,7 @@ from .players import (
 from .render import Marks, board_text, cell_at, colour_style
 from .session import Session
 from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
+from .warmup import PARTS, Warmup, missing_note
 
 #: Animation speeds: (seconds per step, pause before a bot's move). 0 is instant.
 SPEEDS: tuple[tuple[float, float], ...] = (
@@ -501,6 +503,8 @@ class GameScreen(Screen[None]):
         self.chances: list[MoveChance] = []  # the hint's moves, best first
         self.hinting: str | None = None  # the position whose hint is being worked out
         self.hint_queued = False  # `h` pressed meanwhile at another position
+        self.hint_rough = False  # the hint on screen came from the Python engine's playouts
+        self.thinking: int | None = None  # the bot whose move is being worked out
         self.note = ""
         self.logged = 0
 
@@ -528,6 +532,7 @@ class GameScreen(Screen[None]):
         self.title = _("Sorry!")
         self.fit(self.app.size)
         self.rebuild_log()
+        self.set_interval(1.0, self._tick)
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -582,7 +587,8 @@ class GameScreen(Screen[None]):
                 self.start_human_turn()
                 return
             self.chooser = None
-            self.note = _("{player} is thinking…").format(player=colour_name(c))
+            self.thinking = c
+            self.note = self.thinking_note()
             self.refresh_all()
             _step, think = SPEEDS[self.sorry_app.speed]
             if think:
@@ -590,7 +596,26 @@ class GameScreen(Screen[None]):
                 bot_move = await asyncio.to_thread(s.bot_move)
             else:
                 bot_move = s.bot_move()
+            self.thinking = None
             await self._animate_and_play(bot_move)
+
+    def thinking_note(self) -> str:
+        """``Yellow is thinking…``, and while numba compiles the search the bot waits for,
+        what it compiles and for how long so far."""
+        c = self.thinking
+        if c is None:
+            return self.note
+        note = _("{player} is thinking…").format(player=colour_name(c))
+        waiting = self.sorry_app.warmup.waiting_words()
+        if waiting and self.sorry_app.warmup.compiling == "rollouts":
+            note += " " + _("(it waits: {what})").format(what=waiting)
+        return note
+
+    def _tick(self) -> None:
+        """Every second while numba compiles: the seconds so far in the note."""
+        if self.thinking is not None and self.sorry_app.warmup.compiling is not None:
+            self.note = self.thinking_note()
+            self.refresh_side()
 
     async def _animate_and_play(self, move: Move) -> None:
         s = self.session
@@ -791,6 +816,8 @@ class GameScreen(Screen[None]):
         game = s.game.copy(stack=False)
         seed = 0  # the browser's hint of the same position: the same numbers
         engine = app.hint_engine if compiled or app.hint_engine == "random" else "python"
+        # Python playouts stand in for the compiled engine (missing, or still loading): rough
+        rough = app.hint_engine != "python" and (engine == "python" or not compiled_rollouts())
 
         def work() -> None:
             est = estimate_chances(
@@ -800,12 +827,12 @@ class GameScreen(Screen[None]):
                 seed=seed,
                 engine=engine,
             )
-            self.app.call_from_thread(self._hints_ready, key, est)
+            self.app.call_from_thread(self._hints_ready, key, est, rough)
 
         self.run_worker(work, thread=True, group="hint", exclusive=True)
         self.refresh_all()
 
-    def _hints_ready(self, key: str, chances: list[MoveChance]) -> None:
+    def _hints_ready(self, key: str, chances: list[MoveChance], rough: bool = False) -> None:
         self.hinting = None
         if self.chooser is None or self._hint_key() != key:
             if self.hint_queued:  # asked for meanwhile: now for the decision on screen
@@ -814,6 +841,7 @@ class GameScreen(Screen[None]):
         self.hint_queued = False
         self.hints = {c.move: c.win for c in chances}
         self.chances = list(chances)
+        self.hint_rough = rough
         self.note = ""
         self.refresh_all()
 
@@ -1096,7 +1124,12 @@ class GameScreen(Screen[None]):
             # the choices' width: the same column, and laid out even while no hint is shown
             width = max(10, self.query_one("#options", OptionsView).size.width or 30)
             hint = hint_text(
-                self.chances, self.move_words, self.hint_rows(), width, self.app.console
+                self.chances,
+                self.move_words,
+                self.hint_rows(),
+                width,
+                self.app.console,
+                rough=self.hint_rough,
             )
         box = self.query_one("#hint", Static)
         box.update(hint)
@@ -1495,12 +1528,14 @@ def hint_text(
     rows: int,
     width: int,
     console: Console | None = None,
+    rough: bool = False,
 ) -> Text:
     """The hint's moves as the side panel lists them, in lines of at most ``width`` cells: a
     heading, the best ``rows`` moves each with its chance of winning, 95% interval and tie
     mark, then its words (wrapped under them), what the ties mean (when every move is tied:
     that the hint cannot tell them apart), and how many more moves the move list (``m``)
-    shows."""
+    shows. ``rough``: the chances come from the Python engine's short playouts, and the
+    heading says so."""
     out = Text()
     if not chances:
         return out
@@ -1517,7 +1552,10 @@ def hint_text(
         add(Text(_("Hint: the only move"), style="bold"))
         add(Text(words(chances[0].move), style="bold green"), indent=2)
         return out
-    add(Text(_("Hint: chance of winning [interval at 95%]"), style="bold"))
+    if rough:  # short Python playouts: a guide, not a verdict
+        add(Text(_("Rough hint (Python playouts): chance of winning [95%]"), style="bold"))
+    else:
+        add(Text(_("Hint: chance of winning [interval at 95%]"), style="bold"))
     for k, c in enumerate(chances[:rows]):
         line = Text()
         best = k == 0
@@ -1547,14 +1585,6 @@ def hint_note(compiled: bool) -> str:
     )
 
 
-def _warm_hints() -> None:
-    try:
-        from ..bots.rollouts import warmup
-    except ImportError:  # pragma: no cover - the bots are part of the package
-        return
-    warmup()
-
-
 class SorryApp(App[int]):
     """The terminal game. Give a :class:`Session` to start playing at once, or none for the
     new-game screen (filled in from ``settings``; with ``settings_file`` the settings of each
@@ -1581,8 +1611,10 @@ class SorryApp(App[int]):
     ) -> None:
         super().__init__()
         self.hint_engine = hint_engine
-        #: Set once the compiled hint engine is loaded (or not to be used).
-        self.hints_loaded = threading.Event()
+        #: The compiled engine loading in the background (sorry.tui.warmup); its ``rollouts``
+        #: is set once the compiled hint engine is loaded (or not to be used).
+        self.warmup = Warmup()
+        self.hints_loaded = self.warmup.rollouts
         self.save_at_end = save_at_end
         self.session = session
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
@@ -1619,21 +1651,38 @@ class SorryApp(App[int]):
     def on_mount(self) -> None:
         self.title = _("Sorry!")
         translate_bindings(self)
-        if self.hint_engine in ("auto", "bots"):  # the compiled hints load while you play
+        if self.hint_engine in ("auto", "bots"):  # the compiled engine loads while you play
 
             def warm() -> None:
                 try:
-                    _warm_hints()
+                    self.warmup.run(lambda part: self.call_from_thread(self._compiling, part))
                 finally:
-                    self.hints_loaded.set()
+                    self.warmup.done()
 
             self.run_worker(warm, thread=True, group="warmup")
         else:
-            self.hints_loaded.set()
+            self.warmup.done()
+        missing = missing_note()
+        if missing:
+            self.notify(escape(missing), severity="warning", timeout=12)
         if self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:
             self.push_screen(NewGameScreen())
+
+    def _compiling(self, part: str) -> None:
+        """numba has begun compiling ``part``: say so where the player waits (a note for the
+        minutes it takes; the screens that wait for it say so too, with the seconds so far)."""
+        if part == "rollouts":
+            text = _(
+                "First run: numba is compiling {part} (one to five minutes). Meanwhile the "
+                "hints are rough and the expert waits for it."
+            )
+        else:
+            text = _(
+                "First run: numba is compiling {part} in the background (one to five minutes)."
+            )
+        self.notify(escape(text.format(part=_(PARTS[part]))), timeout=15)
 
     @property
     def game_screen(self) -> GameScreen:
