@@ -115,9 +115,22 @@ def render(
     return "\n".join(lines)
 
 
-def legend() -> str:
-    """The key to :func:`render`'s picture, in the current language."""
-    return _(
+def legend(width: int = 80) -> str:
+    """The key to :func:`render`'s picture, in the current language, in lines of at most
+    ``width`` characters (its entries, three spaces apart, are never split).
+
+    >>> for line in legend().splitlines(): print(line)
+    R/B/Y/G: pawns   > slide triangle  = slide  o slide end   : Safety Zone
+    S<n>: pawns in START   H<n>: pawns HOME
+    """
+    text = _(
         "R/B/Y/G: pawns   > slide triangle  = slide  o slide end   : Safety Zone   "
         "S<n>: pawns in START   H<n>: pawns HOME"
     )
+    lines: list[str] = []
+    for entry in text.split("   "):
+        if lines and len(lines[-1]) + 3 + len(entry) <= width:
+            lines[-1] += "   " + entry
+        else:
+            lines.append(entry)
+    return "\n".join(lines)

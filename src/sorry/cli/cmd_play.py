@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import card_label, card_name
 from ..describe import describe
+from ..errors import SorryError
 from ..features import terminal_game
 from ..game import Game
 from ..i18n import N_, _, ngettext
@@ -177,6 +179,15 @@ def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
         raise CliError(_("--speed is 0 (instant) to 5"))
     if args.load is not None and not os.path.isfile(args.load):
         raise CliError(_("cannot read {file}: no such file").format(file=args.load))
+    if args.load is not None:
+        result = finished_game(args.load)
+        if result is not None:
+            raise CliError(
+                _(
+                    "{file} holds a finished game ({result}): nothing to resume; step through "
+                    "it with: sorry replay {file}"
+                ).format(file=args.load, result=result)
+            )
     named = [x.strip().lower() for x in args.seats.split(",")] if args.seats else None
     players = players_for(args.players, named, "--seats", rules, one_for_all=False)
     bot = (args.bot or "easy").lower()
@@ -232,6 +243,24 @@ def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
     return play_match(m, seats, colour, args.save)
 
 
+def finished_game(path: str) -> str | None:
+    """The result in words when ``path`` holds a finished game's record (``sorry record``,
+    ``play --save``, a game saved after its end) with no match going on; None otherwise (a
+    game to resume, the next game of a match, or a file the loading will say is wrong)."""
+    from ..record import GameRecord
+
+    try:
+        record = GameRecord.load(path)
+        info = json.loads(dict(record.meta).get("tui", "{}") or "{}")
+    except (SorryError, ValueError):
+        return None
+    if not isinstance(info, dict) or info.get("games", 1) != 1 or info.get("target") is not None:
+        return None  # a match: the next game is played
+    if not record.replay().is_over():
+        return None
+    return record.result.describe()
+
+
 def play_loaded(path: str, colour: bool, save: str | None) -> int:
     """Resume a saved game (and its match) line by line."""
     try:
@@ -284,6 +313,29 @@ def play_match(
         game = match.new_game()
 
 
+def save_plain(game: Game, seats: list[str], path: str, saved_to: str | None) -> str | None:
+    """Save the game so far to ``path`` (asking first when that file exists and is not where
+    this game was saved); returns the file the game is now saved in."""
+    from ..record import save_record
+
+    if os.path.exists(path) and os.path.abspath(path) != os.path.abspath(saved_to or ""):
+        try:
+            answer = input(_("{file} exists: replace it? [y/N] ").format(file=path))
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("  " + _("Not saved."))
+            return saved_to
+    try:
+        check_output(path)
+        save_record(game, seats, path)
+    except (CliError, SorryError, OSError) as exc:
+        print("  " + str(exc))
+        return saved_to
+    print("  " + _("Saved to {file}; resume it with: sorry play --load {file}").format(file=path))
+    return path
+
+
 def _match_result(match: Match) -> str:
     winners = match.winners
     if not winners:
@@ -319,6 +371,8 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
     )
     print(_("{player} starts.").format(player=colour_name(game.first)))
     humans = [c for c in game.colours if seat_of[c] == "human"]
+    decisions: list[int] = []  # the history's length at each of the person's choices (undo)
+    saved_to = save  # the file the game was saved to (asked before replacing another)
     while not game.is_over():
         if game.is_chance():
             game.draw()
@@ -336,12 +390,37 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
             print(prefix + line)
             game.push(move)
             continue
-        move_or_quit = ask_human(game, colour, len(humans) > 1)
-        if move_or_quit is None:
+        moves = game.view(mover).legal_moves
+        if len(moves) == 1:  # nothing to choose: played at once, and said
+            line = describe(game, moves[0])
+            if game.card is not None:
+                line = _("drew {card}, {move}").format(card=card_label(game.card), move=line)
+            print(f"[{COLOUR_LETTERS[mover]}] " + _("{move} (the only move)").format(move=line))
+            game.push(moves[0])
+            continue
+        answer = ask_human(game, colour, len(humans) > 1)
+        if answer is None:
             print(_("Game abandoned."))
             break
-        print(describe(game, move_or_quit))
-        game.push(move_or_quit)
+        if answer == "undo":
+            if len(humans) != 1:
+                print("  " + _("Undo is only for games with one person."))
+            elif not decisions:
+                print("  " + _("Nothing of yours to undo."))
+            else:
+                back_to = decisions.pop()
+                while len(game.history) > back_to:
+                    game.pop()
+                print("  " + _("Your last move was taken back."))
+            continue
+        if isinstance(answer, str):  # save [FILE]
+            saved_to = save_plain(
+                game, seats, answer[5:] or saved_to or "sorry-save.json", saved_to
+            )
+            continue
+        decisions.append(len(game.history))
+        print(describe(game, answer))
+        game.push(answer)
     if game.is_over():
         print(render(game.position(), colour=colour))
         if game.winners:
@@ -380,8 +459,20 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
     return 0
 
 
-def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
-    """Show the board and the numbered legal moves; read a choice. None: the player quits."""
+#: What a person may type at the line-by-line game's prompt, besides a move.
+PLAIN_HELP = N_(
+    "Type a move's number, or the move in notation (R12+5, RS>4, R12<>B40, pass).\n"
+    "  h      hint: each move's chance of winning\n"
+    "  u      undo your last move (a game with one person)\n"
+    "  s      save the game (s FILE: to FILE); resume it with: sorry play --load FILE\n"
+    "  ?      this help\n"
+    "  q      quit"
+)
+
+
+def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
+    """Show the board and the numbered legal moves; read a choice: a move, ``undo``,
+    ``save`` or ``save FILE``, or None (the player quits). Help and hints are answered here."""
     view = game.view(game.to_move)
     print()
     print(render(view.position(), colour=colour))
@@ -400,13 +491,27 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
         print(f"  {i:2d}. {m}   {describe(game, m)}")
     while True:
         try:
-            answer = input(_("Your move (number or notation, q to quit): ")).strip()
+            answer = input(_("Your move (number or notation; h hint, ? help, q quit): ")).strip()
         except EOFError:
             return None
-        if answer.lower() in ("q", "quit"):
+        word = answer.lower()
+        if word in ("q", "quit"):
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(moves):
-            return moves[int(answer) - 1]
+        if word in ("?", "help"):
+            print(_(PLAIN_HELP))
+            continue
+        if word in ("h", "hint"):
+            print_hint(game, moves)
+            continue
+        if word in ("u", "undo"):
+            return "undo"
+        if word == "s" or word.startswith("s "):
+            return "save " + answer[1:].strip()
+        if answer.isdigit():
+            if 1 <= int(answer) <= len(moves):
+                return moves[int(answer) - 1]
+            print("  " + _("Choose a number from 1 to {n}.").format(n=len(moves)))
+            continue
         try:
             move = Move.parse(answer)
         except ValueError as exc:
@@ -415,3 +520,25 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | None:
         if game.is_legal(move):
             return move
         print("  " + _("That move is not legal now."))
+
+
+def print_hint(game: Game, moves: list[Move]) -> None:
+    """Each move's chance of winning, best first, by its number (``sorry hint``'s estimate;
+    from Python playouts, said to be rough, without the compiled engine)."""
+    from ..bots import estimate
+    from ..features import compiled_rollouts
+
+    if compiled_rollouts():
+        prepare_rollouts("hints")  # the first time without 'sorry compile': says it compiles
+    est = estimate(game, seed=game.turn)
+    if not compiled_rollouts():
+        print("  " + _("Rough hint (Python playouts): chance of winning [95%]"))
+    else:
+        print("  " + _("Hint: chance of winning [interval at 95%]"))
+    tied = _("tied")
+    for k, m in enumerate(est.moves[:5]):
+        line = (
+            f"  {moves.index(m.move) + 1:2d}. {100 * m.win:3.0f}% "
+            f"[{100 * m.low:.0f}-{100 * m.high:.0f}]  {describe(game, m.move)}"
+        )
+        print(f"{line}  {tied}" if m.tied and k > 0 else line)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import os
+import socket
 
 from ..i18n import _
 from . import CliError
@@ -130,6 +133,45 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
+def check_port(host: str, port: int) -> None:
+    """:class:`CliError` at once when ``host:port`` cannot be listened on (taken by another
+    server, or an address this machine does not have), before anything says "serving on"."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CliError(
+                    _(
+                        "port {port} on {host} is already in use (another server?): choose "
+                        "another with --port"
+                    ).format(port=port, host=host)
+                ) from None
+            raise CliError(
+                _("cannot listen on {host}:{port}: {error}").format(
+                    host=host, port=port, error=exc.strerror or exc
+                )
+            ) from None
+
+
+def check_database(url: str | None) -> None:
+    """:class:`CliError` at once when a SQLite database's folder does not exist."""
+    if url is None or not url.startswith("sqlite:///"):
+        return
+    path = url[len("sqlite:///") :].split("?", 1)[0]
+    if not path or path == ":memory:":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CliError(
+            _("cannot open the database {url}: there is no folder {folder}").format(
+                url=url, folder=folder
+            )
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -181,10 +223,21 @@ def run(args: argparse.Namespace) -> int:
         header_timeout=args.request_timeout,
         body_timeout=args.request_timeout,
     )
+    check_port(args.host, args.port)
+    check_database(args.database)
+    import sqlalchemy.exc
+
     try:
         app = create_app(args.database, settings)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    except sqlalchemy.exc.SQLAlchemyError as exc:  # cannot connect, cannot open, ...
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise CliError(
+            _("cannot open the database {url}: {error}").format(
+                url=args.database or _("in the data folder"), error=reason
+            )
+        ) from None
     where = app.state.db.engine.url.render_as_string(hide_password=True)
     print(_("sorry: games are stored in {where}").format(where=where), flush=True)
     before, after = app.state.db.upgraded

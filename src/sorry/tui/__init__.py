@@ -4,12 +4,13 @@
 otherwise it starts the described game (or match) at once. ``sorry tui`` and ``sorry play``
 call it. The parts that use no Textual widgets (the board drawing, choosing a move step by
 step, moves in words, the session with undo and saving) are modules of their own, tested
-without a screen; importing the package needs Textual installed (ImportError otherwise).
+without a screen, and import without Textual (``sorry play --load`` resumes a game line by line
+with :mod:`sorry.tui.session`); :func:`run_app` needs it (ask
+:func:`sorry.features.terminal_game` first).
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,10 +19,6 @@ from ..rules import Rules
 
 if TYPE_CHECKING:
     from .settings import Settings
-
-if importlib.util.find_spec("textual") is None:  # pragma: no cover - depends on the extras
-    # Callers (``sorry play``) treat an ImportError as "no full-screen game installed".
-    raise ImportError("the terminal game needs Textual: pip install 'sorry-engine[tui]'")
 
 
 def run_app(

@@ -1,0 +1,132 @@
+"""What a new user meets first on the command line: the server's start-up errors in one line
+before it says it serves, a finished game that cannot be resumed, and the line-by-line game
+(forced moves played by themselves, the range of choices, 80 columns, help, hint, undo, save)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROMPT = "Your move (number or notation; h hint, ? help, q quit): "
+
+
+def sorry(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sorry", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_serve_with_a_database_in_a_missing_folder_says_so_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    done = sorry("serve", "--database", "sqlite:////nonexistent/dir/x.db", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "sorry: error: cannot open the database sqlite:////nonexistent/dir/x.db: there is no "
+        "folder /nonexistent/dir"
+    ]
+
+
+def test_serve_with_a_database_it_cannot_open_says_so_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    (tmp_path / "x.db").mkdir()  # a folder where the file should be
+    done = sorry("serve", "--database", f"sqlite:///{tmp_path / 'x.db'}", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sorry: error: cannot open the database")
+
+
+def test_serve_on_a_port_already_taken_says_so_before_serving(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = sorry(
+            "serve", "--port", str(port), "--database", f"sqlite:///{tmp_path / 'g.db'}",
+            cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert "serving on" not in done.stdout
+    assert done.stderr.splitlines() == [
+        f"sorry: error: port {port} on 127.0.0.1 is already in use (another server?): choose "
+        "another with --port"
+    ]
+
+
+@pytest.mark.parametrize("command", ["play", "tui"])
+def test_loading_a_finished_record_offers_the_replay(command: str, tmp_path: Path) -> None:
+    rec = tmp_path / "g.json"
+    done = sorry(
+        "record", "--out", str(rec), "--players", "2", "--bots", "easy", "--seed", "1", "-q"
+    )
+    assert done.returncode == 0, done.stderr
+    done = sorry(command, "--load", str(rec))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"sorry: error: {rec} holds a finished game (Yellow won after 168 turns): nothing to "
+        f"resume; step through it with: sorry replay {rec}"
+    ]
+
+
+def plain_game(stdin: str, cwd: Path) -> list[str]:
+    """The line-by-line game (Red: the person; Yellow: easy, seed 1) fed ``stdin``; its
+    output with each prompt on a line of its own."""
+    done = sorry(
+        "play", "--plain", "--players", "2", "--bot", "easy", "--seed", "1", stdin=stdin, cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout.replace(PROMPT, PROMPT.rstrip() + "\n").splitlines()
+
+
+def test_the_line_game_plays_forced_moves_by_itself_and_fits_80_columns(tmp_path: Path) -> None:
+    out = plain_game("q\n", tmp_path)
+    # seed 1: Red's first four turns offer one move each (two forfeits, two moves)
+    forced = [line for line in out if line.startswith("[R] ")]
+    assert forced == [
+        "[R] drew 7, Red cannot or will not move: the turn is forfeited (the only move)",
+        "[R] drew 11, Red cannot or will not move: the turn is forfeited (the only move)",
+        "[R] drew 2, Red starts a pawn from START to 4 (the only move)",
+        "[R] drew 7, Red moves a pawn from 4 to 11 (the only move)",
+        "[R] drew 12, Red moves a pawn from 11 to 23 (the only move)",
+    ]
+    assert out.count(PROMPT.rstrip()) == 1  # the first real choice
+    assert max(len(line) for line in out) <= 80
+    assert "R/B/Y/G: pawns   > slide triangle  = slide  o slide end   : Safety Zone" in out
+
+
+def test_the_line_game_answers_with_the_range_help_hint_undo_and_save(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    other = tmp_path / "other.json"
+    other.write_text("another game's save\n")
+    out = plain_game(f"99\n?\nh\n2\nu\ns {other}\nn\ns {save}\nq\n", tmp_path)
+    text = "\n".join(out)
+    assert "  Choose a number from 1 to 2." in out
+    assert "  u      undo your last move (a game with one person)" in out
+    headings = (
+        "  Rough hint (Python playouts): chance of winning [95%]",
+        "  Hint: chance of winning [interval at 95%]",
+    )
+    hint = next(k for k, line in enumerate(out) if line in headings)
+    assert {out[hint + 1][:6], out[hint + 2][:6]} == {"   1. ", "   2. "}
+    assert "Red moves a pawn from 23 to 24, slides to 28" in text  # the move, then undone
+    assert "  Your last move was taken back." in out
+    # another game's file is not replaced without asking
+    assert f"{other} exists: replace it? [y/N] " + "  Not saved." in text
+    assert other.read_text() == "another game's save\n"
+    assert f"  Saved to {save}; resume it with: sorry play --load {save}" in out
+    done = sorry("verify", str(save))
+    assert done.returncode == 0 and "in progress after 11 turns" in done.stdout
+    # resumed where it was saved: Red to choose with the 1 drawn again
+    done = sorry("play", "--load", str(save), stdin="q\n")
+    assert done.returncode == 0 and "Red, you drew: 1" in done.stdout
