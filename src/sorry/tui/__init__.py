@@ -78,6 +78,10 @@ def run_app(
         settings=settings,
         settings_file=path,
     )
+    if load is not None and session is not None:  # its own file: saving over it asks nothing
+        import os
+
+        app.saved_files[os.path.abspath(load)] = session
     result = app.run()
     if app.farewell:
         print(app.farewell)

@@ -80,11 +80,22 @@ def chart(data: dict[str, Any], width: int = 64, height: int = 5) -> Text:
                 chr(0x2800 + bits[r][c]) if bits[r][c] else "·" if r == height // 2 else " ", style
             )
         out.append("\n")
-    axis = [" "] * cols
+    # the x axis: the first and last turn at its ends, the swings 1-3 (reverse video) under
+    # the turns where they happened
+    axis: list[tuple[str, Style]] = [(" ", Style())] * cols
+    plain = Style(color="#8a8a8a")
+    marked: set[int] = set()
     for n, s in enumerate(data["swings"][:3], 1):
         c = min(cols - 1, int(cols * (s["turn"] + 0.5) / turns))
-        axis[c] = str(n)
-    out.append(" " * label_w + "".join(axis), Style(color="#ffffff", bold=True))
+        axis[c] = (str(n), Style(bold=True, reverse=True))
+        marked |= {c - 1, c, c + 1}
+    for label, at in (("1", 0), (str(turns), cols - len(str(turns)))):
+        if not marked & set(range(at, at + len(label))):  # a swing's mark goes first
+            for k, ch in enumerate(label):
+                axis[at + k] = (ch, plain)
+    out.append(_("turn").ljust(label_w)[:label_w], plain)
+    for ch, style in axis:
+        out.append(ch, style)
     return out
 
 
@@ -105,7 +116,7 @@ class AnalysisPanel(Static):
         Binding("3", "swing(2)", N_("Swing 3"), show=False),
     ]
     DEFAULT_CSS = """
-    AnalysisPanel { width: 76; height: auto; padding: 0 1; background: $panel; }
+    AnalysisPanel { width: 72; height: auto; margin: 1 0 0 0; background: $surface; }
     AnalysisPanel.hidden { display: none; }
     """
     can_focus = True
@@ -216,7 +227,14 @@ class AnalysisPanel(Static):
         if rough:  # few rollouts: the figures are a guide, not a verdict
             text.append(report.rough_text(data) + "\n", style="bold yellow")
         text.append(_("Win probability over the game") + "\n", style="bold")
-        rows = max(4, min(10, self.app.size.height - 20))
+        text.append(
+            _("Across: the turns, 1 to {turns}; 1-3 under them: the moves that mattered").format(
+                turns=data["result"]["turns"]
+            )
+            + "\n",
+            style="dim",
+        )
+        rows = max(3, min(10, self.app.size.height - 21))
         text.append_text(chart(data, width=72, height=rows))
         text.append("\n")
         for p in data["players"]:
@@ -234,7 +252,7 @@ class AnalysisPanel(Static):
                 )
             text.append("  " + line + "\n")
         text.append(_("The moves that mattered (1-3: see them in the replay):"), style="bold")
-        room = (self.content_size.width or 76) - 4  # " 1 " and a space before the text
+        room = (self.content_size.width or 72) - 4  # " 1 " and a space before the text
         for n, s in enumerate(data["swings"][:3], 1):
             text.append("\n")
             text.append(f" {n} ", Style(bold=True, reverse=True))
@@ -273,7 +291,8 @@ def _changed(record: GameRecord, step: int, after: Game) -> Marks:
 
 class ReplayScreen(ModalScreen[None]):
     """The finished game at one step: the board, what happened, everyone's chances; the arrows
-    step turn by turn, 1-3 jump to the swings, Esc goes back."""
+    step turn by turn, 1-3 jump to the swings, Esc goes back. Opaque: the result and the
+    chart under it do not show around it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,p", "step(-1)", N_("Previous turn")),
@@ -284,8 +303,9 @@ class ReplayScreen(ModalScreen[None]):
         Binding("escape,q", "close", N_("Back")),
     ]
     DEFAULT_CSS = """
-    ReplayScreen { align: center middle; }
-    ReplayScreen > Static { width: auto; height: auto; background: $surface; padding: 0 1; }
+    ReplayScreen { align: center middle; background: $background; }
+    ReplayScreen > Static { width: auto; height: auto; max-height: 100%; background: $surface;
+        border: round $accent; padding: 0 1; }
     """
 
     def __init__(self, record: GameRecord, data: dict[str, Any], step: int) -> None:

@@ -4,6 +4,7 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
+import os
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -396,11 +397,13 @@ class GameOverScreen(ModalScreen[str]):
         Binding("q", "quit", N_("Quit")),
         Binding("escape", "board", N_("Look at the board")),
     ]
+    # The result and the analysis in one frame, the analysis inside it (never below it, cut
+    # off by the terminal's edge): 76 columns, and at 24 rows the chart is 4 lines high.
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
-    GameOverScreen > Vertical { width: auto; height: auto; align-horizontal: center; }
-    GameOverScreen #result { width: 64; height: auto; border: double $accent; padding: 1 2;
-        background: $surface; }
+    GameOverScreen > Vertical { width: auto; height: auto; max-height: 100%;
+        border: double $accent; background: $surface; padding: 0 1; }
+    GameOverScreen #result { width: 72; height: auto; background: $surface; }
     """
 
     def __init__(
@@ -422,10 +425,9 @@ class GameOverScreen(ModalScreen[str]):
         if self.turns is not None:
             after = ngettext("after {n} turn", "after {n} turns", self.turns)
             head = _("{first} · {second}").format(first=head, second=after.format(n=self.turns))
-        text.append(head + "\n\n", style="bold")
+        text.append(head + "\n", style="bold")
         for line in self.lines:
             text.append(line + "\n")
-        text.append("\n")
         if self.match_over:
             text.append(_("Enter or n: a new game · Esc: look at the board · q: quit"), "italic")
         else:
@@ -881,12 +883,27 @@ class GameScreen(Screen[None]):
         def save(path: str | None) -> None:
             if not path:
                 return
+            mine = app.saved_files.get(os.path.abspath(path))
+            if os.path.exists(path) and mine is not self.session:
+                # another game's file (or one this game did not write): ask first
+                question = _("{file} exists (another game?): replace it?").format(file=path)
+
+                def answered(answer: str | None) -> None:
+                    if answer == "yes":
+                        write(path)
+
+                self.app.push_screen(ConfirmScreen(question), answered)
+                return
+            write(path)
+
+        def write(path: str) -> None:
             try:
                 self.session.save(path)
             except SorryError as exc:
                 self.notify(str(exc), severity="error")
                 return
             app.save_path = path
+            app.saved_files[os.path.abspath(path)] = self.session
             saved = _("Saved to {file} (resume: sorry tui --load {file})").format(file=path)
             app.farewell = saved
             self.notify(saved)
@@ -1112,29 +1129,58 @@ class GameScreen(Screen[None]):
             hand.append(_("Your hand:") + " ", style="dim")
             chosen = self.chosen_card() if v == g.to_move else None
             hand.append_text(self.hand_text(g.hands[v], chosen))
-        self.query_one("#hand", Static).update(hand)
+        hand_box = self.query_one("#hand", Static)
+        hand_box.update(hand)
+        hand_box.display = bool(hand.plain)  # an empty line otherwise
         prompt = Text()
         if self.note:
             prompt.append(self.note + "\n", style="italic")
         if self.chooser is not None:
             prompt.append(self.chooser.prompt())
-        self.query_one("#prompt", Static).update(prompt)
+        prompt.rstrip()
+        prompt_box = self.query_one("#prompt", Static)
+        prompt_box.update(prompt)
+        prompt_box.display = bool(prompt.plain)
         hint = Text()
         if self.hints and self.chances and self.chooser is not None:
             # the choices' width: the same column, and laid out even while no hint is shown
             width = max(10, self.query_one("#options", OptionsView).size.width or 30)
-            hint = hint_text(
-                self.chances,
-                self.move_words,
-                self.hint_rows(),
-                width,
-                self.app.console,
-                rough=self.hint_rough,
-            )
+            above = sum(self._height(t, width) for t in (status, hand, prompt))
+            hint = self.fitted_hint(width, above)
         box = self.query_one("#hint", Static)
+        hint.rstrip()  # no blank line between the hint and the choices
         box.update(hint)
         box.display = bool(hint.plain)
         self.refresh_options()
+        # the choices again once the panel is laid out anew (the hint may have grown or gone)
+        self.call_after_refresh(self.refresh_options)
+
+    def _height(self, text: Text, width: int) -> int:
+        """The lines ``text`` takes in a column of ``width`` cells."""
+        lines = text.split("\n", allow_blank=False)
+        return sum(len(line.wrap(self.app.console, width)) for line in lines)
+
+    def fitted_hint(self, width: int, above: int) -> Text:
+        """The hint as the side panel shows it: as many of its moves as leave room for every
+        choice below it (the choices show their chances too), else one line saying where
+        the chances are, else nothing; ``above``: the lines taken above it."""
+        full = self.query_one("#side").content_size.height
+        opts = self._options()
+        need = sum(len(self._option_lines(i, t, False, width)) for i, t in enumerate(opts))
+        free = full - above - need if full else 1_000
+        for rows in range(self.hint_rows(), 0, -1):
+            hint = hint_text(
+                self.chances, self.move_words, rows, width, self.app.console, rough=self.hint_rough
+            )
+            if self._height(hint, width) <= free:
+                return hint
+        line = Text(
+            _("Rough hint: each choice's chance is beside it (m: every move)")
+            if self.hint_rough
+            else _("Hint: each choice's chance is beside it (m: every move)"),
+            style="bold",
+        )
+        return line if self._height(line, width) <= free else Text()
 
     def refresh_options(self) -> None:
         widget = self.query_one("#options", OptionsView)
@@ -1626,6 +1672,9 @@ class SorryApp(App[int]):
         self.settings_file = settings_file
         #: said on the terminal after the full screen closes (where a game was saved)
         self.farewell = ""
+        #: the files saved (or loaded) here, by absolute path, with the game's session: saving
+        #: over one of another game asks first
+        self.saved_files: dict[str, Session] = {}
 
     async def action_quit(self) -> None:
         """Quit; during a game with people in it, ask first (a second Ctrl+Q quits)."""
