@@ -3,6 +3,22 @@ them from there: several conftest.py files share the module name ``conftest``)."
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Iterator
+
+import pytest
+
 from engine_helpers import card_of, game_at, moves_of, notations, result, rules_of
+
+
+@pytest.fixture(autouse=True)
+def _no_analysis_warmup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The terminal game loads the after-game analysis' compiled code in the background while
+    it is played (sorry.tui.warmup); a test's game is over in a second, and its helpers wait
+    for every background worker: not there (tests/test_tui_warmup.py tests it)."""
+    if importlib.util.find_spec("textual") is not None:
+        monkeypatch.setattr("sorry.tui.warmup.warm_analysis", lambda: None)
+    yield
+
 
 __all__ = ["card_of", "game_at", "moves_of", "notations", "result", "rules_of"]

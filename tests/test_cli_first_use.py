@@ -4,10 +4,12 @@ before it says it serves, a finished game that cannot be resumed, and the line-b
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,3 +132,36 @@ def test_the_line_game_answers_with_the_range_help_hint_undo_and_save(tmp_path: 
     # resumed where it was saved: Red to choose with the 1 drawn again
     done = sorry("play", "--load", str(save), stdin="q\n")
     assert done.returncode == 0 and "Red, you drew: 1" in done.stdout
+
+
+def test_simulate_names_the_time_of_play_and_of_the_whole_command(tmp_path: Path) -> None:
+    done = sorry(
+        "simulate", "--games", "40", "--players", "2", "--seed", "1", "--engine", "playout",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    m = re.fullmatch(
+        r"([\d,.]+) games/s \(([\d.]+) s of play; ([\d.]+) s in all\); engine: .*", last
+    )
+    assert m is not None, last
+    rate, play, total = (float(g.replace(",", "")) for g in m.groups())
+    assert 0 < play <= total
+    assert rate == pytest.approx(40 / play, rel=0.05)
+
+
+@pytest.mark.parametrize("kind", ["simulate", "tournament"])
+def test_a_run_stopped_before_any_game_ended_prints_no_table_of_zeros(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sorry.sim import runner, simulate, simulate_text, tournament, tournament_text
+
+    def stop_at_once(*args: Any, **kw: Any) -> list[Any]:
+        raise runner.RunInterrupted([])
+
+    monkeypatch.setattr("sorry.sim.analysis.run_games", stop_at_once)
+    if kind == "simulate":
+        text = simulate_text(simulate(500, players=2, seed=1, engine="python"))
+    else:
+        text = tournament_text(tournament(["easy", "random"], 500, seed=1, engine="python"))
+    assert text == "interrupted before any game ended: nothing to report (500 asked)"

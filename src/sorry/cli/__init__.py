@@ -46,6 +46,18 @@ ARGPARSE_MESSAGES = (
 )
 
 
+def process_age() -> float:
+    """Seconds since this process started (Linux: /proc; elsewhere since sorry.cli loaded)."""
+    try:
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.perf_counter() - STARTED
+
+
 class CliError(Exception):
     """A user error the command line reports in one line (exit status 2)."""
 

@@ -11,12 +11,12 @@ from typing import Any
 
 from ..i18n import _
 from . import (
-    STARTED,
     CliError,
     add_position_arguments,
     add_rules_arguments,
     game_from_args,
     prepare_rollouts,
+    process_age,
     rules_from_args,
 )
 
@@ -24,18 +24,6 @@ from . import (
 #: started (the issue's 0.3 s, less 40 ms to print and exit), but lasts at least MIN_SECONDS.
 COMMAND_SECONDS = 0.26
 MIN_SECONDS = 0.1
-
-
-def process_age() -> float:
-    """Seconds since this process started (Linux: /proc; elsewhere since sorry.cli loaded)."""
-    try:
-        with open("/proc/self/stat") as f:
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime") as f:
-            uptime = float(f.read().split()[0])
-        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
-    except (OSError, ValueError, IndexError, AttributeError):
-        return time.perf_counter() - STARTED
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

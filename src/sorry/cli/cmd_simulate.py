@@ -15,6 +15,7 @@ from . import (
     check_output,
     players_for,
     prepare_rollouts,
+    process_age,
     rules_from_args,
     uses_expert,
 )
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress and sys.stderr.isatty(),
         engine=args.engine,
     )
+    res["total_seconds"] = process_age()  # the whole command, start-up and loading in it
     if args.json == "-":
         json.dump(res, sys.stdout, indent=2, default=str)
         print()
@@ -100,6 +102,6 @@ def run(args: argparse.Namespace) -> int:
         print(simulate_text(res))
         if args.json:
             write_json(res, args.json)
-    if args.plot:
+    if args.plot and res["games"]:
         plot(res, args.plot)
     return 130 if res["interrupted"] else 0

@@ -13,6 +13,7 @@ from . import (
     check_backend,
     check_output,
     prepare_rollouts,
+    process_age,
     rules_from_args,
     uses_expert,
 )
@@ -91,10 +92,11 @@ def run(args: argparse.Namespace) -> int:
         timings=args.timings,
         engine=args.engine,
     )
+    res["total_seconds"] = process_age()  # the whole command, start-up and loading in it
     print(tournament_text(res))
     if args.out:
         write_json(res, args.out + ".json")
         write_csv(res, args.out + ".csv")
-    if args.plot:
+    if args.plot and res["games"]:
         plot(res, args.plot)
     return 130 if res["interrupted"] else 0

@@ -265,6 +265,9 @@ def _pct(row: dict[str, Any]) -> str:
 
 
 def simulate_text(res: dict[str, Any]) -> str:
+    nothing = _nothing_finished(res)
+    if nothing is not None:
+        return nothing
     rules = Rules.from_dict(res["rules"])
     opts = rules.options_text()
     variant = rules.variant + (f" ({opts})" if opts else "")
@@ -296,14 +299,32 @@ def simulate_text(res: dict[str, Any]) -> str:
         lines.append(_("mean points: {points}").format(points=points))
     if res["unfinished"]:
         lines.append(_("unfinished games: {n}").format(n=res["unfinished"]))
-    lines.append(
-        _("{rate} games/s ({seconds} s)").format(
-            rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.2f}"
-        )
-        + _engine_text(res)
-    )
+    lines.append(_speed_text(res, 2) + _engine_text(res))
     lines.extend(_interrupted_text(res))
     return "\n".join(lines)
+
+
+def _speed_text(res: dict[str, Any], digits: int) -> str:
+    """``795.7 games/s (1.26 s)``: the games over the time they took to play; with the whole
+    command's time (``total_seconds``, set by the command line: start-up and loading in it),
+    both, named: ``(1.26 s of play; 2.10 s in all)``."""
+    rate = f"{res['games_per_second']:,.1f}"
+    seconds = f"{res['seconds']:.{digits}f}"
+    total = res.get("total_seconds")
+    if total is None:
+        return _("{rate} games/s ({seconds} s)").format(rate=rate, seconds=seconds)
+    return _("{rate} games/s ({seconds} s of play; {total} s in all)").format(
+        rate=rate, seconds=seconds, total=f"{total:.{digits}f}"
+    )
+
+
+def _nothing_finished(res: dict[str, Any]) -> str | None:
+    """After Ctrl-C before any game ended: the one line said instead of a table of zeros."""
+    if res["games"] or not res.get("interrupted"):
+        return None
+    return _("interrupted before any game ended: nothing to report ({requested} asked)").format(
+        requested=res["requested"]
+    )
 
 
 def _engine_text(res: dict[str, Any]) -> str:
@@ -332,6 +353,9 @@ def _interrupted_text(res: dict[str, Any]) -> list[str]:
 
 
 def tournament_text(res: dict[str, Any]) -> str:
+    nothing = _nothing_finished(res)
+    if nothing is not None:
+        return nothing
     rules = Rules.from_dict(res["rules"])
     opts = rules.options_text()
     variant = rules.variant + (f" ({opts})" if opts else "")
@@ -366,12 +390,7 @@ def tournament_text(res: dict[str, Any]) -> str:
     if res["unfinished"]:
         text += "; " + _("unfinished games: {n}").format(n=res["unfinished"])
     lines.append(text)
-    lines.append(
-        _("{rate} games/s ({seconds} s)").format(
-            rate=f"{res['games_per_second']:,.1f}", seconds=f"{res['seconds']:.1f}"
-        )
-        + _engine_text(res)
-    )
+    lines.append(_speed_text(res, 1) + _engine_text(res))
     lines.extend(_interrupted_text(res))
     return "\n".join(lines)
 
