@@ -25,7 +25,16 @@ def test_chart_shape_and_swing_marks() -> None:
     assert len(text) == 6
     assert all(len(line) == 60 for line in text)
     assert text[0].startswith("100% ") and text[4].startswith("  0% ")
-    assert sorted(c for c in text[5] if c.isdigit()) == ["1", "2", "3"]
+    # the x axis: "turn", the first and last turns at its ends (where no swing is marked),
+    # and the swings 1-3 in reverse video under the turns where they happened
+    axis = chart(data, width=60, height=5).split("\n")[5]
+    assert axis.plain.startswith("turn ")
+    marks = sorted(
+        axis.plain[span.start : span.end] for span in axis.spans if "reverse" in str(span.style)
+    )
+    assert marks == ["1", "2", "3"]
+    turns = str(data["result"]["turns"])
+    assert axis.plain.rstrip().endswith(turns) or axis.plain.rstrip()[-1] in "123"
     assert any("\u2800" < ch <= "\u28ff" for line in text[:5] for ch in line)
 
 
@@ -113,7 +122,7 @@ def test_the_swings_fit_their_lines_at_80_columns(monkeypatch: pytest.MonkeyPatc
             width = panel.content_size.width
             assert 40 <= width < 80
             lines = panel.render_text().split("\n")
-            start = next(i for i, t in enumerate(lines) if "moves that mattered" in t.plain)
+            start = next(i for i, t in enumerate(lines) if t.plain.startswith("The moves that"))
             shown = lines[start + 1 : start + 4]
             assert len(shown) == 3
             for line in shown:

@@ -99,7 +99,9 @@ def test_bad_input_one_line_exit_2(
 def test_show_draws_the_board(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", POS, "--colour", "never")
     lines = out.splitlines()
-    assert code == 0 and len(lines) == 18 and "\x1b[" not in out
+    # the board's 16 rows, the legend in two lines of at most 80 columns, the position
+    assert code == 0 and len(lines) == 19 and "\x1b[" not in out
+    assert max(len(line) for line in lines) <= 80
     assert "Ro" in lines[0]  # Red's pawn on its START exit 4, the end of its short slide
     assert POS in lines[-1]
     _, coloured, _ = run(capsys, "show", POS, "--colour", "always")

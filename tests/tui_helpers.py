@@ -74,11 +74,9 @@ def as_terminal(monkeypatch: Any) -> None:
     """Make ``sorry play``/``sorry tui`` see a terminal on standard input and output (they play
     line by line without one), for tests that check what they hand the full-screen game."""
     import sorry.cli.cmd_play as cmd_play
-    import sorry.cli.cmd_tui as cmd_tui
 
     class Terminal:
         stdin = type("In", (), {"isatty": staticmethod(lambda: True)})()
         stdout = type("Out", (), {"isatty": staticmethod(lambda: True)})()
 
     monkeypatch.setattr(cmd_play, "sys", Terminal)
-    monkeypatch.setattr(cmd_tui, "sys", Terminal)

@@ -23,7 +23,7 @@ from ..record import GameRecord
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs (a faster `sorry ...`)
     from ..analysis.estimator import Estimator
-from ..features import python_engine_note
+from ..features import compiled_engine, python_engine_note
 from . import CliError, note
 
 
@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         GameRecord.from_json(sys.stdin.read()) if args.file == "-" else GameRecord.load(args.file)
     )
     progress = _Progress(not args.no_progress and sys.stderr.isatty())
-    if est.engine != "compiled" and args.rollouts is None:
+    if not compiled_engine() and args.engine == "auto" and args.rollouts is None:
         note(python_engine_note("analysis"))
     try:
         with _compile_said(est.engine == "compiled", progress):
