@@ -8,8 +8,9 @@ import gc
 import os
 import socket
 
+from ..features import python_engine_note
 from ..i18n import _
-from . import CliError
+from . import CliError, note
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -238,6 +239,18 @@ def run(args: argparse.Namespace) -> int:
                 url=args.database or _("in the data folder"), error=reason
             )
         ) from None
+    from ..features import compiled_engine, compiled_rollouts, rollouts_ahead_of_time
+
+    if not compiled_rollouts():
+        note(python_engine_note("expert"))
+    elif compiled_engine() and not rollouts_ahead_of_time():
+        note(
+            _(
+                "the workers load the bots' compiled search in the background ('sorry compile' "
+                "builds it once; without it the first start compiles it: minutes); meanwhile "
+                "the expert plays as the hard bot and a hint is the medium bot's choice"
+            )
+        )
     where = app.state.db.engine.url.render_as_string(hide_password=True)
     print(_("sorry: games are stored in {where}").format(where=where), flush=True)
     before, after = app.state.db.upgraded
