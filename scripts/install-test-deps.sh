@@ -10,6 +10,10 @@ PY=${1:-.venv/bin/python}
 # The hints' rollouts compiled ahead of time (sorry.compiled.aot; tests/test_compiled_aot.py builds
 # them again if the sources changed since).
 "$PY" -m sorry compile
+# The install-profile tests play each documented install on a terminal (tmux).
+if [ "$(id -u)" = "0" ] && ! command -v tmux >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
+fi
 if [ "$(id -u)" = "0" ] && [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
