@@ -39,9 +39,9 @@ from textual.widgets import (
 from textual.widgets.option_list import Option as ListOption
 
 from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name, colour_names
+from ..bots.rollouts import compiled_available
 from ..effects import Effect, net_moves
 from ..errors import SorryError
-from ..features import compiled_rollouts
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -819,7 +819,7 @@ class GameScreen(Screen[None]):
         seed = 0  # the browser's hint of the same position: the same numbers
         engine = app.hint_engine if compiled or app.hint_engine == "random" else "python"
         # Python playouts stand in for the compiled engine (missing, or still loading): rough
-        rough = app.hint_engine != "python" and (engine == "python" or not compiled_rollouts())
+        rough = app.hint_engine != "python" and (engine == "python" or not compiled_available())
 
         def work() -> None:
             est = estimate_chances(
