@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from typing import Any
 
 from ..i18n import _
@@ -71,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
     max_worlds = args.rollouts or 4000
     if len(game.legal_moves) == 1:
         est = estimate(game)  # forced: nothing to estimate, no rollouts
-    elif seeded:
+        return _print(args, game, est)
+    # without the compiled engine: one line says so; with it, loaded (or compiled, said) now
+    prepare_rollouts("hints")
+    if seeded:
         # a fixed number of rollouts (the faces' hint, or --rollouts worlds a move): the same
         # estimate every time, whatever the machine's load
         view = game.view(game.to_move)
@@ -92,9 +94,8 @@ def _timed(game: Any, max_worlds: int, seed: int) -> Any:
         # nothing to load (sorry compile): the 0.3 s count from the command's start
         seconds = max(MIN_SECONDS, COMMAND_SECONDS - process_age())
     else:
-        # the compiled rollouts load from numba's cache (about 0.4 s) before the hint's
-        # 0.25 s start: loaded inside them, the first round's worlds took all of the time
-        prepare_rollouts("hints")
+        # the compiled rollouts were loaded from numba's cache (about 0.4 s) before the hint's
+        # 0.25 s start (prepare_rollouts): loaded inside them, they took all of the time
         seconds = HINT_SECONDS
         if compiled_available() and os.environ.get("SORRY_AOT") != "0" and sys.stderr.isatty():
             print(

@@ -525,12 +525,12 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
 def print_hint(game: Game, moves: list[Move]) -> None:
     """Each move's chance of winning, best first, by its number (``sorry hint``'s estimate;
     from Python playouts, said to be rough, without the compiled engine)."""
-    from ..bots import estimate
+    from ..bots.estimate import hint_estimate
     from ..features import compiled_rollouts
 
     if compiled_rollouts():
         prepare_rollouts("hints")  # the first time without 'sorry compile': says it compiles
-    est = estimate(game, seed=game.turn)
+    est = hint_estimate(game)  # the full-screen game's and the browser's hint
     if not compiled_rollouts():
         print("  " + _("Rough hint (Python playouts): chance of winning [95%]"))
     else:
