@@ -361,14 +361,12 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
         if level != "human"
     }
     names = ", ".join(f"{colour_name(c)}: {seat_name(seat_of[c])}" for c in game.colours)
-    print(
-        _("{game} {variant} game, seed {seed}. {players}").format(
-            game=_("Sorry!"),
-            variant=variant_name(game.rules.variant),
-            seed=game.seed,
-            players=names,
+    print(  # two lines: a seed of 20 digits and four seats would not fit 80 columns
+        _("{game} {variant} game, seed {seed}.").format(
+            game=_("Sorry!"), variant=variant_name(game.rules.variant), seed=game.seed
         )
     )
+    print(names)
     print(_("{player} starts.").format(player=colour_name(game.first)))
     humans = [c for c in game.colours if seat_of[c] == "human"]
     decisions: list[int] = []  # the history's length at each of the person's choices (undo)

@@ -109,10 +109,13 @@ def status() -> str:
 @functools.cache
 def load() -> Callable[..., None] | None:
     """The ahead-of-time ``evaluate_worlds``, or ``None`` when it is not built for the
-    present sources (or this Python and numpy, or numpy is missing)."""
-    from ..features import rollouts_ahead_of_time
+    present sources (or this Python and numpy, or numpy is missing, or ``SORRY_AOT=0``).
+    Once a process: :func:`sorry.features.rollouts_ahead_of_time` asks here."""
+    from ..features import installed
 
-    if not rollouts_ahead_of_time():
+    if os.environ.get("SORRY_AOT") == "0" or not installed("numpy"):
+        return None
+    if status() != "ready":
         return None
     where = directory()
     manifest = json.loads((where / MANIFEST).read_text())

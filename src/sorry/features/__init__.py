@@ -126,12 +126,11 @@ def rollouts_ahead_of_time() -> Feature:
         return Feature("rollouts_ahead_of_time", what, False, _("turned off by SORRY_AOT=0"))
     from ..compiled import aot
 
-    state = aot.status()
-    if state == "ready":
+    if aot.load() is not None:  # built for these sources, and loads (once a process)
         return Feature("rollouts_ahead_of_time", what, True)
     reason = (
         _("{what} are built from other sources: run 'sorry compile'")
-        if state == "stale"
+        if aot.status() == "stale"
         else _("{what} are not built: run 'sorry compile'")
     )
     return Feature("rollouts_ahead_of_time", what, False, reason.format(what=what))
