@@ -122,7 +122,7 @@ class Terminal:
     """A command on a tmux pane of ``size`` (its own server): type, and read the screen."""
 
     def __init__(self, tmp: Path, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
-        self.socket = f"sorry-profile-{os.getpid()}-{id(self)}"
+        self.socket = str(tmp / f"tmux-{id(self)}")  # its own server, its socket in tmp
         self.env = env
         self.size = size
         self.tmp = tmp
@@ -130,7 +130,7 @@ class Terminal:
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            ["tmux", "-S", self.socket, "-f", "/dev/null", *args],
             capture_output=True,
             text=True,
             env=self.env,
