@@ -180,7 +180,12 @@ def sorry(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
 
 
 def games_of(report: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in report.items() if k not in RUN_KEYS}
+    """A report without its timings (any ``*seconds`` or ``*per_second`` figure) and backend."""
+    return {
+        k: v
+        for k, v in report.items()
+        if k not in RUN_KEYS and not k.endswith("seconds") and "per_second" not in k
+    }
 
 
 RUNS = [
