@@ -138,7 +138,7 @@ def calibration(args: argparse.Namespace) -> None:
     rollouts = args.rollouts or (64 if est.engine == "compiled" else 8)
 
     def estimate(nodes: Any, seed: int) -> list[Any]:
-        return [v for v, _o in chance_values(est, nodes, rollouts, seed)]
+        return [v.value for v in chance_values(est, nodes, rollouts, seed)]
 
     t0 = time.perf_counter()
     todo = [i for i in range(args.games) if i not in done]
@@ -242,6 +242,136 @@ def bot_games(args: argparse.Namespace) -> None:
     print(file=sys.stderr)
 
 
+def _chance_value_medium(node: Any, rollouts: int, seed: int) -> list[float]:
+    """V of a chance node of a two-player standard game with the compiled medium bot as the
+    model: each card that can come, the medium bot's move with it, then ``rollouts`` games
+    played out by the medium bot for every seat (:class:`sorry.fast.search.ViewRoot`)."""
+    from sorry.fast.search import ViewRoot
+    from sorry.rng import Rng, derive_seed
+
+    bot = make_bot("medium")
+    out = [0.0, 0.0, 0.0, 0.0]
+    if node.is_over():
+        for c in node.winners:
+            out[c] = 1.0
+        return out
+    for card, p in node.chance_fractions():
+        d = node.copy(stack=False)
+        d.draw(card)
+        view = d.view(d.to_move)
+        ref = bot.choose(view, Rng(derive_seed(d.turn, 0x5EF)))
+        idx = view.legal_moves.index(ref)
+        worlds = [derive_seed(seed, 0xCA4D + card) ^ k for k in range(1, rollouts + 1)]
+        win = float(ViewRoot(view).scores([idx], worlds, 100_000).mean())
+        mover = d.to_move
+        for c in d.colours:
+            out[c] += float(p) * (win if c == mover else 1.0 - win)
+    return out
+
+
+def model_values(model: str, rollouts: int) -> Any:
+    """A function (nodes, seed) -> values of chance nodes under ``model``."""
+    if model == "medium":
+
+        def medium(nodes: Any, seed: int) -> list[Any]:
+            return [_chance_value_medium(n, rollouts, seed) for n in nodes]
+
+        return medium
+    est = estimator_of("compiled")
+
+    def easy(nodes: Any, seed: int) -> list[Any]:
+        return [v.value for v in chance_values(est, nodes, rollouts, seed)]
+
+    return easy
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """Chance nodes of recorded bot games (``games``) valued by a model, against who won."""
+    from sorry.analysis.calibration import chance_nodes
+    from sorry.rng import Rng, derive_seed
+
+    value = model_values(args.model, args.rollouts)
+    out = Path(args.out)
+    done = _done_games(out)
+    lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
+    lines = [x for x in lines if x["game"] not in done][: args.count]
+    t0 = time.perf_counter()
+    with out.open("a") as fh:
+        for n, item in enumerate(lines, 1):
+            record = GameRecord.from_json(item["record"])
+            game = record.replay()
+            rng = Rng(derive_seed(args.seed, item["game"]))
+            chosen = [node for node in chance_nodes(game) if rng.below(args.every) == 0]
+            rows = []
+            if chosen:
+                values = value(chosen, derive_seed(args.seed, 10**6 + item["game"]))
+                levels = {s.colour: s.kind if s.kind != "bot" else s.level for s in record.seats}
+                won = set(game.winners)
+                for node, v in zip(chosen, values, strict=True):
+                    for c in game.colours:
+                        rows.append([node.turn, c, levels.get(c), float(v[c]), int(c in won)])
+            fh.write(
+                json.dumps(
+                    {
+                        "game": item["game"],
+                        "pair": item["pair"],
+                        "model": args.model,
+                        "rollouts": args.rollouts,
+                        "samples": rows,
+                    }
+                )
+                + "\n"
+            )
+            fh.flush()
+            left = (time.perf_counter() - t0) / n * (len(lines) - n)
+            print(f"\rgame {n}/{len(lines)}, {left:.0f} s left  ", end="", file=sys.stderr)
+    print(file=sys.stderr)
+
+
+def model_table(args: argparse.Namespace) -> None:
+    """The reliability table (pooled over both sides, and by the side's level) and the
+    calibration slope of ``calibrate`` files."""
+    from sorry.analysis.calibration import calibration_slope
+
+    pairs: list[tuple[float, int]] = []
+    by_level: dict[str, list[tuple[float, int]]] = {}
+    games = 0
+    meta: dict[str, Any] = {}
+    for name in args.files:
+        for line in Path(name).read_text().splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            games += 1
+            meta = {k: item[k] for k in ("pair", "model", "rollouts")}
+            for _turn, _c, level, p, won in item["samples"]:
+                pairs.append((p, won))
+                by_level.setdefault(str(level), []).append((p, won))
+    print(
+        f"{meta.get('pair')}: {games} games, {len(pairs)} predictions; model "
+        f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card"
+    )
+    groups = [("pooled", pairs)]
+    if len(by_level) > 1:
+        groups += sorted(by_level.items())
+    for name, group in groups:
+        bins = reliability(group)
+        worst = max((abs(b.gap) for b in bins if b.count >= 30), default=0.0)
+        print(
+            f"{name}: n {len(group)}, Brier {brier(group):.4f}, slope "
+            f"{calibration_slope(group):.3f}, largest decile gap {100 * worst:.1f} points"
+        )
+        if name == "pooled" or args.all:
+            print("| predicted | n | mean predicted % | observed % | gap (points) |")
+            print("|---|---:|---:|---:|---:|")
+            for b in bins:
+                gap = f"{b.gap * 100:+.1f}" if b.count else "-"
+                print(
+                    f"| {b.low:.1f}-{b.high:.1f} | {b.count} | {b.predicted * 100:.1f} | "
+                    f"{b.observed * 100:.1f} | {gap} |"
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -274,6 +404,19 @@ def main() -> None:
     b.add_argument("--seed", type=int, default=2929)
     b.add_argument("--variant", choices=("standard", "teams", "points"), default="standard")
     b.set_defaults(func=bot_games)
+    m = sub.add_parser("calibrate")
+    m.add_argument("--games", required=True, help="a file of recorded games (games)")
+    m.add_argument("--model", choices=("easy", "medium"), default="medium")
+    m.add_argument("--out", required=True)
+    m.add_argument("--rollouts", type=int, default=64)
+    m.add_argument("--every", type=int, default=36)
+    m.add_argument("--count", type=int, default=1_000_000)
+    m.add_argument("--seed", type=int, default=29)
+    m.set_defaults(func=calibrate)
+    mt = sub.add_parser("model-table")
+    mt.add_argument("files", nargs="+")
+    mt.add_argument("--all", action="store_true", help="a table for each level too")
+    mt.set_defaults(func=model_table)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)

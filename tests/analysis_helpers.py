@@ -13,15 +13,18 @@ NONCE = "a5" * 16
 
 
 @cache
-def record(variant: str, players: int, seed: int = 4) -> GameRecord:
-    """A finished game of easy bots (short games) with a fixed nonce."""
+def record(
+    variant: str, players: int, seed: int = 4, levels: tuple[str, ...] = ("easy",)
+) -> GameRecord:
+    """A finished game of bots (easy ones by default: short games; ``levels`` seat by seat,
+    repeated) with a fixed nonce."""
     rules = Rules(variant=variant)
     g = Game(rules, players=players, seed=seed)
     c = Commitment.for_game(g, NONCE)
-    bots = [make_bot("easy") for _ in range(players)]
-    g = play_game(rules, bots, seed=seed, players=players)
+    seats = [levels[i % len(levels)] for i in range(players)]
+    g = play_game(rules, [make_bot(level) for level in seats], seed=seed, players=players)
     assert g.winners
-    return GameRecord.from_game(g, ["easy"] * players, commitment=c)
+    return GameRecord.from_game(g, seats, commitment=c)
 
 
 def replace_step(rec: GameRecord, n: int, **changes: str) -> GameRecord:

@@ -4,6 +4,7 @@ decider's view, and bad input is refused as `sorry verify` would."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from functools import cache
 
@@ -20,7 +21,7 @@ from sorry.analysis import (
     analyse,
     label_of,
 )
-from sorry.analysis.account import REFINE_FROM
+from sorry.analysis.account import REFINE_FROM, ZEROS, Decision, Option
 from sorry.analysis.calibration import ProgressEstimator, naive_values
 from sorry.analysis.estimator import CompiledEstimator, result_values
 from sorry.cards import card_name
@@ -42,6 +43,9 @@ def test_the_account_adds_up_exactly(variant: str, players: int) -> None:
     assert len(a.players) == players
     for p in a.players:
         assert p.start + p.luck + p.decisions == p.result  # fractions: exact
+        # the player's own moves and the others' moves: every term, each counted once
+        assert p.start + p.luck + p.own_decisions + p.others_decisions == p.result
+        assert p.own_decisions == sum(d.term[p.colour] for d in a.decisions if d.colour == p.colour)
     winners = {"RBYG".index(w) for w in a.record.result.winners}
     for p in a.players:
         assert p.result == (1 if p.colour in winners else 0)
@@ -68,10 +72,17 @@ def test_the_terms_telescope_along_the_graph(variant: str, players: int) -> None
 def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
     """With real (pure-Python) rollouts: the account is exact, each draw's value before it is
     the average over the cards that could have come, a move the reference player would have
-    made has a decision term of exactly 0, and the equity lost is against the best option."""
-    a = analyse(record("standard", 2, seed=9), estimator=PlayoutEstimator(), rollouts=1)
+    made has a decision term of exactly 0 (so has a move the policy finds as good as its
+    own: its tie-breaks are free), and the equity lost is against the best option, labelled
+    only beyond the threshold and its own uncertainty."""
+    rec = record("standard", 2, seed=9, levels=("easy", "random"))
+    a = analyse(rec, estimator=PlayoutEstimator(), rollouts=2)
     for p in a.players:
         assert p.start + p.luck + p.decisions == p.result
+        assert p.luck_se > 0 and p.own_decisions_se >= 0 and p.start_se > 0
+        # the luck is the result less the start and the decisions: their uncertainty
+        assert p.luck_se**2 == pytest.approx(p.start_se**2 + p.decisions_se**2)
+        assert p.decisions_se**2 == pytest.approx(p.own_decisions_se**2 + p.others_decisions_se**2)
     assert sum(p.start for p in a.players) == 1
     for d in a.draws:
         assert d.colour is not None and d.card is not None
@@ -80,18 +91,31 @@ def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
         assert sum(p for _c, p, _v in d.outcomes) == 1
         assert card_name(d.card) in {card_name(c) for c, _p, _v in d.outcomes}
     same = [x for x in a.decisions if x.move == x.reference]
-    assert same and all(x.term == (0, 0, 0, 0) for x in same)
+    assert same and all(x.term == (0, 0, 0, 0) and x.term_var == (0, 0, 0, 0) for x in same)
+    assert any(x.free for x in a.decisions)  # the easy bot's ties: its own moves
+    differ = [x for x in a.decisions if x.move != x.reference]
+    assert differ and all(not x.free and max(x.term_var) > 0 for x in differ)
+    easy = PlayoutEstimator()
     for x in a.decisions:
         best = max(o.value[x.colour] for o in x.options)
         assert x.judged(x.best) == best
         gap = best - x.judged(x.move)
+        if x.free:  # the policy finds the move as good as its own: nothing lost
+            assert x.move == x.reference and x.equity_lost == 0 and x.measured is None
+            assert x.move in easy.reference_moves(a.record.replay(x.step - 1))
+            continue
         assert (x.measured is not None) == (gap >= REFINE_FROM)
         if x.measured is None:  # the first measure is the judgement
             assert x.equity_lost == pytest.approx(gap)
+            assert x.label is None
         else:  # measured again (other worlds, more rollouts): that is the judgement
             assert x.equity_lost == pytest.approx(max(0.0, x.measured[1] - x.measured[0]))
+            assert x.loss_se is not None
+            beyond = x.equity_lost > 1.96 * x.loss_se
+            assert (x.label is not None) == (
+                x.real and beyond and x.equity_lost >= THRESHOLDS[-1][1]
+            )
         assert x.equity_lost >= 0
-        assert (x.label is None) == (not x.real or x.equity_lost < THRESHOLDS[-1][1])
     assert any(x.measured is not None for x in a.decisions)
 
 
@@ -101,6 +125,43 @@ def test_the_value_before_a_draw_is_the_average_over_the_cards(variant: str, pla
     for d in a.draws:
         expected = sum((p * (v[0] - d.before[0]) for _c, p, v in d.outcomes), Fraction(0))
         assert expected == 0
+
+
+def test_a_loss_is_an_error_only_beyond_its_uncertainty() -> None:
+    """Labels need the loss past the threshold AND past 1.96 standard errors of its (second)
+    measure; moves measured as equal lose nothing; the policy's own ties are free."""
+    g = Game.from_position("R:10,20,S,S Y:30,40,S,S R", card=7)
+    m0, m1 = g.legal_moves[:2]
+    opts = (Option(m0, (0.5, 0, 0.5, 0)), Option(m1, (0.56, 0, 0.44, 0)))
+    base = Decision(1, 0, 0, 7, m0, m0, m1, ZEROS, ZEROS, opts, (0,), False)
+
+    def with_(**kw: object) -> Decision:
+        return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
+
+    assert with_(measured=(0.50, 0.56), measured_var=0.01**2).label == "mistake"
+    assert with_(measured=(0.50, 0.56), measured_var=0.04**2).label is None  # within noise
+    assert with_(measured=(0.50, 0.50), measured_var=0.0).label is None  # equal: no loss
+    assert with_(measured=(0.52, 0.50), measured_var=0.0).equity_lost == 0
+    free = with_(measured=None, free=True)
+    assert free.equity_lost == 0 and free.label is None
+    # the first measure alone (no second one) never labels
+    assert with_().equity_lost == pytest.approx(0.06) and with_().label is None
+
+
+def test_the_moves_that_mattered_are_two_lists() -> None:
+    a = analyse(record("standard", 2, levels=("easy", "random")), estimator=ProgressEstimator())
+    decisions = a.key_decisions(10)
+    assert decisions and all(d.term[d.colour] != 0 for d in decisions)
+    sizes = [abs(d.term[d.colour]) for d in decisions]
+    assert sizes == sorted(sizes, reverse=True)
+    lucky, unlucky = a.key_draws(5)
+    assert lucky and unlucky
+    assert all(d.colour is not None and d.luck[d.colour] > 0 for d in lucky)
+    assert all(d.colour is not None and d.luck[d.colour] < 0 for d in unlucky)
+    for d in lucky + unlucky:
+        # the draw's line with the move actually played: the luck and that move's own term
+        move = next(x for x in a.decisions if x.step == d.step + 1)
+        assert d.with_move == tuple(d.luck[c] + move.term[c] for c in range(4))
 
 
 def test_labels_follow_the_thresholds() -> None:
@@ -246,7 +307,7 @@ def test_the_json_form_is_the_same_in_every_language() -> None:
     # a bot is named by its level, in the reader's language
     assert [p["label"] for p in english["players"]] == ["Red (easy)", "Yellow (easy)"]
     assert greek["players"][0]["label"] == "Κόκκινο (εύκολο)"
-    strip = ("text", "short", "best_text", "label")
+    strip = ("text", "short", "best_text", "label", "words")
 
     def numbers(data: dict[str, object]) -> object:
         def clean(x: object) -> object:

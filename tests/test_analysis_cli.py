@@ -33,8 +33,9 @@ def test_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", path, "--rollouts", "2"]) == 0
     out = capsys.readouterr().out
     assert "won after" in out and "(compiled engine)" in out
-    assert "start + luck + decisions = result" in out
-    assert "The moves that mattered:" in out
+    assert "start + luck + own moves + others' moves = result" in out
+    assert "The luckiest draws:" in out and "The unluckiest draws:" in out
+    assert "Red: the cards were worth" in out and "±" in out
     assert out.count("%") >= 4
     assert "Red (easy)" in out and "Yellow (easy)" in out
 
@@ -47,6 +48,11 @@ def test_json_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str], naiv
     assert data["format"] == "sorry-analysis" and data["estimator"]["judged_from"] == "game"
     for p in data["players"]:
         assert p["start"] + p["luck"] + p["decisions"] == pytest.approx(p["result"], abs=1e-9)
+        total = p["start"] + p["luck"] + p["own_decisions"] + p["others_decisions"]
+        assert total == pytest.approx(p["result"], abs=1e-9)
+        assert {"luck_se", "own_decisions_se", "others_decisions_se", "words"} <= set(p)
+    assert data["version"] == 2
+    assert {"key_decisions", "luckiest_draws", "unluckiest_draws"} <= set(data)
     assert len(data["decisions"]) == data["result"]["turns"]
     assert len(data["points"]) == 1 + len(data["draws"]) + len(data["decisions"])
     root = ET.parse(svg).getroot()

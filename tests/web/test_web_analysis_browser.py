@@ -173,8 +173,8 @@ def test_the_graph_the_table_and_the_replay(
     page.wait_for_function(f"() => document.body.dataset.replayAt === '{turn}'")
     assert page.locator("#replay-panel").is_visible()
     assert page.locator(f"{GRAPH} .ag-replay").get_attribute("visibility") == "visible"
-    # a swing opens the replay at its turn
-    first = data["swings"][0]
+    # a decision that mattered opens the replay at its turn
+    first = data["key_decisions"][0]
     page.locator(".ag-swing").first.click()
     page.wait_for_function(f"() => document.body.dataset.replayAt === '{first['turn'] + 1}'")
     assert body(page, "analysis") == "ready"
@@ -261,7 +261,12 @@ def test_the_analysis_as_a_seated_player(
           const r = document.createRange(); r.selectNodeContents(b);
           return Math.round(r.getClientRects()[0].left - b.getBoundingClientRect().left); })"""
     )
-    assert len(starts) == min(3, len(data["swings"])) and len(set(starts)) == 1, starts
+    shown = min(3, len(data["key_decisions"])) + min(2, len(data["luckiest_draws"]))
+    shown += min(2, len(data["unluckiest_draws"]))
+    assert len(starts) == shown and len(set(starts)) == 1, starts
+    # each player's totals in words, and the table's intervals
+    assert page.locator("#analysis-words li").count() >= 2 * len(data["players"])
+    assert "±" in page.inner_text("#analysis-table")
     rows = page.locator("#analysis-table tbody tr")
     assert rows.count() == len(data["players"]) == 2
     labels = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
@@ -291,15 +296,20 @@ def test_the_analysis_as_a_seated_player(
     assert not errors
 
 
-#: The table's figures replaced by the widest a game can give: luck and decisions of three
-#: digits, 100% and two-digit counts of errors.
+#: The table's figures replaced by the widest a game can give: luck and moves of three
+#: digits with intervals of two, 100% and two-digit counts of errors.
 WIDEST = """(() => {
   for (const row of document.querySelectorAll('#analysis-table tbody tr')) {
     const cells = row.querySelectorAll('td');
-    cells[0].textContent = '−888.8';
-    cells[1].textContent = '+888.8';
-    cells[2].textContent = '100%';
-    cells[3].textContent = '88 · 88 · 88';
+    for (const k of [0, 1, 2]) {
+      cells[k].querySelector('.ag-num').textContent = k ? '+888.8' : '−888.8';
+      let se = cells[k].querySelector('.ag-se');
+      if (!se) { cells[k].append(document.createElement('br')); se = document.createElement('span');
+        se.className = 'ag-se'; cells[k].append(se); }
+      se.textContent = '±88.8';
+    }
+    cells[3].textContent = '100%';
+    cells[4].textContent = '88 · 88 · 88';
   }
 })()"""
 
@@ -318,20 +328,20 @@ def test_the_words_in_every_language(
         with using(lang):
             title, head, table = (
                 gettext("After the game"),
-                gettext("The moves that mattered"),
+                gettext("Decisions that mattered"),
                 gettext("luck"),
             )
         assert page.locator("#analysis-title").inner_text() == title
         assert page.locator("#analysis-panel h3").nth(1).inner_text() == head
         assert page.locator("#analysis-table thead th").nth(1).inner_text() == table
         if lang != "en":
-            assert title != "After the game" and head != "The moves that mattered"
+            assert title != "After the game" and head != "Decisions that mattered"
         swing = page.locator(".ag-swing").first.inner_text()
         assert (
             swing
             == _status(f"{server.base}/api/games/{finished['id']}/analysis?lang={lang}")[1][
-                "swings"
-            ][0]["text"]
+                "key_decisions"
+            ][0]["short"]
         )
         # the table fits the phone, and no name is cut inside a word (Κόκκι|νο)
         page.locator("#analysis-table").scroll_into_view_if_needed()

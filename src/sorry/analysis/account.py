@@ -22,14 +22,28 @@ so a player's account counts every draw and every move, the others' included, an
 telescopes: ``result - first estimate = sum of luck + sum of decisions``, exactly (the values
 are fractions).
 
+**The uncertainty.** Every value comes with the variance of its estimate (from the rollouts'
+own spread, :class:`~sorry.analysis.estimator.Sample`): the moves of one decision are valued
+in the same worlds, so the variance of their difference (the decision's term) is measured
+row by row; values of different decisions use other worlds and are independent. Each total
+is shown with its 95% interval.
+
+**The budget.** Rollouts go where they matter: every legal move gets ``rollouts`` per card
+(enough to judge it), and when the move played is not the reference move, the two values of
+the account's term are measured again with :data:`ACCOUNT_FACTOR` times the rollouts, in
+worlds of their own. A move the policy finds as good as its own (one of its ties) *is* the
+reference move: the policy's tie-breaks cost nothing.
+
 **The judgement.** Each decision is also judged against the best move: the equity lost is
 the best move's win probability minus the chosen one's, for the mover's side, labelled
-inaccuracy, mistake or blunder at :data:`THRESHOLDS`. In the standard and team games the
-moves are valued by ``V`` itself. In the points variant the account is kept from the
-after-game view (every hand revealed, the order of the draw pile still unknown) and each
-decision is judged from what the decider could know: its own hand, the discards and the
-card counts, the other hands and the draw pile dealt at random in ``worlds`` determinised
-worlds consistent with that (``Game.from_view``).
+inaccuracy, mistake or blunder at :data:`THRESHOLDS` only when it also exceeds
+:data:`LABEL_Z` standard errors of its own estimate (measured again in other worlds: the
+first measure picked the best move, so it overstates its lead). Equal moves lose nothing.
+In the standard and team games the moves are valued by ``V`` itself. In the points variant
+the account is kept from the after-game view (every hand revealed, the order of the draw
+pile still unknown) and each decision is judged from what the decider could know: its own
+hand, the discards and the card counts, the other hands and the draw pile dealt at random in
+``worlds`` determinised worlds consistent with that (``Game.from_view``).
 
 The opening deal of the points variant is one step of the account ("the deal"): the value at
 the start is ``R`` of the start itself, from which every deal is equally likely.
@@ -37,6 +51,7 @@ the start is ``R`` of the start itself, from which every deal is equally likely.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -50,7 +65,15 @@ from ..i18n import N_, _
 from ..moves import Move
 from ..record import GameRecord, verify
 from ..rng import derive_seed
-from .estimator import Estimator, Values, default_estimator, result_values
+from .estimator import (
+    Estimator,
+    Sample,
+    Values,
+    default_estimator,
+    reference_moves,
+    result_values,
+    sample_values,
+)
 
 #: Equity lost (win probability, 0-1) from which a decision is an inaccuracy, a mistake, a
 #: blunder.
@@ -65,6 +88,13 @@ LABELS: Final = {
 #: is measured again with REFINE_FACTOR times the rollouts before it is labelled.
 REFINE_FROM: Final = 0.02
 REFINE_FACTOR: Final = 4
+#: A loss is labelled only when it exceeds this many standard errors of its estimate.
+LABEL_Z: Final = 1.96
+#: The two values of a decision's term (the move played and the reference move, when they
+#: differ) are measured with this many times the rollouts per card.
+ACCOUNT_FACTOR: Final = 8
+#: The z of the intervals shown (95%).
+Z95: Final = 1.959964
 
 #: Rollouts per card that could come, for each value before a draw (so up to 11 times this
 #: per value), by engine.
@@ -78,6 +108,14 @@ DEFAULT_WORLDS: Final = 11
 
 ZERO: Final = Fraction(0)
 ZEROS: Final[Values] = (ZERO, ZERO, ZERO, ZERO)
+
+#: Variances per colour R B Y G (floats, fractions of 1 squared).
+Variances = tuple[float, float, float, float]
+NOVAR: Final[Variances] = (0.0, 0.0, 0.0, 0.0)
+
+
+def _vadd(a: Variances, b: Variances) -> Variances:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
 class AnalysisError(SorryError):
@@ -124,10 +162,25 @@ class Draw:
     after: Values
     #: Each card that could have come: its probability and the value of the node with it.
     outcomes: tuple[tuple[Card, Fraction, Values], ...] = ()
+    #: The variance of the luck's estimate, per colour (the two values are independent).
+    var: Variances = NOVAR
+    #: The value after the move that followed the draw (the move actually played; None for
+    #: the points variant's deal): what the card and that move did together.
+    then: Values | None = None
 
     @property
     def luck(self) -> Values:
         return _sub(self.after, self.before)
+
+    def se(self, colour: int) -> float:
+        """The standard error of the luck for ``colour``."""
+        return math.sqrt(self.var[colour])
+
+    @property
+    def with_move(self) -> Values | None:
+        """What the card and the move played with it did together: the value after that move
+        against the value before the draw (the luck plus the move's own term)."""
+        return None if self.then is None else _sub(self.then, self.before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +210,25 @@ class Decision:
     #: The move played and the best one measured again, with more rollouts in other worlds,
     #: when the first measure put them :data:`REFINE_FROM` or more apart (the mover's side).
     measured: tuple[float, float] | None = None
+    #: The variance of the term's estimate per colour (0 when the move is the reference).
+    term_var: Variances = NOVAR
+    #: The variance of the second measure's difference (best minus played).
+    measured_var: float | None = None
+    #: The move played is one the policy finds as good as its own (its reference).
+    free: bool = False
 
     @property
     def term(self) -> Values:
         return _sub(self.after, self.before)
+
+    def term_se(self, colour: int) -> float:
+        """The standard error of the term for ``colour``."""
+        return math.sqrt(self.term_var[colour])
+
+    @property
+    def loss_se(self) -> float | None:
+        """The standard error of the equity lost, when it was measured again."""
+        return None if self.measured_var is None else math.sqrt(self.measured_var)
 
     @property
     def real(self) -> bool:
@@ -178,19 +246,31 @@ class Decision:
     def equity_lost(self) -> float:
         """The best move's win probability minus the one played's, for the mover's side:
         from the second measure when there is one (the first picks the best move, so its
-        own estimate of the gap is biased upwards)."""
+        own estimate of the gap is biased upwards); 0 for a move the policy finds as good as
+        its own (its tie-breaks cost nothing)."""
+        if self.free:
+            return 0.0
         if self.measured is not None:
             return max(0.0, self.measured[1] - self.measured[0])
         return max(0.0, self.judged(self.best) - self.judged(self.move))
 
     @property
     def label(self) -> str | None:
-        return label_of(self.equity_lost) if self.real else None
+        """The label of a real decision whose loss exceeds a threshold and
+        :data:`LABEL_Z` standard errors of its estimate (else None)."""
+        if not self.real:
+            return None
+        lost = self.equity_lost
+        se = self.loss_se
+        if se is None or lost <= LABEL_Z * se:
+            return None
+        return label_of(lost)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSummary:
-    """One player's totals. ``start + luck + decisions == result`` exactly (fractions)."""
+    """One player's totals. ``start + luck + own_decisions + others_decisions == result``
+    exactly (fractions); each total with the standard error of its estimate (``*_se``)."""
 
     colour: int
     side: tuple[int, ...]
@@ -204,6 +284,17 @@ class PlayerSummary:
     equity_lost: float  # own moves, judged against the best move
     real_decisions: int
     labels: dict[str, int]
+    start_se: float = 0.0
+    luck_se: float = 0.0
+    own_luck_se: float = 0.0
+    decisions_se: float = 0.0
+    own_decisions_se: float = 0.0
+    others_decisions_se: float = 0.0
+
+    @property
+    def others_decisions(self) -> Fraction:
+        """What the other players' moves did to this player's side (vs the reference)."""
+        return self.decisions - self.own_decisions
 
     @property
     def accuracy(self) -> float | None:
@@ -269,6 +360,27 @@ class Analysis:
         out.sort(key=lambda s: (-abs(s.delta), s.event.step))
         return out[:n]
 
+    def key_decisions(self, n: int = 10) -> list[Decision]:
+        """The ``n`` decisions whose own effect (the move played against the reference move,
+        for the mover's side) was largest, good or bad, largest first; a move the policy
+        would have made itself has none."""
+        moved = [d for d in self.decisions if d.term[d.colour] != 0]
+        moved.sort(key=lambda d: (-abs(d.term[d.colour]), d.step))
+        return moved[:n]
+
+    def key_draws(self, n: int = 5) -> tuple[list[Draw], list[Draw]]:
+        """The ``n`` luckiest and the ``n`` unluckiest draws of the game (each for the side
+        that got the card: its luck), each list most extreme first. The points variant's
+        deal is not a draw of one player."""
+        own = [d for d in self.draws if d.colour is not None]
+        lucky = sorted(
+            (d for d in own if d.luck[_c(d)] > 0), key=lambda d: (-d.luck[_c(d)], d.step)
+        )
+        unlucky = sorted(
+            (d for d in own if d.luck[_c(d)] < 0), key=lambda d: (d.luck[_c(d)], d.step)
+        )
+        return lucky[:n], unlucky[:n]
+
     def luckiest(self, colour: int) -> Draw | None:
         """The draw ``colour`` received that helped its side most (None if no draw)."""
         own = [d for d in self.draws if d.colour == colour]
@@ -277,6 +389,11 @@ class Analysis:
     def unluckiest(self, colour: int) -> Draw | None:
         own = [d for d in self.draws if d.colour == colour]
         return min(own, key=lambda d: d.luck[colour], default=None)
+
+
+def _c(d: Draw) -> int:
+    assert d.colour is not None
+    return d.colour
 
 
 ProgressFn = Callable[[int, int], None]
@@ -311,7 +428,7 @@ def analyse(
 
     valued = value_decisions(record, est, n, w, seed, progress=step)
     points, draws, decisions = assemble(record, start, valued)
-    return finish(record, est.policy, est.engine, n, w, points, draws, decisions)
+    return finish(record, est.policy, est.engine, n, w, points, draws, decisions, start[2])
 
 
 def finish(
@@ -323,8 +440,10 @@ def finish(
     points: Sequence[Point],
     draws: Sequence[Draw],
     decisions: Sequence[Decision],
+    start_var: Variances = NOVAR,
 ) -> Analysis:
-    """The :class:`Analysis` of assembled values, with the per-player totals."""
+    """The :class:`Analysis` of assembled values, with the per-player totals (``start_var``:
+    the variance of the value at the start, as :func:`start_value` gives it)."""
     est_name = f"{policy}/{engine}"
     analysis = Analysis(
         record=record,
@@ -337,7 +456,7 @@ def finish(
         draws=tuple(draws),
         decisions=tuple(decisions),
     )
-    return _with_players(analysis)
+    return _with_players(analysis, start_var)
 
 
 def checked(source: GameRecord | Game) -> GameRecord:
@@ -363,7 +482,45 @@ def checked(source: GameRecord | Game) -> GameRecord:
 
 #: A chance node's value and its outcomes: each card that can come, its probability, and
 #: the value of the node with it.
-ChanceValue = tuple[Values, tuple[tuple[Card, Fraction, Values], ...]]
+Outcomes = tuple[tuple[Card, Fraction, Values], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceValue:
+    """``V`` of a chance node: the value, each card that can come with its probability and
+    the value with it, and each card's :class:`Sample` with the call it came from (the
+    samples of one call share their worlds)."""
+
+    value: Values
+    outcomes: Outcomes
+    parts: tuple[tuple[Card, Fraction, Sample, tuple[int, int]], ...] = ()
+
+    def variance(self, colour: int) -> float:
+        """The variance of the value's estimate for ``colour``."""
+        return sum(float(p) ** 2 * smp.variance(colour) for _c, p, smp, _k in self.parts)
+
+    def variances(self) -> Variances:
+        return (self.variance(0), self.variance(1), self.variance(2), self.variance(3))
+
+    def diff_variance(self, other: ChanceValue, colour: int) -> float:
+        """The variance of ``self.value - other.value`` for ``colour``: card by card, paired
+        row by row where both cards' samples come from one call (the same worlds)."""
+        mine = {c: (p, smp, k) for c, p, smp, k in self.parts}
+        theirs = {c: (p, smp, k) for c, p, smp, k in other.parts}
+        total = 0.0
+        for card in set(mine) | set(theirs):
+            a, b = mine.get(card), theirs.get(card)
+            if a is not None and b is not None and a[2] == b[2]:
+                total += a[1].diff_variance(b[1], colour, float(a[0]), float(b[0]))
+                continue
+            for x in (a, b):
+                if x is not None:
+                    total += float(x[0]) ** 2 * x[1].variance(colour)
+        return total
+
+    def diff_variances(self, other: ChanceValue) -> Variances:
+        v = [self.diff_variance(other, c) for c in range(4)]
+        return (v[0], v[1], v[2], v[3])
 
 
 def chance_values(
@@ -393,39 +550,41 @@ def chance_values(
             batch.append(child)
             cards.append(card)
             counts.append(n)
-    got: list[Values | None] = [result_values(g) if g.is_over() else None for g in batch]
+    got: list[Sample | None] = [None] * len(batch)
     # one call of the estimator per card and number of rollouts: the worlds of a card are its
     # own (the cards of a node are valued independently, so their average is as precise as
     # all its rollouts together), and the same for that card after every move compared
     for key in sorted(set(zip(cards, counts, strict=True))):
-        todo = [k for k in range(len(batch)) if got[k] is None and (cards[k], counts[k]) == key]
-        if todo:
-            card_seed = derive_seed(seed, 0xCA4D + key[0])
-            vals = estimator.values([batch[k] for k in todo], key[1], card_seed)
-            for k, v in zip(todo, vals, strict=True):
-                got[k] = v
-    values = iter(got)
+        todo = [k for k in range(len(batch)) if (cards[k], counts[k]) == key]
+        card_seed = derive_seed(seed, 0xCA4D + key[0])
+        for k, smp in zip(
+            todo, sample_values(estimator, [batch[k] for k in todo], key[1], card_seed), strict=True
+        ):
+            got[k] = smp
+    samples = iter(zip(got, counts, strict=True))
     out: list[ChanceValue] = []
     for node, fr in zip(nodes, plan, strict=True):
         if fr is None:
-            out.append((result_values(node), ()))
+            out.append(ChanceValue(result_values(node), ()))
             continue
         total = ZEROS
         outcomes = []
+        parts = []
         for card, p in fr:
-            got_v = next(values)
-            assert got_v is not None
-            v = got_v
+            got_smp, n = next(samples)
+            assert got_smp is not None
+            v = got_smp.mean
             outcomes.append((card, p, v))
+            parts.append((card, p, got_smp, (card, n)))
             total = _add(total, (p * v[0], p * v[1], p * v[2], p * v[3]))
-        out.append((total, tuple(outcomes)))
+        out.append(ChanceValue(total, tuple(outcomes), tuple(parts)))
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class NodeValues:
-    """One decision node valued (what :func:`value_decisions` computes; picklable, so a
-    server can compute the decisions of a game in pieces, in worker processes)."""
+    """One decision node valued (what :func:`value_decisions` computes; picklable and small,
+    so a server can compute the decisions of a game in pieces, in worker processes)."""
 
     index: int  # the decision's number in the game (0 = the first move)
     moves: tuple[Move, ...]  # the legal moves, as listed
@@ -433,22 +592,32 @@ class NodeValues:
     reference: Move
     judged: tuple[Values, ...]  # each move's value as judged (from the view in points)
     after: Values  # V after the move played
-    outcomes: tuple[tuple[Card, Fraction, Values], ...]  # the next draw's cards, valued
+    outcomes: Outcomes  # the next draw's cards, valued
     before: Values  # V after the draw: the reference move's value
     measured: tuple[float, float] | None
+    after_var: Variances = NOVAR  # the variances of the estimates of after, before, the term
+    before_var: Variances = NOVAR
+    term_var: Variances = NOVAR
+    measured_var: float | None = None  # of the second measure's difference
+    free: bool = False  # the move played is one of the policy's ties: the reference
 
 
-def start_value(
-    record: GameRecord, est: Estimator, rollouts: int, seed: int
-) -> tuple[Values, tuple[tuple[Card, Fraction, Values], ...]]:
+#: V at the start: its value, the first draw's cards valued (none in the points variant), and
+#: the variance of its estimate.
+StartValue = tuple[Values, Outcomes, Variances]
+
+
+def start_value(record: GameRecord, est: Estimator, rollouts: int, seed: int) -> StartValue:
     """V at the start (a chance node) and its cards valued: in the standard game the first
     draw's cards; in the points variant ``R`` of the start itself (every deal equally
     likely), with no outcomes."""
     game = record.start()
     if record.rules.points:
-        return est.values([game], rollouts * 11, derive_seed(seed, 1))[0], ()
-    ((start, outcomes),) = chance_values(est, [game], rollouts, derive_seed(seed, 1))
-    return start, outcomes
+        (smp,) = sample_values(est, [game], rollouts * 11, derive_seed(seed, 1))
+        var = (smp.variance(0), smp.variance(1), smp.variance(2), smp.variance(3))
+        return smp.mean, (), var
+    (start,) = chance_values(est, [game], rollouts, derive_seed(seed, 1))
+    return start.value, start.outcomes, start.variances()
 
 
 def decision_count(record: GameRecord) -> int:
@@ -494,42 +663,54 @@ def _value_node(
     turn_seed = derive_seed(seed, 1000 + game.turn)
     mover = game.to_move
     moves = game.legal_moves
-    reference = est.reference_move(game)
+    ties = reference_moves(est, game)
+    free = chosen in ties and len(moves) > 1
+    reference = chosen if chosen in ties else est.reference_move(game)
 
     def after(m: Move) -> Game:
         g = game.copy(stack=False)
         g.push(m)
         return g
 
+    line: list[ChanceValue] = []
     if game.rules.points:
         judged = est.view_values(game, moves, n, worlds, turn_seed)
-        line_moves = [chosen] if reference == chosen else [chosen, reference]
-        valued = chance_values(est, [after(m) for m in line_moves], n, turn_seed ^ 0xA11)
-        line = dict(zip(line_moves, valued, strict=True))
-        after_chosen, outcomes = line[chosen]
-        before = line[reference][0]
     else:
         valued = chance_values(est, [after(m) for m in moves], n, turn_seed)
-        judged = [v for v, _o in valued]
-        by_move = dict(zip(moves, valued, strict=True))
-        after_chosen, outcomes = by_move[chosen]
-        before = by_move[reference][0]
+        judged = [v.value for v in valued]
+        if reference == chosen:
+            line = [valued[moves.index(chosen)]]
+    if not line:
+        # the account's line: the move played and the reference move, in the same worlds
+        # (their difference is the decision's term), with more rollouts when they differ
+        line_moves = [chosen] if reference == chosen else [chosen, reference]
+        k = 1 if reference == chosen else ACCOUNT_FACTOR
+        line = chance_values(
+            est, [after(m) for m in line_moves], n * k, derive_seed(turn_seed, 0xACC)
+        )
+    played, ref = line[0], line[-1]
+    term_var = played.diff_variances(ref) if reference != chosen else NOVAR
     mine = [float(v[mover]) for v in judged]
-    played = mine[moves.index(chosen)]
-    best = chosen if played == max(mine) else moves[mine.index(max(mine))]
-    measured = None
-    if len(moves) > 1 and max(mine) - played >= REFINE_FROM:
-        measured = _measure(game, chosen, best, mover, est, n, worlds, turn_seed)
+    at = moves.index(chosen)
+    best = chosen if mine[at] == max(mine) else moves[mine.index(max(mine))]
+    measured = measured_var = None
+    if len(moves) > 1 and not free and max(mine) - mine[at] >= REFINE_FROM:
+        measured, measured_var = _measure(game, chosen, best, mover, est, n, worlds, turn_seed)
     return NodeValues(
         index=index,
         moves=tuple(moves),
         chosen=chosen,
         reference=reference,
         judged=tuple(judged),
-        after=after_chosen,
-        outcomes=outcomes,
-        before=before,
+        after=played.value,
+        outcomes=played.outcomes,
+        before=ref.value,
         measured=measured,
+        after_var=played.variances(),
+        before_var=ref.variances(),
+        term_var=term_var,
+        measured_var=measured_var,
+        free=free,
     )
 
 
@@ -542,26 +723,55 @@ def _measure(
     n: int,
     worlds: int,
     seed: int,
-) -> tuple[float, float]:
+) -> tuple[tuple[float, float], float]:
     """The move played and the best move valued again for the mover's side, with
-    :data:`REFINE_FACTOR` times the rollouts, in worlds of their own."""
+    :data:`REFINE_FACTOR` times the rollouts, in worlds of their own, and the variance of
+    their difference."""
     seed = derive_seed(seed, 0x2EF)
     k = REFINE_FACTOR
     if game.rules.points:
-        vals = est.view_values(game, [chosen, best], n, worlds * k, seed)
-    else:
+        a, b = determinised_samples(est, game, [chosen, best], n, worlds * k, seed)
+        return (float(a.mean[mover]), float(b.mean[mover])), b.diff_variance(a, mover)
+    nodes = []
+    for m in (chosen, best):
+        g = game.copy(stack=False)
+        g.push(m)
+        nodes.append(g)
+    x, y = chance_values(est, nodes, n * k, seed)
+    return (float(x.value[mover]), float(y.value[mover])), y.diff_variance(x, mover)
+
+
+def determinised_samples(
+    est: Estimator, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+) -> list[Sample]:
+    """Each of ``moves`` valued from the mover's view (as
+    :func:`~sorry.analysis.estimator.determinised_values`), one row per world: the worlds
+    are dealt by :meth:`Game.from_view`, every move played in each."""
+    view = game.view(game.to_move)
+    rows: list[list[tuple[float, float, float, float]]] = [[] for _m in moves]
+    sums: list[Values] = [ZEROS for _m in moves]
+    for w in range(worlds):
+        world = Game.from_view(view, derive_seed(seed, 7919 + w))
         nodes = []
-        for m in (chosen, best):
-            a = game.copy(stack=False)
-            a.push(m)
-            nodes.append(a)
-        vals = [v for v, _o in chance_values(est, nodes, n * k, seed)]
-    return float(vals[0][mover]), float(vals[1][mover])
+        for m in moves:
+            g = world.copy(stack=False)
+            g.push(m)
+            nodes.append(g)
+        live = [g for g in nodes if not g.is_over()]
+        got = iter(est.values(live, rollouts, derive_seed(seed, 104729 + w)) if live else [])
+        for j, g in enumerate(nodes):
+            v = result_values(g) if g.is_over() else next(got)
+            sums[j] = _add(sums[j], v)
+            rows[j].append((float(v[0]), float(v[1]), float(v[2]), float(v[3])))
+    return [
+        Sample((s[0] / worlds, s[1] / worlds, s[2] / worlds, s[3] / worlds), tuple(r))
+        for s, r in zip(sums, rows, strict=True)
+    ]
 
 
 def assemble(
     record: GameRecord,
-    start: tuple[Values, tuple[tuple[Card, Fraction, Values], ...]],
+    start: StartValue,
     valued: Sequence[NodeValues],
 ) -> tuple[list[Point], list[Draw], list[Decision]]:
     """The graph, the draws and the decisions of a record from its values (the start's and
@@ -574,7 +784,7 @@ def assemble(
     points: list[Point] = []
     draws: list[Draw] = []
     decisions: list[Decision] = []
-    current, outcomes = start
+    current, outcomes, current_var = start
     points.append(Point(0, 0, "start", current))
     i = 0
     pending: tuple[int, int | None, Card | None] | None = None
@@ -598,7 +808,19 @@ def assemble(
         before = node.before
         if pending is not None:  # the draw (or deal) that led here, now that V(D) is known
             p_step, p_colour, p_card = pending
-            draws.append(Draw(p_step, game.turn, p_colour, p_card, current, before, outcomes))
+            draws.append(
+                Draw(
+                    p_step,
+                    game.turn,
+                    p_colour,
+                    p_card,
+                    current,
+                    before,
+                    outcomes,
+                    _vadd(current_var, node.before_var),
+                    node.after if p_colour is not None else None,
+                )
+            )
             points.append(Point(p_step, game.turn, "draw", before))
             pending = None
         options = tuple(
@@ -628,9 +850,13 @@ def assemble(
                 side=side,
                 from_view=bool(rec.rules.points),
                 measured=node.measured,
+                term_var=node.term_var,
+                measured_var=node.measured_var,
+                free=node.free,
             )
         )
         current = node.after
+        current_var = node.after_var
         outcomes = node.outcomes
         points.append(Point(i, game.turn, "move", current))
     if not game.is_over() or current != result_values(game):
@@ -653,7 +879,7 @@ def _listed(game: Game, move: Move) -> Move:
     return played
 
 
-def _with_players(a: Analysis) -> Analysis:
+def _with_players(a: Analysis, start_var: Variances = NOVAR) -> Analysis:
     rec = a.record
     names = {s.colour: (s.name or s.kind) for s in rec.seats}
     start = a.points[0].values
@@ -665,6 +891,8 @@ def _with_players(a: Analysis) -> Analysis:
         own_luck = sum((d.luck[c] for d in a.draws if d.colour == c), ZERO)
         dec = sum((d.term[c] for d in a.decisions), ZERO)
         own_dec = sum((d.term[c] for d in a.decisions if d.colour == c), ZERO)
+        own_var = sum(d.term_var[c] for d in a.decisions if d.colour == c)
+        others_var = sum(d.term_var[c] for d in a.decisions if d.colour != c)
         mine = [d for d in a.decisions if d.colour == c]
         labels = {name: 0 for name, _limit in THRESHOLDS}
         for d in mine:
@@ -684,6 +912,14 @@ def _with_players(a: Analysis) -> Analysis:
                 equity_lost=sum(d.equity_lost for d in mine),
                 real_decisions=sum(1 for d in mine if d.real),
                 labels=labels,
+                start_se=math.sqrt(start_var[c]),
+                # the luck is the result less the start and the decisions (it telescopes):
+                # its uncertainty is theirs
+                luck_se=math.sqrt(start_var[c] + own_var + others_var),
+                own_luck_se=math.sqrt(sum(d.var[c] for d in a.draws if d.colour == c)),
+                decisions_se=math.sqrt(own_var + others_var),
+                own_decisions_se=math.sqrt(own_var),
+                others_decisions_se=math.sqrt(others_var),
             )
         )
     return Analysis(
@@ -709,24 +945,29 @@ def card_text(card: Card | None) -> str | None:
 
 
 __all__ = [
+    "ACCOUNT_FACTOR",
     "DEFAULT_ROLLOUTS",
     "DEFAULT_WORLDS",
     "LABELS",
+    "LABEL_Z",
     "THRESHOLDS",
     "Analysis",
     "AnalysisError",
+    "ChanceValue",
     "Decision",
     "Draw",
     "NodeValues",
     "Option",
     "PlayerSummary",
     "Point",
+    "StartValue",
     "Swing",
     "analyse",
     "assemble",
     "chance_values",
     "checked",
     "decision_count",
+    "determinised_samples",
     "finish",
     "label_of",
     "start_value",

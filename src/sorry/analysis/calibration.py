@@ -7,6 +7,18 @@ from progress alone (``benchmarks/bench_analysis.py calibration``, ``docs/analys
 0.0758
 >>> [(b.low, b.count) for b in reliability(pairs) if b.count]
 [(0.0, 1), (0.1, 1), (0.4, 1), (0.5, 1), (0.8, 1), (0.9, 1)]
+
+The calibration slope: 1 for predictions as extreme as the outcomes bear out, below 1 for
+overconfident ones (too far from 1/2), above 1 for underconfident ones.
+
+>>> import math
+>>> ps = [i / 100 for i in range(1, 100)]
+>>> fair = [(p, o) for p in ps for o in (1, 0) for _ in range(round(100 * (p if o else 1 - p)))]
+>>> round(calibration_slope(fair), 2)
+1.0
+>>> shrunk = [(0.5 + (p - 0.5) / 2, o) for p, o in fair]
+>>> calibration_slope(shrunk) > 1.5
+True
 """
 
 from __future__ import annotations
@@ -19,6 +31,7 @@ from typing import Final
 
 from ..bots import make_bot
 from ..bots.base import PROGRESS
+from ..bots.levels import EasyBot
 from ..game import Game
 from ..moves import Move
 from ..rng import Rng, derive_seed
@@ -75,6 +88,9 @@ class ProgressEstimator:
     def reference_move(self, game: Game) -> Move:
         return self._bot.choose(game.view(game.to_move), Rng(derive_seed(game.turn, 0x5EF)))
 
+    def reference_moves(self, game: Game) -> list[Move]:
+        return EasyBot().best_moves(game.view(game.to_move))
+
     def view_values(
         self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
     ) -> list[Values]:
@@ -117,6 +133,37 @@ def reliability(pairs: Sequence[tuple[float, int]], bins: int = 10) -> list[Bin]
             )
         )
     return out
+
+
+def calibration_slope(pairs: Sequence[tuple[float, int]], clip: float = 0.005) -> float:
+    """The slope ``b`` of the logistic regression ``P(won) = 1 / (1 + exp(-(a + b * logit(p))))``
+    of the outcomes on the predictions (clipped to ``[clip, 1 - clip]``), by Newton's method."""
+    xs = []
+    for p, _o in pairs:
+        q = min(1 - clip, max(clip, p))
+        xs.append(math.log(q / (1 - q)))
+    ys = [o for _p, o in pairs]
+    a, b = 0.0, 1.0
+    for _step in range(50):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, y in zip(xs, ys, strict=True):
+            z = a + b * x
+            m = 1 / (1 + math.exp(-z)) if z > -700 else 0.0
+            w = m * (1 - m)
+            ga += y - m
+            gb += (y - m) * x
+            haa += w
+            hab += w * x
+            hbb += w * x * x
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-10:
+            break
+    return b
 
 
 def brier(pairs: Sequence[tuple[float, int]]) -> float:
@@ -203,6 +250,7 @@ __all__ = [
     "ProgressEstimator",
     "Sample",
     "brier",
+    "calibration_slope",
     "chance_nodes",
     "naive_values",
     "reliability",

@@ -28,6 +28,7 @@ Red, three pawns HOME and a 1 in hand to bring out the last, against Yellow with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Protocol, runtime_checkable
 
@@ -74,6 +75,78 @@ class Estimator(Protocol):
         in each world consistent with the view, every move played in the same worlds, about
         ``rollouts * worlds`` rollouts each. The hidden cards of ``game`` are never used."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """The rollouts from one node in one call: their share of wins per colour (exact) and the
+    equally weighted results they average (one per rollout, or per batch of rollouts), from
+    which the uncertainty of the share is measured. Two samples of one call share their
+    worlds, row for row (common random numbers)."""
+
+    mean: Values
+    rows: tuple[tuple[float, float, float, float], ...]
+
+    def variance(self, colour: int) -> float:
+        """The variance of :attr:`mean` for ``colour`` (the rows' variance over their count)."""
+        return _mean_variance([r[colour] for r in self.rows])
+
+    def diff_variance(self, other: Sample, colour: int, a: float = 1.0, b: float = 1.0) -> float:
+        """The variance of ``a * mean - b * other.mean`` for ``colour``, row by row (both
+        from one call: the same worlds)."""
+        if len(self.rows) != len(other.rows):
+            raise ValueError("samples of different calls cannot be paired")
+        return _mean_variance(
+            [a * x[colour] - b * y[colour] for x, y in zip(self.rows, other.rows, strict=True)]
+        )
+
+
+def _mean_variance(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = sum(xs) / n
+    return sum((x - m) ** 2 for x in xs) / (n - 1) / n
+
+
+#: Without rollouts of their own (an estimator that has no ``samples``), the rollouts of a
+#: call are run in this many batches of other seeds, whose means measure the uncertainty.
+BATCHES: Final = 8
+
+
+def sample_values(est: Estimator, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Sample]:
+    """:meth:`Estimator.values` with each value's rows (:class:`Sample`): the estimator's own
+    (``est.samples``, one row per rollout) or, for an estimator without them, the means of
+    :data:`BATCHES` batches of the rollouts, each batch with a seed of its own, the same for
+    every node."""
+    own = getattr(est, "samples", None)
+    if own is not None:
+        got: list[Sample] = own(nodes, rollouts, seed)
+        return got
+    batches = min(BATCHES, rollouts)
+    sizes = [rollouts // batches + (1 if b < rollouts % batches else 0) for b in range(batches)]
+    calls = [est.values(nodes, n, derive_seed(seed, 0xBA7C + b)) for b, n in enumerate(sizes)]
+    out = []
+    for j in range(len(nodes)):
+        parts = [call[j] for call in calls]
+        mean = tuple(
+            sum((Fraction(n) * v[c] for n, v in zip(sizes, parts, strict=True)), Fraction(0))
+            / rollouts
+            for c in range(4)
+        )
+        rows = tuple((float(v[0]), float(v[1]), float(v[2]), float(v[3])) for v in parts)
+        out.append(Sample((mean[0], mean[1], mean[2], mean[3]), rows))
+    return out
+
+
+def reference_moves(est: Estimator, game: Game) -> list[Move]:
+    """The moves the estimator's policy finds equally good at a decision node (it draws its
+    reference move among them): ``est.reference_moves`` if it has it, else its one move."""
+    own = getattr(est, "reference_moves", None)
+    if own is not None:
+        moves: list[Move] = own(game)
+        return moves
+    return [est.reference_move(game)]
 
 
 def determinised_values(
@@ -133,27 +206,43 @@ class PlayoutEstimator:
         self._bot = make_bot("easy")
 
     def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        return [s.mean for s in self.samples(nodes, rollouts, seed)]
+
+    def samples(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Sample]:
+        """The values with one row per rollout (its winners: 1, the others 0)."""
         if rollouts < 1:
             raise ValueError("rollouts must be at least 1")
-        return [self._one(g, rollouts, seed) for g in nodes]
+        out = []
+        for g in nodes:
+            rows = self._one(g, rollouts, seed)
+            mean = tuple(Fraction(sum(int(r[c]) for r in rows), rollouts) for c in range(4))
+            out.append(Sample((mean[0], mean[1], mean[2], mean[3]), rows))
+        return out
 
     def reference_move(self, game: Game) -> Move:
         view = game.view(game.to_move)
         return self._bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))
+
+    def reference_moves(self, game: Game) -> list[Move]:
+        return _best_moves(self._bot, game)
 
     def view_values(
         self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
     ) -> list[Values]:
         return determinised_values(self, game, moves, rollouts, worlds, seed)
 
-    def _one(self, game: Game, rollouts: int, seed: int) -> Values:
+    def _one(
+        self, game: Game, rollouts: int, seed: int
+    ) -> tuple[tuple[float, float, float, float], ...]:
         if game.is_over():
-            return result_values(game)
+            r = result_values(game)
+            won = (float(r[0]), float(r[1]), float(r[2]), float(r[3]))
+            return tuple(won for _k in range(rollouts))
         rules = game.rules
         limit = MAX_ROLLOUT_MOVES
         if rules.turn_limit is not None:
             limit = max(0, rules.turn_limit - game.turn)
-        wins = [0, 0, 0, 0]
+        rows = []
         for k in range(rollouts):
             world = Rng(rollout_seed(seed, k))
             pile = game.draw_pile[:]
@@ -175,15 +264,12 @@ class PlayoutEstimator:
                 rules, game.colours, game.state.copy(), game.to_move, pile, discard, hands, world
             )
             winner = sim.run(limit)
+            row = [0.0, 0.0, 0.0, 0.0]
             if winner is not None:
                 for c in team_of(rules, winner):
-                    wins[c] += 1
-        return (
-            Fraction(wins[0], rollouts),
-            Fraction(wins[1], rollouts),
-            Fraction(wins[2], rollouts),
-            Fraction(wins[3], rollouts),
-        )
+                    row[c] = 1.0
+            rows.append((row[0], row[1], row[2], row[3]))
+        return tuple(rows)
 
 
 #: The compiled policies the estimator can roll out with, and the bot level that plays each
@@ -243,10 +329,24 @@ class CompiledEstimator:
         view = game.view(game.to_move)
         return self._bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))
 
+    def reference_moves(self, game: Game) -> list[Move]:
+        return _best_moves(self._bot, game)
+
     def view_values(
         self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
     ) -> list[Values]:
         return determinised_values(self, game, moves, rollouts, worlds, seed)
+
+
+def _best_moves(bot: Any, game: Game) -> list[Move]:
+    """The moves a bot of the policy's level draws its move from (its ties), from the
+    mover's view; a bot that does not say: its one seeded move."""
+    view = game.view(game.to_move)
+    best = getattr(bot, "best_moves", None)
+    if best is not None:
+        moves: list[Move] = best(view)
+        return moves
+    return [bot.choose(view, Rng(derive_seed(game.turn, 0x5EF)))]
 
 
 def compiled_available() -> bool:
@@ -265,14 +365,18 @@ def default_estimator() -> Estimator:
 
 
 __all__ = [
+    "BATCHES",
     "COMPILED_POLICIES",
     "CompiledEstimator",
     "Estimator",
     "PlayoutEstimator",
+    "Sample",
     "Values",
     "compiled_available",
     "default_estimator",
     "determinised_values",
+    "reference_moves",
     "result_values",
     "rollout_seed",
+    "sample_values",
 ]

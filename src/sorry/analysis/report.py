@@ -22,12 +22,18 @@ from ..describe import describe
 from ..i18n import _, ngettext
 from ..moves import Move
 from ..record import GameRecord
-from .account import LABELS, THRESHOLDS, Analysis, Draw
+from .account import LABELS, THRESHOLDS, Z95, Analysis, Draw
 
 FORMAT: Final = "sorry-analysis"
-VERSION: Final = 1
-#: Swings kept in the JSON, largest first (the faces show three, the command five).
+VERSION: Final = 2
+#: Swings kept in the JSON, largest first.
 SWINGS: Final = 10
+#: The decisions that mattered kept in the JSON, and the luckiest and unluckiest draws (each).
+KEY_DECISIONS: Final = 10
+KEY_DRAWS: Final = 5
+#: A total smaller than this (in wins) is said to be worth what average cards, or the
+#: policy's moves, are worth.
+NOTHING: Final = 0.005
 
 Data = dict[str, Any]
 
@@ -43,6 +49,22 @@ def points(value: float | Fraction) -> str:
     if v == 0:
         return "0.0"
     return f"{v:+.1f}"
+
+
+def interval(se: float) -> str:
+    """The half-width of a 95% interval, in points: ``±3.1`` (1.96 standard errors)."""
+    return f"±{Z95 * se * 100:.1f}"
+
+
+def points_with(value: float | Fraction, se: float) -> str:
+    """A change with its 95% interval: ``+12.5 ±3.1`` (the interval left out when there is
+    no uncertainty)."""
+    return points(value) if se <= 0 else f"{points(value)} {interval(se)}"
+
+
+def wins(value: float) -> str:
+    """An amount of wins for a sentence: ``0.44``."""
+    return f"{abs(value):.2f}"
 
 
 def _colour(letter: str) -> int:
@@ -80,6 +102,8 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "before": _vals(analysis, d.before),
             "after": _vals(analysis, d.after),
             "luck": _vals(analysis, d.luck),
+            "luck_se": _vals(analysis, [d.se(c) for c in range(4)], 5),
+            "with_move": None if d.with_move is None else _vals(analysis, d.with_move),
             "outcomes": [
                 {"card": card_name(c), "p": round(float(p), 4), "values": _vals(analysis, v)}
                 for c, p, v in d.outcomes
@@ -103,6 +127,9 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "before": _vals(analysis, x.before),
             "after": _vals(analysis, x.after),
             "term": _vals(analysis, x.term),
+            "term_se": _vals(analysis, [x.term_se(c) for c in range(4)], 5),
+            "loss_se": None if x.loss_se is None else round(x.loss_se, 5),
+            "free": x.free,
             "options": [
                 {"move": str(o.move), "value": round(o.value[x.colour], 4)} for o in x.options
             ],
@@ -122,7 +149,14 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "own_luck": float(p.own_luck),
             "decisions": float(p.decisions),
             "own_decisions": float(p.own_decisions),
+            "others_decisions": float(p.others_decisions),
             "result": float(p.result),
+            "start_se": round(p.start_se, 5),
+            "luck_se": round(p.luck_se, 5),
+            "own_luck_se": round(p.own_luck_se, 5),
+            "decisions_se": round(p.decisions_se, 5),
+            "own_decisions_se": round(p.own_decisions_se, 5),
+            "others_decisions_se": round(p.others_decisions_se, 5),
             "equity_lost": p.equity_lost,
             "real_decisions": p.real_decisions,
             "accuracy": p.accuracy,
@@ -130,9 +164,42 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "mistakes": p.labels["mistake"],
             "blunders": p.labels["blunder"],
             "label": None,
+            "words": None,
         }
         for p in analysis.players
     ]
+    letter = COLOUR_LETTERS
+    key_decisions = [
+        {
+            "step": x.step,
+            "turn": x.turn,
+            "colour": letter[x.colour],
+            "delta": round(float(x.term[x.colour]), 4),
+            "se": round(x.term_se(x.colour), 5),
+            "label": x.label,
+            "text": None,
+            "short": None,
+        }
+        for x in analysis.key_decisions(KEY_DECISIONS)
+    ]
+    lucky, unlucky = analysis.key_draws(KEY_DRAWS)
+
+    def draw_item(d: Draw) -> dict[str, Any]:
+        assert d.colour is not None and d.card is not None
+        c = d.colour
+        together = d.with_move
+        return {
+            "step": d.step,
+            "turn": d.turn,
+            "colour": letter[c],
+            "card": card_name(d.card),
+            "delta": round(float(d.luck[c]), 4),
+            "se": round(d.se(c), 5),
+            "with_move": None if together is None else round(float(together[c]), 4),
+            "text": None,
+            "short": None,
+        }
+
     swings = [
         {
             "step": s.event.step,
@@ -171,6 +238,9 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
         "draws": draws,
         "decisions": decisions,
         "players": players,
+        "key_decisions": key_decisions,
+        "luckiest_draws": [draw_item(d) for d in lucky],
+        "unluckiest_draws": [draw_item(d) for d in unlucky],
         "swings": swings,
     }
     return localise(data, rec) if describe_moves else data
@@ -231,6 +301,8 @@ def localise(data: Data, record: GameRecord) -> Data:
     (the moves are described by replaying it once)."""
     out = copy.deepcopy(data)
     by_step = {d["step"]: d for d in out["decisions"]}
+    wanted = {x["step"] for x in out.get("key_decisions", [])}
+    reference_texts: dict[int, str] = {}
     game = record.start()
     for n, step in enumerate(record.steps, 1):
         d = by_step.get(n)
@@ -239,6 +311,8 @@ def localise(data: Data, record: GameRecord) -> Data:
             d["text"] = describe(game, move)
             d["short"] = describe(game, move, short_form=True)
             d["best_text"] = describe(game, best) if best != move else None
+            if n in wanted:
+                reference_texts[n] = describe(game, Move.parse(d["reference"]), short_form=True)
         if step.is_draw:
             game.draw(parse_card(step.draw or ""))
         else:
@@ -269,8 +343,46 @@ def localise(data: Data, record: GameRecord) -> Data:
                 )
             )
         s["text"], s["short"] = forms
+    policy = level_label(out["estimator"]["policy"])
+    for x in out["key_decisions"]:
+        d = by_step[x["step"]]
+        change = _("{points} for {side}").format(
+            points=points_with(x["delta"], x["se"]), side=side_name(out, x["colour"])
+        )
+        reference = Move.parse(d["reference"])
+        instead = reference_texts.get(x["step"])
+        for form in ("text", "short"):
+            what = d[form]
+            if x["label"]:
+                what = _("{move} ({label})").format(move=what, label=label_text(x["label"]))
+            x[form] = _("turn {turn}: {what}: {change}").format(
+                turn=x["turn"] + 1, what=what, change=change
+            )
+        x["text"] = _("{line}; the {policy} bot: {reference}").format(
+            line=x["text"],
+            policy=policy,
+            reference=instead if instead is not None else str(reference),
+        )
+    after_draw = {d["step"] - 1: d for d in out["decisions"]}
+    for key in ("luckiest_draws", "unluckiest_draws"):
+        for x in out[key]:
+            change = _("{points} for {side}").format(
+                points=points_with(x["delta"], x["se"]), side=side_name(out, x["colour"])
+            )
+            then = after_draw.get(x["step"])
+            for form in ("text", "short"):
+                line = _("turn {turn}: {draw}: {change}").format(
+                    turn=x["turn"] + 1, draw=draws[x["step"]]["text"], change=change
+                )
+                moved = x["with_move"] is not None and x["with_move"] != x["delta"]
+                if then is not None and moved and form == "text":
+                    line = _("{line}; with the move played ({move}): {points}").format(
+                        line=line, move=then["short"], points=points(x["with_move"])
+                    )
+                x[form] = line
     for p in out["players"]:
         p["label"] = _player_label(record, p["colour"])
+        p["words"] = player_words(p, policy)
     out["summary"] = record.result.describe()
     out["method"] = method_text(out["estimator"])
     return out
@@ -299,6 +411,57 @@ def rough_text(data: Data) -> str:
     ).format(n=n)
 
 
+def player_words(p: dict[str, Any], policy: str) -> list[str]:
+    """A player's totals in a player's words, in wins (fractions of one game): what the
+    cards did, what the player's own moves did against the policy's moves, and what the
+    others' moves did to the player (when anything)."""
+    who = colour_name(_colour(p["colour"]))
+    luck, own, others = p["luck"], p["own_decisions"], p["others_decisions"]
+    values = {
+        "player": who,
+        "policy": policy,
+        "luck": wins(luck),
+        "luck_se": wins(Z95 * p.get("luck_se", 0.0)),
+        "own": wins(own),
+        "own_se": wins(Z95 * p.get("own_decisions_se", 0.0)),
+        "others": wins(others),
+    }
+    if abs(luck) < NOTHING:
+        cards = _("{player}: the cards were worth what average cards are worth (±{luck_se}).")
+    elif luck > 0:
+        cards = _(
+            "{player}: the cards were worth {luck} wins more than average cards (±{luck_se})."
+        )
+    else:
+        cards = _(
+            "{player}: the cards were worth {luck} wins less than average cards (±{luck_se})."
+        )
+    if abs(own) < NOTHING:
+        moves = _(
+            "{player}: the moves played were worth what the {policy} bot's moves are worth "
+            "(±{own_se})."
+        )
+    elif own > 0:
+        moves = _(
+            "{player}: the moves played gained {own} wins against the {policy} bot's moves "
+            "(±{own_se})."
+        )
+    else:
+        moves = _(
+            "{player}: the moves played gave away {own} wins against the {policy} bot's moves "
+            "(±{own_se})."
+        )
+    out = [cards.format(**values), moves.format(**values)]
+    if abs(others) >= NOTHING:
+        theirs = (
+            _("{player}: the other players' moves gave {others} wins.")
+            if others > 0
+            else _("{player}: the other players' moves cost {others} wins.")
+        )
+        out.append(theirs.format(**values))
+    return out
+
+
 def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     out = []
@@ -311,10 +474,11 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
-    """The report (from the localised JSON form): the method, the per-player table, the
-    moves that mattered, the mistakes and blunders, the thresholds. A rough analysis
-    (:func:`is_rough`) says so first and leaves the verdicts out: the accuracy, the equity lost,
-    the mistakes and blunders."""
+    """The report (from the localised JSON form): the method, the per-player table with each
+    total's 95% interval, each player's totals in words, the decisions that mattered, the
+    luckiest and unluckiest draws, the mistakes and blunders, the thresholds. A rough analysis
+    (:func:`is_rough`) says so first and leaves the verdicts out: the accuracy, the mistakes
+    and blunders."""
     rough = is_rough(data)
     lines = [data["summary"], data["method"], ""]
     if rough:
@@ -324,9 +488,9 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
             _("player"),
             _("start"),
             _("luck"),
-            _("decisions"),
+            _("own moves"),
+            _("others' moves"),
             _("result"),
-            _("equity lost"),
             _("accuracy"),
             _("inaccuracies"),
             _("mistakes"),
@@ -339,10 +503,10 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
             [
                 p["label"],
                 pct(p["start"]),
-                points(p["luck"]),
-                points(p["decisions"]),
+                points_with(p["luck"], p.get("luck_se", 0.0)),
+                points_with(p["own_decisions"], p.get("own_decisions_se", 0.0)),
+                points_with(p["others_decisions"], p.get("others_decisions_se", 0.0)),
                 pct(p["result"]),
-                f"{p['equity_lost'] * 100:.1f}",
                 "-" if acc is None else pct(acc),
                 str(p["inaccuracies"]),
                 str(p["mistakes"]),
@@ -350,29 +514,30 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
             ]
         )
     if rough:
-        rows = [r[:5] for r in rows]
+        rows = [r[:6] for r in rows]
     lines += _table(rows)
-    if rough:
-        lines.append(
-            _(
-                "start + luck + decisions = result, exactly, for every player. Luck: what the "
-                "cards did, against the average card; decisions: every move against the move "
-                "the {policy} policy would have made."
-            ).format(policy=level_label(data["estimator"]["policy"]))
-        )
-    else:
-        lines.append(
-            _(
-                "start + luck + decisions = result, exactly, for every player. Luck: what the "
-                "cards did, against the average card; decisions: every move against the move "
-                "the {policy} policy would have made; equity lost: each player's own moves "
-                "against the best move (points of win probability)."
-            ).format(policy=level_label(data["estimator"]["policy"]))
-        )
-    swings = data["swings"][:turning_points]
-    if swings:
-        lines += ["", _("The moves that mattered:")]
-        lines += ["  " + s["text"] for s in swings]
+    lines.append(
+        _(
+            "start + luck + own moves + others' moves = result, exactly, for every player (±: "
+            "the estimate's interval at 95%). Luck: what the cards did, against the average "
+            "card; moves: each move against the move the {policy} bot would have made (points "
+            "of win probability)."
+        ).format(policy=level_label(data["estimator"]["policy"]))
+    )
+    lines.append("")
+    for p in data["players"]:
+        lines += p["words"]
+    key = data["key_decisions"][:turning_points]
+    if key:
+        lines += ["", _("The decisions that mattered:")]
+        lines += ["  " + x["text"] for x in key]
+    lucky, unlucky = data["luckiest_draws"][:3], data["unluckiest_draws"][:3]
+    if lucky:
+        lines += ["", _("The luckiest draws:")]
+        lines += ["  " + x["text"] for x in lucky]
+    if unlucky:
+        lines += ["", _("The unluckiest draws:")]
+        lines += ["  " + x["text"] for x in unlucky]
     if rough:
         return "\n".join(lines)
     bad = [d for d in data["decisions"] if d["label"] in ("mistake", "blunder")]
@@ -395,22 +560,34 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
         _("{label} from {points}").format(label=label_text(name), points=f"{limit * 100:g}")
         for name, limit in reversed(THRESHOLDS)
     )
-    lines += ["", _("Thresholds (points of win probability lost): {limits}.").format(limits=limits)]
+    lines += [
+        "",
+        _(
+            "Thresholds (points of win probability lost): {limits}, and more than the "
+            "estimate's own uncertainty."
+        ).format(limits=limits),
+    ]
     return "\n".join(lines)
 
 
 __all__ = [
     "FORMAT",
+    "KEY_DECISIONS",
+    "KEY_DRAWS",
     "ROUGH_BELOW",
     "SWINGS",
     "VERSION",
     "draw_text",
+    "interval",
     "is_rough",
     "localise",
     "method_text",
     "pct",
+    "player_words",
     "points",
+    "points_with",
     "rough_text",
     "text",
     "to_dict",
+    "wins",
 ]

@@ -30,11 +30,20 @@ KEEP_VALUE: dict[Card, float] = {
 }
 
 
+def _top(moves: Sequence[Move], scores: Sequence[float]) -> list[Move]:
+    """The best-scoring moves (ties within 1e-9), in the order listed."""
+    best = max(scores)
+    return [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
+
+
+def _pick(top: Sequence[Move], rng: Rng) -> Move:
+    """One of tied moves, drawn by ``rng`` (so the choice is seeded; no draw for one)."""
+    return top[rng.below(len(top))] if len(top) > 1 else top[0]
+
+
 def _argmax(moves: Sequence[Move], scores: Sequence[float], rng: Rng) -> Move:
     """The best-scoring move; ties broken by ``rng`` (so the choice is seeded)."""
-    best = max(scores)
-    top = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
-    return top[rng.below(len(top))] if len(top) > 1 else top[0]
+    return _pick(_top(moves, scores), rng)
 
 
 def score_moves(
@@ -52,8 +61,12 @@ def score_moves(
 
 def discard_choice(view: PlayerView, moves: Sequence[Move], rng: Rng) -> Move:
     """Points variant, dead hand: throw away the card least worth keeping."""
-    scores = [-KEEP_VALUE.get(m.card if m.card is not None else 0, 0.0) for m in moves]
-    return _argmax(moves, scores, rng)
+    return _pick(discard_best(moves), rng)
+
+
+def discard_best(moves: Sequence[Move]) -> list[Move]:
+    """The discards :func:`discard_choice` draws from: the cards least worth keeping."""
+    return _top(moves, [-KEEP_VALUE.get(m.card if m.card is not None else 0, 0.0) for m in moves])
 
 
 class RandomBot:
@@ -65,6 +78,10 @@ class RandomBot:
         moves = view.legal_moves
         return moves[rng.below(len(moves))]
 
+    def best_moves(self, view: PlayerView) -> list[Move]:
+        """Every legal move: all equally good to this bot."""
+        return list(view.legal_moves)
+
 
 class EasyBot:
     """Greedy one-ply on progress: the move after which the team's progress minus the
@@ -73,12 +90,16 @@ class EasyBot:
     name = "easy"
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
+        return _pick(self.best_moves(view), rng)
+
+    def best_moves(self, view: PlayerView) -> list[Move]:
+        """The moves :meth:`choose` draws from: all equally good to this bot."""
         moves = list(view.legal_moves)
         if len(moves) == 1:
-            return moves[0]
+            return moves
         plays = [m for m in moves if m.kind != DISCARD]
         if not plays:
-            return discard_choice(view, moves, rng)
+            return discard_best(moves)
         team = team_of(view.rules, view.viewer)
         opps = tuple(c for c in view.colours if c not in team)
         state = state_of(view)
@@ -86,7 +107,7 @@ class EasyBot:
         def value(s: PawnState) -> float:
             return float(team_progress(s, team) - team_progress(s, opps))
 
-        return _argmax(plays, score_moves(state, plays, value), rng)
+        return _top(plays, score_moves(state, plays, value))
 
 
 class MediumBot:
@@ -101,12 +122,16 @@ class MediumBot:
         self.hand_weight = hand_weight
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
+        return _pick(self.best_moves(view), rng)
+
+    def best_moves(self, view: PlayerView) -> list[Move]:
+        """The moves :meth:`choose` draws from: all equally good to this bot."""
         moves = list(view.legal_moves)
         if len(moves) == 1:
-            return moves[0]
+            return moves
         plays = [m for m in moves if m.kind != DISCARD]
         if not plays:
-            return discard_choice(view, moves, rng)
+            return discard_best(moves)
         rules = view.rules
         team = team_of(rules, view.viewer)
         probs = deck_probabilities(rules)
@@ -129,7 +154,7 @@ class MediumBot:
                 state.apply(m, changes)
                 scores[i] += self.hand_weight * hand_potential(state, view, kept, team)
                 state.undo(changes)
-        return _argmax(plays, scores, rng)
+        return _top(plays, scores)
 
 
 def hand_potential(

@@ -1,11 +1,13 @@
-"""The terminal game's after-game analysis: the win-probability graph and the three biggest
-swings on the game-over screen, and a replay that steps to each (docs/analysis.md).
+"""The terminal game's after-game analysis: the win-probability graph, each player's luck and
+own moves with their intervals, and the moves that mattered (the decisions, the luckiest and
+unluckiest draws) on the game-over screen, with a replay that steps to each (docs/analysis.md).
 
 :class:`AnalysisPanel` is a widget of the game-over screen: it analyses the finished game in
 a background thread (:func:`sorry.analysis.analyse`, the compiled estimator when the ``fast``
 extra is installed), shows the progress, then the graph (:func:`chart`, braille dots in each
-side's colour) and the swings numbered 1-3; the keys 1-3 open :class:`ReplayScreen` at that
-step, where the arrows step turn by turn. Leaving the screen stops the analysis.
+side's colour) and the moves that mattered numbered 1-5 (:func:`key_items`); the keys 1-5 open
+:class:`ReplayScreen` at that step, where the arrows step turn by turn. Leaving the screen
+stops the analysis.
 """
 
 from __future__ import annotations
@@ -38,10 +40,22 @@ from .warmup import Warmup
 _DOTS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
 
 
+#: The decisions that mattered the panel lists (then the luckiest and the unluckiest draw).
+KEY_DECISIONS = 3
+
+
+def key_items(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The moves that mattered as the panel numbers them: the decisions (1-3), then the
+    luckiest and the unluckiest draw (4-5)."""
+    decisions = list(data["key_decisions"][:KEY_DECISIONS])
+    draws = data["luckiest_draws"][:1] + data["unluckiest_draws"][:1]
+    return decisions, draws
+
+
 def chart(data: dict[str, Any], width: int = 64, height: int = 5) -> Text:
     """The graph of an analysis (its JSON form) in ``width`` x ``height`` characters plus a
     line of turn numbers: one braille line per side in its colour, 0-100% from bottom to top,
-    and the three biggest swings marked 1-3 under the turns where they happened."""
+    and the moves that mattered marked 1-5 under the turns where they happened."""
     label_w = 5
     cols = max(8, width - label_w)
     dots_w, dots_h = cols * 2, height * 4
@@ -80,12 +94,13 @@ def chart(data: dict[str, Any], width: int = 64, height: int = 5) -> Text:
                 chr(0x2800 + bits[r][c]) if bits[r][c] else "·" if r == height // 2 else " ", style
             )
         out.append("\n")
-    # the x axis: the first and last turn at its ends, the swings 1-3 (reverse video) under
-    # the turns where they happened
+    # the x axis: the first and last turn at its ends, the moves that mattered 1-5 (reverse
+    # video) under the turns where they happened
     axis: list[tuple[str, Style]] = [(" ", Style())] * cols
     plain = Style(color="#8a8a8a")
     marked: set[int] = set()
-    for n, s in enumerate(data["swings"][:3], 1):
+    decisions, draws = key_items(data)
+    for n, s in enumerate(decisions + draws, 1):
         c = min(cols - 1, int(cols * (s["turn"] + 0.5) / turns))
         axis[c] = (str(n), Style(bold=True, reverse=True))
         marked |= {c - 1, c, c + 1}
@@ -108,12 +123,11 @@ class _Stop(Exception):
 
 
 class AnalysisPanel(Static):
-    """The graph and the three biggest swings of a finished game (see the module doc)."""
+    """The graph, the players' totals and the moves that mattered of a finished game (see the
+    module doc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "swing(0)", N_("Swing 1"), show=False),
-        Binding("2", "swing(1)", N_("Swing 2"), show=False),
-        Binding("3", "swing(2)", N_("Swing 3"), show=False),
+        Binding(str(k + 1), f"swing({k})", N_("See it in the replay"), show=False) for k in range(5)
     ]
     DEFAULT_CSS = """
     AnalysisPanel { width: 72; height: auto; margin: 1 0 0 0; background: $surface; }
@@ -228,7 +242,7 @@ class AnalysisPanel(Static):
             text.append(report.rough_text(data) + "\n", style="bold yellow")
         text.append(_("Win probability over the game") + "\n", style="bold")
         text.append(
-            _("Across: the turns, 1 to {turns}; 1-3 under them: the moves that mattered").format(
+            _("Across: the turns, 1 to {turns}; 1-5 under them: the moves that mattered").format(
                 turns=data["result"]["turns"]
             )
             + "\n",
@@ -240,29 +254,49 @@ class AnalysisPanel(Static):
         for p in data["players"]:
             colour = COLOUR_LETTERS.index(p["colour"])
             text.append(f"{colour_name(colour)}", Style(color=COLOUR_HEX[colour], bold=True))
+            luck = report.points_with(p["luck"], p["luck_se"])
+            own = report.points_with(p["own_decisions"], p["own_decisions_se"])
+            others = report.points(p["others_decisions"])
             if rough:
-                line = _("luck {luck} · decisions {decisions}").format(
-                    luck=report.points(p["luck"]), decisions=report.points(p["decisions"])
+                line = _("luck {luck} · own moves {own} · others' moves {others}").format(
+                    luck=luck, own=own, others=others
                 )
             else:
-                line = _("luck {luck} · decisions {decisions} · accuracy {accuracy}").format(
-                    luck=report.points(p["luck"]),
-                    decisions=report.points(p["decisions"]),
+                line = _(
+                    "luck {luck} · own moves {own} · others' moves {others} · accuracy {accuracy}"
+                ).format(
+                    luck=luck,
+                    own=own,
+                    others=others,
                     accuracy="-" if p["accuracy"] is None else report.pct(p["accuracy"]),
                 )
             text.append("  " + line + "\n")
-        text.append(_("The moves that mattered (1-3: see them in the replay):"), style="bold")
         room = (self.content_size.width or 72) - 4  # " 1 " and a space before the text
-        for n, s in enumerate(data["swings"][:3], 1):
-            text.append("\n")
-            text.append(f" {n} ", Style(bold=True, reverse=True))
-            text.append(" " + fit(s["short"] or s["text"], room))
+        decisions, draws = key_items(data)
+        n = 0
+        for heading, items in (
+            (_("Decisions that mattered (1-5: see them in the replay):"), decisions),
+            (_("The luckiest and the unluckiest draw:"), draws),
+        ):
+            if not items:
+                continue
+            if n:
+                text.append("\n")
+            text.append(heading, style="bold")
+            for item in items:
+                n += 1
+                text.append("\n")
+                text.append(f" {n} ", Style(bold=True, reverse=True))
+                text.append(" " + fit(item["short"] or item["text"], room))
         return text
 
     def action_swing(self, k: int) -> None:
-        if self.data is None or self.record is None or k >= len(self.data["swings"]):
+        if self.data is None or self.record is None:
             return
-        self.app.push_screen(ReplayScreen(self.record, self.data, self.data["swings"][k]["step"]))
+        decisions, draws = key_items(self.data)
+        items = decisions + draws
+        if k < len(items):
+            self.app.push_screen(ReplayScreen(self.record, self.data, items[k]["step"]))
 
 
 def fit(line: str, width: int) -> str:
@@ -291,15 +325,16 @@ def _changed(record: GameRecord, step: int, after: Game) -> Marks:
 
 class ReplayScreen(ModalScreen[None]):
     """The finished game at one step: the board, what happened, everyone's chances; the arrows
-    step turn by turn, 1-3 jump to the swings, Esc goes back. Opaque: the result and the
+    step turn by turn, 1-5 jump to the moves that mattered, Esc goes back. Opaque: the result and the
     chart under it do not show around it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,p", "step(-1)", N_("Previous turn")),
         Binding("right,n", "step(1)", N_("Next turn")),
-        Binding("1", "swing(0)", N_("Swing 1"), show=False),
-        Binding("2", "swing(1)", N_("Swing 2"), show=False),
-        Binding("3", "swing(2)", N_("Swing 3"), show=False),
+        *(
+            Binding(str(k + 1), f"swing({k})", N_("See it in the replay"), show=False)
+            for k in range(5)
+        ),
         Binding("escape,q", "close", N_("Back")),
     ]
     DEFAULT_CSS = """
@@ -350,7 +385,7 @@ class ReplayScreen(ModalScreen[None]):
         for chance in chances[1:]:
             line = _("{first} · {second}").format(first=line, second=chance)
         out.append(line + "\n")
-        out.append(_("←/→ turn by turn · 1-3 the swings · Esc back"), style="italic")
+        out.append(_("←/→ turn by turn · 1-5 the moves that mattered · Esc back"), style="italic")
         return out
 
     def _show(self) -> None:
@@ -363,13 +398,14 @@ class ReplayScreen(ModalScreen[None]):
             self._show()
 
     def action_swing(self, k: int) -> None:
-        swings = self.data["swings"]
-        if k < len(swings):
-            self.step = self._move_at_or_after(swings[k]["step"])
+        decisions, draws = key_items(self.data)
+        items = decisions + draws
+        if k < len(items):
+            self.step = self._move_at_or_after(items[k]["step"])
             self._show()
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-__all__ = ["AnalysisPanel", "ReplayScreen", "chart"]
+__all__ = ["AnalysisPanel", "ReplayScreen", "chart", "key_items"]

@@ -23,12 +23,10 @@ import logging
 import os
 import time
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Final
 
 from ..analysis import account, graph, report
-from ..analysis.estimator import Estimator, Values, default_estimator
-from ..cards import Card
+from ..analysis.estimator import Estimator, default_estimator
 from ..errors import SorryError
 from ..i18n import N_, using
 from ..record import GameRecord
@@ -45,9 +43,14 @@ SCRIPT_MESSAGES: Final = (
     N_("Turn {turn}: {what}"),
     N_("{side} {chance}"),
     N_("The moves that mattered"),
+    N_("Decisions that mattered"),
+    N_("The luckiest and unluckiest draws"),
     N_("player"),
     N_("luck"),
     N_("decisions"),
+    N_("own moves"),
+    N_("others' moves"),
+    N_("±: the estimate's interval at 95%"),
     N_("accuracy"),
     N_("errors"),
     N_("inaccuracies, mistakes, blunders"),
@@ -57,9 +60,10 @@ SCRIPT_MESSAGES: Final = (
     N_("unluckiest draw"),
     N_("How is this worked out?"),
     N_(
-        "Luck: what the cards did, against the average card that could have come. Decisions: "
-        "every move against the move the {policy} bot would have made. Start + luck + "
-        "decisions = the result (win 100%, loss 0%), for every player."
+        "Luck: what the cards did, against the average card that could have come. Moves: "
+        "every move against the move the {policy} bot would have made, a player's own moves "
+        "and the others' apart. Start + luck + own moves + others' moves = the result (win "
+        "100%, loss 0%), for every player."
     ),
     N_("Thresholds (points of win probability lost): {limits}."),
     N_("{label} from {points}"),
@@ -78,7 +82,7 @@ SEED: Final = 0  # the analysis's seed: the same numbers for the same game on ev
 # -- in the worker processes -------------------------------------------------------------------
 _estimator: Estimator | None = None
 
-Start = tuple[str, str, int, int, Values, tuple[tuple[Card, Fraction, Values], ...]]
+Start = tuple[str, str, int, int, account.StartValue]
 
 
 def _est() -> Estimator:
@@ -104,8 +108,7 @@ def start_job(record_json: str, rollouts: int | None) -> Start:
     est = _est()
     n, w = _sizes(est, rollouts)
     record = account.checked(GameRecord.from_json(record_json))
-    value, outcomes = account.start_value(record, est, n, SEED)
-    return est.engine, est.policy, n, w, value, outcomes
+    return est.engine, est.policy, n, w, account.start_value(record, est, n, SEED)
 
 
 def chunk_job(
@@ -222,9 +225,7 @@ class AnalysisCache:
             async with self._one_at_a_time:
                 text = record.to_json()
                 run = service.pool.run
-                engine, policy, n, w, value, outcomes = await _retry(
-                    run, LOW, start_job, text, self.rollouts
-                )
+                engine, policy, n, w, start = await _retry(run, LOW, start_job, text, self.rollouts)
                 size = CHUNK.get(engine, 4)
                 valued: list[account.NodeValues] = []
                 while len(valued) < entry.total:
@@ -233,7 +234,7 @@ class AnalysisCache:
                     valued += await _retry(run, LOW, chunk_job, text, self.rollouts, first, last)
                     entry.done = len(valued)
             entry.data = await asyncio.to_thread(
-                _numbers, record, (value, outcomes), valued, policy, engine, n, w
+                _numbers, record, start, valued, policy, engine, n, w
             )
             entry.record = record
         except SorryError as exc:
@@ -285,7 +286,7 @@ async def _record(service: Any, live: Any) -> GameRecord:
 
 def _numbers(
     record: GameRecord,
-    start: tuple[Values, tuple[tuple[Card, Fraction, Values], ...]],
+    start: account.StartValue,
     valued: list[account.NodeValues],
     policy: str,
     engine: str,
@@ -293,7 +294,7 @@ def _numbers(
     worlds: int,
 ) -> dict[str, Any]:
     points, draws, decisions = account.assemble(record, start, valued)
-    a = account.finish(record, policy, engine, rollouts, worlds, points, draws, decisions)
+    a = account.finish(record, policy, engine, rollouts, worlds, points, draws, decisions, start[2])
     return report.to_dict(a, describe_moves=False)
 
 

@@ -33,6 +33,19 @@ function points(v) {
   const p = Math.round(v * 1000) / 10;
   return p === 0 ? "0.0" : (p > 0 ? "+" : "−") + Math.abs(p).toFixed(1);
 }
+/** The half-width of a 95% interval in points ("" when there is no uncertainty).
+ * @param {number | undefined} se a standard error @returns {string} */
+function interval(se) {
+  return se ? "±" + (1.959964 * se * 100).toFixed(1) : "";
+}
+/** A table cell: a total and, under it, its 95% interval.
+ * @param {number} v @param {number | undefined} se */
+function cell(v, se) {
+  const td = el("td", {}, el("span", { class: "ag-num", text: points(v) }));
+  const half = interval(se);
+  if (half) td.append(el("br"), el("span", { class: "ag-se", text: half }));
+  return td;
+}
 
 /**
  * The end screen's analysis panel: created once per game page, updated on every render.
@@ -60,7 +73,9 @@ export class EndAnalysis {
     this.turnText.append(el("span", { class: "ag-hint", text: t("Point at a turn to see its card and move; tap it to see it in the replay.") }));
     this.legend = el("ul", { class: "ag-legend" });
     this.swings = el("ol", { id: "analysis-swings", class: "ag-swings" });
+    this.draws = el("ol", { id: "analysis-draws", class: "ag-swings" });
     this.table = el("table", { id: "analysis-table", class: "ag-table" });
+    this.words = el("ul", { id: "analysis-words", class: "ag-words" });
     this.method = el("div", { class: "ag-method" });
     this.body = el(
       "div",
@@ -69,9 +84,13 @@ export class EndAnalysis {
       this.graph,
       this.legend,
       this.turnText,
-      el("h3", { text: t("The moves that mattered") }),
-      this.swings,
       el("div", { class: "ag-table-wrap" }, this.table),
+      el("p", { class: "ag-note", text: t("±: the estimate's interval at 95%") }),
+      this.words,
+      el("h3", { text: t("Decisions that mattered") }),
+      this.swings,
+      el("h3", { text: t("The luckiest and unluckiest draws") }),
+      this.draws,
       el("details", { class: "ag-how" }, el("summary", { text: t("How is this worked out?") }), this.method),
     );
     this.panel = el(
@@ -291,11 +310,14 @@ export class EndAnalysis {
 
   drawSwings() {
     const d = this.data;
-    this.swings.replaceChildren(
-      ...d.swings.slice(0, 3).map((/** @type {any} */ s) =>
-        el("li", {}, el("button", { type: "button", class: "ag-swing", "data-turn": s.turn + 1, text: s.text, onclick: () => this.open(s.turn) })),
-      ),
-    );
+    /** @param {any[]} items */
+    const buttons = (items) =>
+      items.map((/** @type {any} */ s) =>
+        el("li", {}, el("button", { type: "button", class: "ag-swing", "data-turn": s.turn + 1, text: s.short || s.text, onclick: () => this.open(s.turn) })),
+      );
+    this.swings.replaceChildren(...buttons(d.key_decisions.slice(0, 3)));
+    this.draws.replaceChildren(...buttons(d.luckiest_draws.slice(0, 2).concat(d.unluckiest_draws.slice(0, 2))));
+    this.words.replaceChildren(...d.players.flatMap((/** @type {any} */ p) => p.words.map((/** @type {string} */ w) => el("li", { text: w }))));
   }
 
   drawTable() {
@@ -305,7 +327,8 @@ export class EndAnalysis {
       {},
       el("th", { scope: "col", text: t("player") }),
       el("th", { scope: "col", text: t("luck") }),
-      el("th", { scope: "col", text: t("decisions") }),
+      el("th", { scope: "col", text: t("own moves") }),
+      el("th", { scope: "col", text: t("others' moves") }),
       el("th", { scope: "col", text: t("accuracy") }),
       el("th", { scope: "col", text: t("errors"), title: t("inaccuracies, mistakes, blunders") }),
     );
@@ -314,8 +337,9 @@ export class EndAnalysis {
         "tr",
         { "data-colour": p.colour },
         el("th", { scope: "row", class: `ag-who ${p.colour}`, text: p.label }),
-        el("td", { text: points(p.luck) }),
-        el("td", { text: points(p.decisions) }),
+        cell(p.luck, p.luck_se),
+        cell(p.own_decisions, p.own_decisions_se),
+        cell(p.others_decisions, p.others_decisions_se),
         el("td", { text: p.accuracy === null ? "–" : pct(p.accuracy) }),
         el("td", { text: `${p.inaccuracies} · ${p.mistakes} · ${p.blunders}`, title: t("inaccuracies, mistakes, blunders") }),
       ),
@@ -330,7 +354,7 @@ export class EndAnalysis {
       .map(([name, v]) => t("{label} from {points}", { label: t(name), points: String(Math.round(Number(v) * 100)) }))
       .join(", ");
     this.method.replaceChildren(
-      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Decisions: every move against the move the {policy} bot would have made. Start + luck + decisions = the result (win 100%, loss 0%), for every player.", { policy: t(d.estimator.policy) }) }),
+      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Moves: every move against the move the {policy} bot would have made, a player's own moves and the others' apart. Start + luck + own moves + others' moves = the result (win 100%, loss 0%), for every player.", { policy: t(d.estimator.policy) }) }),
       el("p", { text: d.method }),
       el("p", { text: t("Thresholds (points of win probability lost): {limits}.", { limits }) }),
     );
