@@ -325,8 +325,8 @@ def _changed(record: GameRecord, step: int, after: Game) -> Marks:
 
 class ReplayScreen(ModalScreen[None]):
     """The finished game at one step: the board, what happened, everyone's chances; the arrows
-    step turn by turn, 1-5 jump to the moves that mattered, Esc goes back. Opaque: the result and the
-    chart under it do not show around it."""
+    step turn by turn, 1-5 jump to the moves that mattered, Esc goes back. Opaque: the result
+    and the chart under it do not show around it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,p", "step(-1)", N_("Previous turn")),
