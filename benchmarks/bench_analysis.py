@@ -98,25 +98,144 @@ def speed(args: argparse.Namespace) -> None:
         print(f"compiled / python CPU time: 1 / {cpus['python'] / cpus['compiled']:.1f}")
 
 
+def _records(path: str | None, count: int, turns: int) -> list[tuple[str, GameRecord]]:
+    """Recorded games (``games``: the first ``count`` of the file, or the speed game)."""
+    if path is None:
+        seed, record = game_of_length(turns)
+        return [(f"medium-medium seed {seed}", record)]
+    out = []
+    for line in Path(path).read_text().splitlines()[:count]:
+        item = json.loads(line)
+        out.append((f"{item['pair']} game {item['game']}", GameRecord.from_json(item["record"])))
+    return out
+
+
 def noise(args: argparse.Namespace) -> None:
-    seed, record = game_of_length(args.turns)
+    """Each game analysed with ``--seeds`` seeds of the rollouts: each player's totals under
+    each seed, their standard deviation over the seeds, and the standard error the analysis
+    reports (an honest interval has the two about equal)."""
     est = estimator_of(args.engine)
-    rows: dict[str, list[tuple[float, float, float]]] = {}
-    for k in range(args.seeds):
-        a = analyse(record, estimator=est, seed=k)
-        for p in a.players:
-            rows.setdefault("RBYG"[p.colour], []).append(
-                (float(p.luck), float(p.own_luck), float(p.decisions))
+    for name, record in _records(args.games, args.count, args.turns):
+        rows: dict[str, list[tuple[float, ...]]] = {}
+        cpu = 0.0
+        for k in range(args.seeds):
+            c0 = time.process_time()
+            a = analyse(record, estimator=est, rollouts=args.rollouts, seed=k)
+            cpu += time.process_time() - c0
+            for p in a.players:
+                rows.setdefault(f"{'RBYG'[p.colour]} ({p.name})", []).append(
+                    (
+                        float(p.own_decisions),
+                        p.own_decisions_se,
+                        float(p.luck),
+                        p.luck_se,
+                        float(p.others_decisions),
+                        float(p.start),
+                    )
+                )
+        print(
+            f"{name}: {record.result.turns} turns; engine {est.engine}, policy {est.policy}; "
+            f"{cpu / args.seeds:.1f} s CPU an analysis; load {os.getloadavg()[0]:.1f}"
+        )
+        out: dict[str, Any] = {"game": name, "turns": record.result.turns, "players": {}}
+        for who, vals in rows.items():
+            line = [who]
+            stats = {}
+            for label, i, se_i in (("own moves", 0, 1), ("luck", 2, 3), ("others", 4, None)):
+                xs = [v[i] * 100 for v in vals]
+                mean = sum(xs) / len(xs)
+                sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
+                text = f"{label} {mean:+.1f} sd {sd:.2f}"
+                if se_i is not None:
+                    se = sum(v[se_i] * 100 for v in vals) / len(vals)
+                    text += f" (reported se {se:.2f})"
+                    stats[label] = {"mean": mean, "sd": sd, "se": se}
+                line.append(text)
+            out["players"][who] = stats
+            print("  " + "; ".join(line))
+        if args.out:
+            with open(args.out, "a") as fh:
+                fh.write(json.dumps(out) + "\n")
+
+
+def skill(args: argparse.Namespace) -> None:
+    """Recorded games analysed once each: for two levels, how often the first one's own moves
+    did better than the second's; for equal levels, the mean of the difference (the first
+    seat's minus the second's) against its standard error. One JSON line a game in ``--out``
+    (resumable)."""
+    est = estimator_of(args.engine)
+    out = Path(args.out)
+    done = _done_games(out)
+    lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
+    todo = [x for x in lines[: args.count] if x["game"] not in done]
+    t0 = time.perf_counter()
+    with out.open("a") as fh:
+        for n, item in enumerate(todo, 1):
+            record = GameRecord.from_json(item["record"])
+            c0 = time.process_time()
+            a = analyse(record, estimator=est, rollouts=args.rollouts, seed=args.seed)
+            cpu = time.process_time() - c0
+            fh.write(
+                json.dumps(
+                    {
+                        "game": item["game"],
+                        "pair": item["pair"],
+                        "levels": item["levels"],
+                        "turns": record.result.turns,
+                        "cpu": round(cpu, 2),
+                        "policy": est.policy,
+                        "players": [
+                            {
+                                "colour": "RBYG"[p.colour],
+                                "level": p.name,
+                                "own": float(p.own_decisions),
+                                "own_se": p.own_decisions_se,
+                                "luck": float(p.luck),
+                                "luck_se": p.luck_se,
+                                "won": float(p.result),
+                            }
+                            for p in a.players
+                        ],
+                    }
+                )
+                + "\n"
             )
-        print(f"seed {k}: start {[round(float(p.start) * 100, 1) for p in a.players]}")
-    print(f"game seed {seed}: {record.result.turns} turns; engine {est.engine}")
-    for colour, vals in rows.items():
-        for name, i in (("luck", 0), ("own luck", 1), ("decisions", 2)):
-            xs = [v[i] * 100 for v in vals]
-            mean = sum(xs) / len(xs)
-            sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
-            print(f"{colour} {name}: " + ", ".join(f"{x:+.1f}" for x in xs) + f"; sd {sd:.1f}")
-    print(f"load {os.getloadavg()[0]:.1f}")
+            fh.flush()
+            left = (time.perf_counter() - t0) / n * (len(todo) - n)
+            print(f"\rgame {n}/{len(todo)}, {left:.0f} s left  ", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    skill_table(argparse.Namespace(files=[str(out)]))
+
+
+def skill_table(args: argparse.Namespace) -> None:
+    """The skill figures of ``skill`` files."""
+    items = []
+    for name in args.files:
+        items += [json.loads(x) for x in Path(name).read_text().splitlines() if x.strip()]
+    if not items:
+        print("no games")
+        return
+    first, second = items[0]["pair"].split("-")
+    diffs = []
+    for it in items:
+        by = {p["level"]: p for p in it["players"]}
+        if first != second:
+            diffs.append(by[first]["own"] - by[second]["own"])
+        else:  # the first seat's minus the second's
+            p, q = it["players"][0], it["players"][1]
+            diffs.append(p["own"] - q["own"])
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+    se = sd / n**0.5
+    better = sum(1 for d in diffs if d > 0)
+    cpu = sorted(it["cpu"] for it in items)
+    print(
+        f"{items[0]['pair']}: {n} games, model {items[0]['policy']}; {first} own moves minus "
+        f"{second if first != second else 'the other seat'}'s: mean {100 * mean:+.2f} points, "
+        f"sd {100 * sd:.2f}, se {100 * se:.2f}; better in {better}/{n} "
+        f"({100 * better / n:.1f}%); CPU an analysis median {cpu[n // 2]:.1f} s"
+    )
 
 
 def _done_games(path: Path) -> set[int]:
@@ -395,7 +514,22 @@ def main() -> None:
     n.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     n.add_argument("--turns", type=int, default=180)
     n.add_argument("--seeds", type=int, default=4)
+    n.add_argument("--games", help="a file of recorded games (games); else the speed game")
+    n.add_argument("--count", type=int, default=1)
+    n.add_argument("--rollouts", type=int)
+    n.add_argument("--out", help="append one JSON line a game")
     n.set_defaults(func=noise)
+    k = sub.add_parser("skill")
+    k.add_argument("--games", required=True, help="a file of recorded games (games)")
+    k.add_argument("--out", required=True)
+    k.add_argument("--count", type=int, default=200)
+    k.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    k.add_argument("--rollouts", type=int)
+    k.add_argument("--seed", type=int, default=0)
+    k.set_defaults(func=skill)
+    kt = sub.add_parser("skill-table")
+    kt.add_argument("files", nargs="+")
+    kt.set_defaults(func=skill_table)
     b = sub.add_parser("games")
     b.add_argument("--pair", required=True, help="two levels, e.g. hard-hard or expert-medium")
     b.add_argument("--out", required=True)
