@@ -43,6 +43,12 @@ or to compile it when its sources changed (then minutes).
         --flood-games 100 --flood-repeat 20 --seconds 60 --flood-rounds 5
     python benchmarks/bench_web_load.py --games 100 --seconds 60 \\
         --database postgresql://postgres@127.0.0.1:5432/test
+    python benchmarks/bench_web_load.py --games 100 --seconds 60 --accounts   # half logged in
+
+``--accounts``: Red of each game is an account (registered, seated with its session and CSRF
+token, its WebSocket opened with the session cookie and no token), Yellow a guest with its
+seat's token: half the seats of people logged in, whose games keep their turns in
+``sorry_turns`` as they go.
 """
 
 from __future__ import annotations
@@ -161,6 +167,33 @@ def client_address(i: int) -> str:
     return f"127.0.{1 + i // 250}.{2 + i % 250}"
 
 
+def account_seat(base: str, game_id: str, seat: str, token: str, name: str) -> str:
+    """Register an account and take ``seat`` with it (its session and CSRF token, as the
+    page does); returns the session cookie its WebSocket then opens the seat with."""
+    import http.client
+
+    host = base.split("//", 1)[1]
+
+    def post(path: str, body: Any, headers: dict[str, str]) -> tuple[Any, Any]:
+        conn = http.client.HTTPConnection(host, timeout=60)
+        conn.request(
+            "POST", path, json.dumps(body), {"Content-Type": "application/json", **headers}
+        )
+        r = conn.getresponse()
+        data = json.loads(r.read() or b"null")
+        cookie = r.getheader("Set-Cookie")
+        conn.close()
+        if r.status >= 400:
+            raise RuntimeError(f"{path}: {r.status} {data}")
+        return data, cookie
+
+    data, cookie = post("/api/accounts", {"name": name, "password": "bench password"}, {})
+    session = cookie.split(";", 1)[0]
+    headers = {"Cookie": session, "X-CSRF-Token": data["csrf"]}
+    post(f"/api/games/{game_id}/join", {"seat": seat, "token": token}, headers)
+    return str(session)
+
+
 async def player(
     url: str,
     seat: str,
@@ -171,12 +204,21 @@ async def player(
     think: tuple[float, float],
     address: str = "127.0.0.1",
     hints: Stats | None = None,
+    session: str | None = None,
 ) -> None:
     """A browser client: hello, then on each state where it is to move, think, then move.
     With ``hints``: it first asks a hint for each position it is to move in (every position
-    a new one, never asked before), and counts the answers there."""
-    async with connect(url, max_size=2**24, open_timeout=60, local_addr=(address, 0)) as ws:
-        await ws.send(json.dumps({"type": "hello", "seat": seat, "token": token}))
+    a new one, never asked before), and counts the answers there. With ``session`` (an
+    account's cookie) it opens its seat as the page of a logged-in player does: the session,
+    no token."""
+    headers = {"Cookie": session} if session else None
+    async with connect(
+        url, max_size=2**24, open_timeout=60, local_addr=(address, 0), additional_headers=headers
+    ) as ws:
+        hello = {"type": "hello", "seat": seat}
+        if session is None:
+            hello["token"] = token
+        await ws.send(json.dumps(hello))
         state: dict[str, Any] | None = None  # the state to act on (None: wait for news)
         known: dict[str, Any] | None = None  # the last state (deltas applied)
         pending: float | None = None
@@ -360,6 +402,14 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
     if args.mode == "hints":
         seats = seat_list("think", args.bot_level)
         hinting = [api(base, "/api/games", {"seats": seats}) for _ in range(args.hint_games)]
+    # --accounts: Red of each game is a logged-in account (half the seats of people)
+    sessions: dict[tuple[str, str], str] = {}
+    if args.accounts and args.mode != "bots":
+        for i, g in enumerate(created):
+            token = next(s["token"] for s in g["seats"] if s["colour"] == "R")
+            sessions[(g["id"], "R")] = await asyncio.to_thread(
+                account_seat, base, g["id"], "R", token, f"player{i}"
+            )
     start_seq = {g["id"]: api(base, f"/api/games/{g['id']}")["seq"] for g in created}
     stats = Stats()
     flood_stats = Stats()
@@ -385,7 +435,20 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
                     url = f"{ws_base}/ws/{g['id']}"
                     r = random.Random(rng.random())
                     where = client_address(i)
-                    tasks.append(player(url, s["colour"], s["token"], stop, stats, r, think, where))
+                    session = sessions.get((g["id"], s["colour"]))
+                    tasks.append(
+                        player(
+                            url,
+                            s["colour"],
+                            s["token"],
+                            stop,
+                            stats,
+                            r,
+                            think,
+                            where,
+                            session=session,
+                        )
+                    )
     hint_stats = Stats()
     if args.mode == "hints":
         for i, g in enumerate(hinting):
@@ -436,6 +499,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str,
     out: dict[str, Any] = {
         "mode": args.mode,
         "games": args.games,
+        "account_seats": len(sessions),
         "seconds": round(elapsed, 1),
         "moves": total,
         "moves_per_s": round(total / elapsed, 1),
@@ -516,6 +580,12 @@ def main() -> None:
         action="store_true",
         help="no warm-up before the server starts (with NUMBA_CACHE_DIR set to an empty\n"
         "folder: a server started after its compiled search's sources changed)",
+    )
+    ap.add_argument(
+        "--accounts",
+        action="store_true",
+        help="Red of each game is a logged-in account (half the seats of people): registered,\n"
+        "seated with its session, its WebSocket opened with the session cookie",
     )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="passed to sorry serve")

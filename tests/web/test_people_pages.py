@@ -1,5 +1,4 @@
-"""The players' pages' design (people.html, people.js, people.css, held in sorry/web/people_pages
-until the server serves them from static/ with their strings in the catalogs) in Debian's chromium
+"""The players' pages (static/people.html, people.js, people.css) in Debian's chromium
 at 390×844 first: the profile, the leaderboard and the account page, rendered from API answers
 the test gives (the browser's requests are answered by the test, so only the page is tested),
 with no serious axe violation, nothing wider than the screen, 44 px tap targets, and a player's
@@ -18,7 +17,7 @@ pytestmark = [pytest.mark.browser]
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "sorry" / "web"
 STATIC = WEB / "static"
-PAGES = WEB / "people_pages"
+PAGES = STATIC
 BASE = "http://people.test"
 SHOTS = Path("build/screenshots")
 
@@ -139,7 +138,7 @@ def test_a_profile_on_a_phone(chromium: Any) -> None:
     page.wait_for_selector("#games li")
     assert page.inner_text("#profile-name") == "Ann"
     assert page.inner_text("#your-turn") == "Your turn in 2 games"
-    assert page.inner_text("#rating-line").startswith("1587 ± 412 · 14 rated games")
+    assert page.inner_text("#rating-line").startswith("1587 ± 412, 14 rated games")
     assert "well within chance" in page.inner_text("#luck-line")
     # a game's name that is HTML is shown as text
     assert "<img src=x onerror=alert(1)>" in page.inner_text("#games")
@@ -148,7 +147,7 @@ def test_a_profile_on_a_phone(chromium: Any) -> None:
     assert graph is not None and graph["width"] >= 330 and graph["height"] >= 140
     # the teams tab: provisional
     page.click("#variant-tabs button:nth-child(2)")
-    assert "provisional" in page.inner_text("#rating-line")
+    assert "Provisional" in page.inner_text("#rating-line")
     check_layout(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.click("#variant-tabs button:nth-child(1)")

@@ -418,3 +418,40 @@ def test_the_migration_makes_the_account_tables_as_declared(sqlite_url: str) -> 
             assert {i.name for i in table.indexes} <= indexes, table.name
     finally:
         db.dispose()
+
+
+def test_sorry_admin_lists_reports_and_disables_an_account(
+    app: TestClient, sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sorry.cli import main
+
+    a, b = browser(app), browser(app)
+    register(a, "Ann")
+    register(b, "Bob")
+    g = new_game(a, {"R": "invite", "B": "invite"}, room={"start": "host"})
+    gid = g["id"]
+    a.post(f"/api/games/{gid}/join", json={"seat": "R", "token": g["tokens"]["R"]})
+    b.post(f"/api/games/{gid}/join", json={"seat": "B", "token": g["tokens"]["B"]})
+    with b.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "seat": "B"})
+        recv(ws, "welcome")
+        ws.send_json({"type": "chat", "text": "rude words"})
+        n = recv(ws, "chat")["message"]["n"]
+    assert a.post(f"/api/games/{gid}/report", json={"n": n}).status_code == 201
+    assert main(["admin", "reports", "--database", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert f"game {gid} [open] Bob: rude words" in out
+    assert main(["admin", "close", "1", "--database", sqlite_url]) == 0
+    assert main(["admin", "reports", "--database", sqlite_url]) == 0
+    assert "no reports" in capsys.readouterr().out
+    assert main(["admin", "disable", "bob", "--database", sqlite_url]) == 0
+    assert "Bob is disabled" in capsys.readouterr().out
+    # his session ended, he cannot log in, he leaves the leaderboard and his profile
+    assert b.get("/api/session").json()["account"] is None
+    r = browser(app).post("/api/session", json={"name": "Bob", "password": PASSWORD})
+    assert r.status_code == 401
+    assert a.get("/api/players/Bob").status_code == 404
+    assert main(["admin", "disable", "nobody", "--database", sqlite_url]) != 0
+    assert main(["admin", "enable", "Bob", "--database", sqlite_url]) == 0
+    r = browser(app).post("/api/session", json={"name": "Bob", "password": PASSWORD})
+    assert r.status_code == 200

@@ -130,6 +130,42 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="S",
         help=_("seconds an HTTP request may take to send its headers, and its body (10)"),
     )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help=_(
+            "the address players reach the server at, for the links in notifications "
+            "(default: http://HOST:PORT)"
+        ),
+    )
+    p.add_argument(
+        "--webhook-allow",
+        action="append",
+        default=[],
+        metavar="NETWORK",
+        help=_(
+            "a network notification webhooks may reach although it is not public "
+            "(127.0.0.1/32, 10.0.0.0/8; repeatable; default: only public addresses)"
+        ),
+    )
+    p.add_argument(
+        "--smtp-host", metavar="HOST", help=_("send e-mail notifications through this SMTP server")
+    )
+    p.add_argument(
+        "--smtp-port", type=int, default=587, metavar="N", help=_("the SMTP server's port (587)")
+    )
+    p.add_argument("--smtp-from", metavar="ADDRESS", help=_("the notifications' sender address"))
+    p.add_argument(
+        "--smtp-user",
+        metavar="NAME",
+        help=_("the SMTP user (the password from the environment: SORRY_SMTP_PASSWORD)"),
+    )
+    p.add_argument(
+        "--smtp-security",
+        choices=("starttls", "tls", "none"),
+        default="starttls",
+        help=_("starttls (port 587), tls (port 465) or none (a relay on this machine)"),
+    )
     p.add_argument("--log-level", default="warning", help=_("uvicorn log level"))
     p.set_defaults(func=run)
 
@@ -202,6 +238,31 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--request-timeout must be positive"))
     if not args.gc_reclaim_every >= 0:
         raise CliError(_("--gc-reclaim-every must be 0 or more seconds"))
+    smtp = None
+    if args.smtp_host:
+        from ..web.mail import SmtpConfig, valid_address
+
+        if not args.smtp_from or not valid_address(args.smtp_from):
+            raise CliError(_("--smtp-host needs --smtp-from, an e-mail address"))
+        if not 0 < args.smtp_port < 65536:
+            raise CliError(_("--smtp-port must be 1-65535"))
+        smtp = SmtpConfig(
+            host=args.smtp_host,
+            port=args.smtp_port,
+            sender=args.smtp_from,
+            security=args.smtp_security,
+            user=args.smtp_user,
+            password=os.environ.get("SORRY_SMTP_PASSWORD"),
+        )
+    try:
+        from ..web.webhooks import parse_networks
+
+        parse_networks(args.webhook_allow)
+    except ValueError as exc:
+        raise CliError(_("--webhook-allow: {error}").format(error=exc)) from None
+    public_url = args.public_url or f"http://{args.host}:{args.port}"
+    if not public_url.startswith(("http://", "https://")):
+        raise CliError(_("--public-url must start with http:// or https://"))
     limits = LimitSettings(
         connections=args.max_connections_per_address,
         create_rate=args.games_per_minute / 60,
@@ -223,6 +284,9 @@ def run(args: argparse.Namespace) -> int:
         gc_reclaim_every=args.gc_reclaim_every or None,
         header_timeout=args.request_timeout,
         body_timeout=args.request_timeout,
+        smtp=smtp,
+        webhook_allow=tuple(args.webhook_allow),
+        public_url=public_url,
     )
     check_port(args.host, args.port)
     check_database(args.database)

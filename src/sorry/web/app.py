@@ -177,6 +177,19 @@ async def page(request: Request) -> Response:
     )
 
 
+async def people_page(request: Request) -> Response:
+    """The players' pages (``/account``, ``/u/NAME``, ``/leaderboard``: static/people.js)."""
+    lang = request_language(request)
+    return HTMLResponse(
+        render_page(lang, "people"),
+        headers={
+            "Cache-Control": "no-store",
+            "Content-Language": lang,
+            "Vary": "Accept-Language, Cookie",
+        },
+    )
+
+
 async def favicon(request: Request) -> Response:
     return Response(status_code=204)
 
@@ -495,6 +508,9 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/g/{gid}", page),
+        Route("/account", people_page),
+        Route("/leaderboard", people_page),
+        Route("/u/{name}", people_page),
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/board", board),

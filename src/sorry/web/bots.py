@@ -53,6 +53,8 @@ class Bots:
             return None  # nobody moves in the waiting room
         if seat.kind == "bot":
             return seat.bot_level or bot_levels()[0], "bot"
+        if live.room.settings.correspondence:  # no takeover: a bot plays a timed-out move
+            return (self.takeover_level(), "timeout") if colour in live.room.away else None
         if not live.anyone_seated and not self.settings.allow_bot_games:
             return None  # nobody is here: the game waits for them
         if colour in live.room.away:  # the turn timer ran out: a bot plays until they act

@@ -55,3 +55,5 @@ class Settings:
     clock_sweep: float = 30.0
     #: analyse each finished game an account played (the profile's luck over many games)
     analyse_account_games: bool = True
+    #: the address players reach the server at (the links in notifications)
+    public_url: str = "http://127.0.0.1:8000"

@@ -34,6 +34,7 @@ from ..i18n import (
     translation,
     using,
 )
+from . import people_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
@@ -336,6 +337,8 @@ SCRIPT_MESSAGES = (
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
     *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
+    # the players' pages and the account in the game page (people.js, account.js)
+    *people_words.SCRIPT_MESSAGES,
 )
 
 
@@ -348,6 +351,7 @@ def script_plurals() -> dict[str, list[str]]:
         "Match: {n} game played": [
             ngettext("Match: {n} game played", "Match: {n} games played", n) for n in (1, 2)
         ],
+        **people_words.plurals(),
     }
 
 
@@ -403,13 +407,17 @@ _TEXT = re.compile(r">(\s*)([^<>]*?[^\s<>])(\s*)<")
 _ATTR = re.compile(r'\b(placeholder|title|aria-label|alt)="([^"]*)"')
 
 
+#: The pages served (``static/NAME.html``) and their scripts.
+PAGES = {"index": "main", "people": "people"}
+
+
 @cache
-def render_page(lang: str) -> str:
-    """``index.html`` in ``lang``: texts translated, ``lang`` set, the language menu and the
-    script's catalog added."""
+def render_page(lang: str, page: str = "index") -> str:
+    """``index.html`` (or another of :data:`PAGES`) in ``lang``: texts translated, ``lang``
+    set, the language menu and the script's catalog added."""
     code = normalise(lang) or DEFAULT
     tr = translation(code)
-    known = set(PAGE_MESSAGES)
+    known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES)
 
     def text(m: re.Match[str]) -> str:
         body = m.group(2)
@@ -423,7 +431,7 @@ def render_page(lang: str) -> str:
             value = escape(tr.gettext(value))
         return f'{m.group(1)}="{value}"'
 
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = (STATIC / f"{page}.html").read_text(encoding="utf-8")
     html = _ATTR.sub(attr, _TEXT.sub(text, html))
     for ident, label in ARIA_LABELS.items():
         html = html.replace(
@@ -445,7 +453,7 @@ def render_page(lang: str) -> str:
     # a data block, not a script: nothing inline runs (the page allows no inline script)
     extra = f'<script id="i18n-data" type="application/json">{data}</script>\n'
     html = html.replace("</head>", '<link rel="stylesheet" href="/static/a11y.css">\n</head>', 1)
-    main = '<script type="module" src="/static/main.js">'
+    main = f'<script type="module" src="/static/{PAGES[page]}.js">'
     return html.replace(main, extra + main, 1)
 
 

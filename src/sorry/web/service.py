@@ -29,6 +29,7 @@ from typing import Any
 from .audience import Audience
 from .bots import Bots, FinishedGames, Hints
 from .cache import GameCache
+from .clocks import Clocks
 from .collector import Collector
 from .config import Settings
 from .db import Database
@@ -72,6 +73,7 @@ class GameService:
         self.people = People(self.cache, self.games, self.settings)
         self.results = Results(self.cache, self.people, self.settings)
         self.results.service = self
+        self.clocks = Clocks(self.cache, self.people, self.settings)
         self.collector: Collector | None = None
         self._admitted = 0  # Turns.admitted at the last tick (_busy)
         if self.settings.gc_reclaim_every is not None:
@@ -99,6 +101,7 @@ class GameService:
                 await self.cache.get(gid)
         self._ticker = asyncio.create_task(self._tick_loop())
         self.cache.spawn(self.results.sweep())  # games a stopped process left unsettled
+        self.clocks.start()  # correspondence clocks, the notifications' sender
         if self.collector is not None:
             self.collector.start()
         if self.settings.listen and not self.db.is_sqlite:
@@ -108,6 +111,7 @@ class GameService:
             self._listener.start()
 
     async def stop(self) -> None:
+        await self.clocks.stop()
         if self.collector is not None:
             self.collector.stop()
         if self._listener is not None:

@@ -5,6 +5,7 @@
 import { t, colourName, series } from "./i18n.js";
 import { api, saveCreds } from "./net.js";
 import { $, el } from "./panels.js";
+import { mountLobby, addChoices } from "./account.js";
 
 const COLOURS = ["R", "B", "Y", "G"];
 
@@ -53,8 +54,10 @@ export function levelSentence(meta, level) {
   return s ? t(s) : "";
 }
 
-export async function lobbyPage() {
+/** @param {any} [account] the logged-in account (GET /api/account), null for a guest */
+export async function lobbyPage(account) {
   $("lobby-page").hidden = false;
+  mountLobby(account || null);
   const meta = await api("/api/meta");
   const variant = select("variant");
   for (const v of meta.variants) variant.append(option(v, t(v)));
@@ -138,6 +141,7 @@ async function create(opts) {
     if (v.startsWith("bot:")) body.seats.push({ colour: c, kind: "bot", level: v.slice(4) });
     else body.seats.push({ colour: c, kind: v === "open" ? "open" : "invite" });
   }
+  addChoices(body, me);
   const res = await api("/api/games", body);
   /** @type {Record<string, string>} */
   const links = {};

@@ -14,6 +14,7 @@ import { turnSignal, soundOn, setSound, askNotifications, notificationsState } f
 import { bringBoardIntoView } from "./follow.js";
 import { EndAnalysis } from "./analysis.js";
 import { REACTIONS } from "./messages.js";
+import { loadSession, heldSeat, withBlocked, showRatingChange, reportButtons } from "./account.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
@@ -275,6 +276,7 @@ function renderOver(s) {
   next.hidden = !st.next_game || !!conn.seat;
   if (st.next_game) next.href = "/g/" + st.next_game;
   /** @type {HTMLAnchorElement} */ ($("download")).href = `/api/games/${gameId}/record`;
+  showRatingChange(gameId, true, !!st.room.rated);
 }
 
 function renderReplayPanel() {
@@ -308,7 +310,8 @@ function renderChatPanel() {
   const spect = $("mute-spectators");
   spect.textContent = ui.muted.has("spectators") ? t("Show spectators' messages") : t("Mute spectators");
   spect.setAttribute("aria-pressed", ui.muted.has("spectators") ? "true" : "false");
-  renderChat(store.chat, ui.muted);
+  renderChat(store.chat, withBlocked(ui.muted, st.seats));
+  reportButtons(gameId, st.seats);
 }
 
 // ------------------------------------------------------------------------------- acting
@@ -581,6 +584,11 @@ async function gamePage(id) {
     conn.identify(c.seat, c.token);
     return;
   }
+  const held = heldSeat(summary); // the account's seat: its session opens it
+  if (held && summary.seats.some((/** @type {any} */ s) => s.colour === held && s.claimed)) {
+    conn.identify(held, null);
+    return;
+  }
   showJoin(summary, c);
   conn.identify(null, null); // watch while deciding
 }
@@ -735,6 +743,5 @@ function follow(id) {
 // ------------------------------------------------------------------------------- start
 if (initLanguage()) {
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,32})$/);
-  if (match) gamePage(match[1]);
-  else lobbyPage();
+  loadSession().then((account) => (match ? gamePage(match[1]) : lobbyPage(account)));
 }

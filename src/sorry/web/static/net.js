@@ -11,17 +11,31 @@ import { t } from "./i18n.js";
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").ChatLine} ChatLine */
 
+/** The account session's CSRF token (account.js): requests made for an account carry it. */
+let csrf = "";
+
+/** @param {string} token */
+export function setCsrf(token) {
+  csrf = token;
+}
+
+export function csrfToken() {
+  return csrf;
+}
+
 /**
  * @param {string} path
  * @param {unknown} [body] POSTed as JSON when given
  * @returns {Promise<any>}
  */
 export async function api(path, body) {
+  /** @type {Record<string, string>} */
+  const headers = csrf ? { "X-CSRF-Token": csrf } : {};
   /** @type {RequestInit} */
   const opts =
     body === undefined
-      ? {}
-      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+      ? { headers }
+      : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({ error: r.statusText }));
   // the server's errors are English; the ones a player can meet are in the page's catalog
@@ -105,7 +119,8 @@ export class Connection {
       this.retry = 0;
       this.onStatus(true);
       /** @type {ClientMessage} */
-      const hello = this.seat && this.token ? { type: "hello", seat: this.seat, token: this.token } : { type: "hello" };
+      // a seat without a token: the seat the session's account holds (account.js)
+      const hello = this.seat ? (this.token ? { type: "hello", seat: this.seat, token: this.token } : { type: "hello", seat: this.seat }) : { type: "hello" };
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {

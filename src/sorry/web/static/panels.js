@@ -86,6 +86,13 @@ export function renderBanner(s, seat, secondsLeft) {
     clock.textContent = t("{s} s", { s: Math.ceil(secondsLeft) });
     clock.classList.toggle("low", secondsLeft <= 10);
     clock.setAttribute("aria-label", t("{s} seconds left", { s: Math.ceil(secondsLeft) }));
+    if (secondsLeft >= 600) {
+      // a correspondence game's move: hours (and days) left
+      const h = Math.floor(secondsLeft / 3600);
+      const m = Math.floor((secondsLeft % 3600) / 60);
+      clock.textContent = h >= 48 ? t("{d} d {h} h", { d: Math.floor(h / 24), h: h % 24 }) : t("{h} h {m} min", { h, m });
+      clock.setAttribute("aria-label", t("{h} h {m} min left", { h, m }));
+    }
   }
 }
 
@@ -265,7 +272,7 @@ export function renderChat(lines, muted) {
   for (const line of shown) {
     const said = line.phrase ? t(PHRASES[line.phrase] || line.phrase) : line.text || "";
     const who = line.colour ? `${line.name} (${colourName(line.colour)})` : t("{name} (watching)", { name: line.name });
-    const li = el("li", { class: "chat-line" + (line.colour ? " c-" + line.colour : "") });
+    const li = el("li", { class: "chat-line" + (line.colour ? " c-" + line.colour : ""), "data-n": line.n, "data-colour": line.colour || "" });
     li.append(el("strong", { text: who + ": " }), el("span", { class: "said", text: said }));
     ol.append(li);
   }

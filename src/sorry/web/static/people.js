@@ -1,8 +1,9 @@
 // @ts-check
 // The players' pages: /account (log in, create an account, settings), /u/NAME (a profile:
-// ratings with their graph, luck over many games, games) and /leaderboard. One render per
-// page from the API's JSON; names and every text from the server are set as text, never HTML.
-import { t, tn } from "./i18n.js";
+// ratings with their graph, luck over many games, games, invitations, recent opponents) and
+// /leaderboard. One render per page from the API's JSON; names and every text from the server
+// are set as text, never HTML.
+import { t, tn, initLanguage } from "./i18n.js";
 
 const VARIANTS = ["standard", "teams", "points"];
 
@@ -55,7 +56,7 @@ function errorText(r) {
 
 /** @param {string} variant */
 function variantName(variant) {
-  return { standard: t("Standard"), teams: t("Teams"), points: t("Points") }[variant] || variant;
+  return t(variant);
 }
 
 /**
@@ -84,6 +85,18 @@ function profileLink(name) {
   return a;
 }
 
+/**
+ * @param {string} text
+ * @param {() => void} onClick
+ */
+function button(text, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 // -- /account ---------------------------------------------------------------------------------
 async function showAccount() {
   $("account-page").hidden = false;
@@ -97,8 +110,33 @@ async function showAccount() {
     if (r.ok && r.data) {
       input("webhook").value = r.data.webhook || "";
       input("email").value = r.data.email || "";
+      renderBlocked(r.data.blocked || []);
     }
   }
+}
+
+/** @param {string[]} names */
+function renderBlocked(names) {
+  const list = $("blocked");
+  if (!names.length) {
+    const li = document.createElement("li");
+    li.textContent = t("Nobody.");
+    list.replaceChildren(li);
+    return;
+  }
+  list.replaceChildren(
+    ...names.map((name) => {
+      const li = document.createElement("li");
+      li.append(
+        profileLink(name),
+        button(t("Unblock {name}", { name }), async () => {
+          const r = await api("POST", "/api/account/block", { name, blocked: false });
+          if (r.ok) renderBlocked(names.filter((n) => n !== name));
+        }),
+      );
+      return li;
+    }),
+  );
 }
 
 /**
@@ -162,22 +200,26 @@ function renderRating(p, variant) {
   tabs($("variant-tabs"), variant, (v) => renderRating(p, v));
   const r = p.ratings[variant];
   const line = $("rating-line");
+  const img = /** @type {HTMLImageElement} */ ($("rating-graph"));
   if (!r) {
-    line.textContent = t("No rated {variant} game yet.", { variant: variantName(variant) });
-    $("rating-graph").hidden = true;
+    line.textContent = t("No rated game in this variant yet.");
+    img.hidden = true;
     return;
   }
   const strong = document.createElement("strong");
   strong.textContent = String(r.rating);
-  const rest = document.createTextNode(
-    " ± " + r.interval + " · " + tn("{n} rated game", "{n} rated games", r.games) +
-      (r.provisional ? " · " + t("provisional") : ""),
-  );
-  line.replaceChildren(strong, rest);
-  const img = /** @type {HTMLImageElement} */ ($("rating-graph"));
+  const rest = document.createTextNode(" " + tn("± {interval}, {n} rated game", "± {interval}, {n} rated games", r.games, { interval: r.interval }));
+  const parts = /** @type {Node[]} */ ([strong, rest]);
+  if (r.provisional) {
+    const note = document.createElement("span");
+    note.className = "provisional";
+    note.textContent = t("Provisional: the interval is still wide.");
+    parts.push(document.createElement("br"), note);
+  }
+  line.replaceChildren(...parts);
   img.hidden = false;
   img.src = `/api/players/${encodeURIComponent(p.name)}/rating.svg?variant=${variant}`;
-  img.alt = t("Rating over time in {variant}: now {rating}", { variant: variantName(variant), rating: r.rating });
+  img.alt = t("Rating over time: now {rating}", { rating: r.rating });
 }
 
 /** @param {any} g one game of the profile */
@@ -185,13 +227,16 @@ function gameItem(g) {
   const li = document.createElement("li");
   const what = document.createElement("span");
   what.className = "what";
-  const parts = [g.name || t("Game"), variantName(g.variant)];
-  if (g.rated) parts.push(t("rated"));
-  what.textContent = parts.join(" · ");
+  const title = document.createElement("strong");
+  title.textContent = g.name || t("Game");
+  const kind = document.createElement("span");
+  kind.className = "muted";
+  kind.textContent = " " + (g.rated ? t("{variant}, rated", { variant: variantName(g.variant) }) : variantName(g.variant));
+  what.append(title, kind);
   li.append(what);
   const status = document.createElement("span");
   if (g.status === "over") {
-    status.textContent = g.won ? t("won") : t("lost");
+    status.textContent = g.won === true ? t("won") : g.won === false ? t("lost") : t("Game over");
     if (typeof g.delta === "number") {
       const d = document.createElement("span");
       d.className = g.delta >= 0 ? "delta-up" : "delta-down";
@@ -200,6 +245,7 @@ function gameItem(g) {
     }
   } else {
     status.textContent = g.your_turn ? t("your turn") : t("playing");
+    if (g.your_turn) status.className = "your-turn";
   }
   li.append(status);
   const open = document.createElement("a");
@@ -207,6 +253,26 @@ function gameItem(g) {
   open.textContent = g.status === "over" ? t("Replay and analysis") : t("Open");
   li.append(open);
   return li;
+}
+
+/** @param {any} p */
+function renderActions(p) {
+  const box = $("profile-actions");
+  box.replaceChildren();
+  const me = session.account;
+  if (!me || me.name === p.name) return;
+  const invite = document.createElement("a");
+  invite.className = "button primary";
+  invite.href = `/?invite=${encodeURIComponent(p.name)}`;
+  invite.textContent = t("Invite to a game");
+  let blocked = !!p.blocked_by_you;
+  const block = button(blocked ? t("Unblock {name}", { name: p.name }) : t("Block {name}", { name: p.name }), async () => {
+    const r = await api("POST", "/api/account/block", { name: p.name, blocked: !blocked });
+    if (!r.ok) return;
+    blocked = !blocked;
+    block.textContent = blocked ? t("Unblock {name}", { name: p.name }) : t("Block {name}", { name: p.name });
+  });
+  box.append(invite, block);
 }
 
 /** @param {string} name */
@@ -218,15 +284,46 @@ async function showProfile(name) {
     return;
   }
   const p = r.data;
-  document.title = `${p.name} · Sorry!`;
+  document.title = `${p.name} · ${t("Sorry!")}`;
   $("profile-name").textContent = p.name;
   const turn = $("your-turn");
   turn.hidden = !p.your_turn;
   turn.textContent = tn("Your turn in {n} game", "Your turn in {n} games", p.your_turn || 0);
   const best = VARIANTS.find((v) => p.ratings[v]) || "standard";
   renderRating(p, best);
-  $("luck-line").textContent = p.luck ? p.luck.sentence : t("The luck of your cards shows here after a few analysed games.");
+  $("luck-line").textContent = p.luck ? p.luck.sentence : t("The luck of the cards shows here once a game is analysed.");
+  $("luck-chance").textContent = p.luck && p.luck.chance ? p.luck.chance : "";
   $("games").replaceChildren(...p.games.map(gameItem));
+  if (!p.games.length) {
+    const li = document.createElement("li");
+    li.textContent = t("No games yet.");
+    $("games").append(li);
+  }
+  renderActions(p);
+  const invitations = p.invitations || [];
+  $("invitations-panel").hidden = !invitations.length;
+  $("invitations").replaceChildren(
+    ...invitations.map((/** @type {string} */ id) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `/g/${encodeURIComponent(id)}`;
+      a.textContent = t("Open the game you are invited to");
+      li.append(a);
+      return li;
+    }),
+  );
+  const opponents = p.recent_opponents || [];
+  $("opponents-panel").hidden = !opponents.length;
+  $("opponents").replaceChildren(
+    ...opponents.map((/** @type {string} */ n) => {
+      const li = document.createElement("li");
+      const invite = document.createElement("a");
+      invite.href = `/?invite=${encodeURIComponent(n)}`;
+      invite.textContent = t("Invite {name}", { name: n });
+      li.append(profileLink(n), invite);
+      return li;
+    }),
+  );
 }
 
 // -- /leaderboard -----------------------------------------------------------------------------
@@ -253,17 +350,28 @@ async function showLeaderboard(variant) {
       return tr;
     }),
   );
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 4;
+    td.textContent = t("Nobody has a settled rating in this variant yet.");
+    tr.append(td);
+    $("board-rows").append(tr);
+  }
   const prov = r.ok ? r.data.provisional : [];
   $("provisional").replaceChildren(
     ...prov.map((/** @type {any} */ p) => {
       const li = document.createElement("li");
-      li.append(profileLink(p.name), document.createTextNode(`${p.rating} ± ${p.interval}`));
+      const figure = document.createElement("span");
+      figure.textContent = tn("{rating} ± {interval}, {n} game", "{rating} ± {interval}, {n} games", p.games, { rating: p.rating, interval: p.interval });
+      li.append(profileLink(p.name), figure);
       return li;
     }),
   );
 }
 
 async function main() {
+  if (!initLanguage()) return;
   const s = await api("GET", "/api/session");
   if (s.ok && s.data) session = { account: s.data.account, csrf: s.data.csrf || "" };
   const nav = $("nav-account");
@@ -275,6 +383,7 @@ async function main() {
     const v = new URLSearchParams(location.search).get("variant") || "standard";
     await showLeaderboard(VARIANTS.includes(v) ? v : "standard");
   } else await showAccount();
+  document.body.dataset.ready = "yes";
 }
 
 main();
