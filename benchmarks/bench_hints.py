@@ -10,6 +10,14 @@ told apart from every other one, how many moves were told apart from the best, a
 the best move got; then the server's processor time per hint (the worker's job and the reply
 with every move's estimate), computed and asked again (cached), with the load average. The
 compiled rollouts are loaded first (``warmup``: not counted).
+
+    python benchmarks/bench_hints.py --variant points --count 30 --depths 12,24,40 --scales 40,80
+
+compares rollouts cut after each depth (the position's evaluation squashed into a chance of
+winning with each scale) with games played to the end (300 worlds, the truth): the mean and
+root mean square difference of each move's estimate, the spread of the difference between
+two moves' scores in one world (what decides how soon moves are told apart), how much the
+move picked loses under the truth, and the cost of a rollout.
 """
 
 from __future__ import annotations
@@ -23,8 +31,52 @@ from bench_decisions import percentile, sample_positions
 from sorry.bots import hint_estimate
 from sorry.bots.estimate import _cache
 from sorry.bots.rollouts import warmup
-from sorry.web.service import hint_reply
+from sorry.web.bots import hint_reply
 from sorry.web.workers import hint_move
+
+
+def depths(views: list[object], depth_list: list[int], scales: list[float]) -> None:
+    """Cut rollouts against full games (see the module doc)."""
+    import numpy as np
+
+    from sorry.bots.rollouts import root_of
+
+    truth_worlds, worlds = list(range(1, 301)), list(range(1001, 1201))
+    truths = []
+    for v in views:
+        k = len(v.legal_moves)  # type: ignore[attr-defined]
+        truths.append(np.asarray(root_of(v).scores(list(range(k)), truth_worlds, 100_000)))  # type: ignore[arg-type]
+    for depth in depth_list:
+        for scale in scales:
+            bias, sds, loss, spent, n = [], [], 0.0, 0.0, 0
+            for v, full in zip(views, truths, strict=True):
+                k = len(v.legal_moves)  # type: ignore[attr-defined]
+                root = root_of(v, scale=scale)  # type: ignore[arg-type]
+                c0 = time.process_time()
+                sc = np.asarray(root.scores(list(range(k)), worlds, depth))
+                spent += time.process_time() - c0
+                n += len(worlds) * k
+                bias.append(float(np.mean(sc.mean(0) - full.mean(0))))
+                best = int(np.argmax(sc.mean(0)))
+                diff = sc - sc[:, [best]]
+                if k > 1:
+                    sds.append(float(np.median(diff.std(0, ddof=1)[np.arange(k) != best])))
+                loss += float(full.mean(0).max() - full.mean(0)[best])
+            print(
+                f"depth {depth}, scale {scale:g}: difference from full games mean "
+                f"{100 * np.mean(bias):+.1f}, rms {100 * np.sqrt(np.mean(np.square(bias))):.1f} "
+                f"points; paired spread {np.median(sds):.3f}; the pick loses "
+                f"{100 * loss / len(views):.2f} points; {1e6 * spent / n:.0f} us a rollout"
+            )
+    sds = []
+    for full in truths:
+        k = full.shape[1]
+        best = int(np.argmax(full.mean(0)))
+        if k > 1:
+            sds.append(
+                float(np.median((full - full[:, [best]]).std(0, ddof=1)[np.arange(k) != best]))
+            )
+    print(f"full games: paired spread {np.median(sds):.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,11 +84,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", default="standard")
     p.add_argument("--count", type=int, default=100, help="positions")
     p.add_argument("--seed", type=int, default=18)
+    p.add_argument("--depths", help="compare rollouts cut at these depths with full games")
+    p.add_argument("--scales", default="40,80", help="the evaluation's scales (with --depths)")
     args = p.parse_args(argv)
     if args.count < 1:
         p.error("--count must be at least 1")
     views = sample_positions(args.variant, args.count, args.seed)
     warmup()
+    if args.depths:
+        depths(
+            views,
+            [int(x) for x in args.depths.split(",")],
+            [float(x) for x in args.scales.split(",")],
+        )
+        return 0
     load0 = os.getloadavg()[0]
     cpus: list[float] = []
     worlds: list[int] = []

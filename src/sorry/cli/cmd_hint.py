@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots import estimate
-    from ..bots.estimate import HINT_ROLLOUTS, game_kind
+    from ..bots.estimate import HINT_DEPTHS, HINT_ROLLOUTS, HINT_SCALE, game_kind
     from ..bots.rollouts import engine_name
 
     rules = rules_from_args(args)
@@ -76,9 +76,17 @@ def run(args: argparse.Namespace) -> int:
     if seeded:
         # a fixed number of rollouts (the faces' hint, or --rollouts worlds a move): the same
         # estimate every time, whatever the machine's load
-        view = game.view(game.to_move)
-        budget = None if args.rollouts else HINT_ROLLOUTS[(engine_name(), game_kind(view))]
-        est = estimate(game, seconds=None, max_worlds=max_worlds, max_rollouts=budget, seed=seed)
+        kind = game_kind(game.view(game.to_move))
+        budget = None if args.rollouts else HINT_ROLLOUTS[(engine_name(), kind)]
+        est = estimate(
+            game,
+            seconds=None,
+            max_worlds=max_worlds,
+            max_rollouts=budget,
+            seed=seed,
+            depth=HINT_DEPTHS[kind],
+            scale=HINT_SCALE,
+        )
     else:
         est = _timed(game, max_worlds, seed)
     return _print(args, game, est)
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 def _timed(game: Any, max_worlds: int, seed: int) -> Any:
     """The hint within the command's time (unseeded: as many worlds as fit)."""
     from ..bots import estimate
-    from ..bots.estimate import HINT_SECONDS
+    from ..bots.estimate import HINT_DEPTHS, HINT_SCALE, HINT_SECONDS, game_kind
     from ..bots.rollouts import compiled_ahead_of_time, compiled_available
 
     if compiled_ahead_of_time():
@@ -102,7 +110,15 @@ def _timed(game: Any, max_worlds: int, seed: int) -> Any:
                 _("tip: 'sorry compile' makes this command about three times as fast"),
                 file=sys.stderr,
             )
-    return estimate(game, seconds=seconds, max_worlds=max_worlds, seed=seed)
+    kind = game_kind(game.view(game.to_move))
+    return estimate(
+        game,
+        seconds=seconds,
+        max_worlds=max_worlds,
+        seed=seed,
+        depth=HINT_DEPTHS[kind],
+        scale=HINT_SCALE,
+    )
 
 
 def _print(args: argparse.Namespace, game: Any, est: Any) -> int:
