@@ -2,9 +2,10 @@
 log in with the session cookie, the CSRF token on every change, seats held by accounts (a
 session opens them, another account's does not), a rated game rated once when it ends with
 the changes on its end screen, the profile and the leaderboard, invitations by name and
-blocks, reports, a guest's game claimed, a deleted account's games, and the attacks of the
-issue: wrong passwords in a loop, another account's cookie on a seat, CSRF from another
-origin, a name that is HTML."""
+blocks, reports, a guest's game claimed, a deleted account's games, a game that ended while
+no process could rate it (rated at the next start-up, once, also by two processes at once), and
+the attacks: wrong passwords in a loop, another account's cookie on a seat, CSRF from another
+origin, a name that is HTML. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -69,9 +70,16 @@ class Browser:
             self.client.cookies = httpx.Cookies()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest) -> str:
+    """The database of a test: SQLite, and PostgreSQL as several server processes use it."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
 @pytest.fixture
-def app(sqlite_url: str) -> Iterator[TestClient]:
-    application = create_app(sqlite_url, settings(takeover_after=0.0))
+def app(database: str) -> Iterator[TestClient]:
+    application = create_app(database, settings(takeover_after=0.0))
     with TestClient(application) as client:
         yield client
 
@@ -421,7 +429,7 @@ def test_the_migration_makes_the_account_tables_as_declared(sqlite_url: str) -> 
 
 
 def test_sorry_admin_lists_reports_and_disables_an_account(
-    app: TestClient, sqlite_url: str, capsys: pytest.CaptureFixture[str]
+    app: TestClient, database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from sorry.cli import main
 
@@ -438,20 +446,88 @@ def test_sorry_admin_lists_reports_and_disables_an_account(
         ws.send_json({"type": "chat", "text": "rude words"})
         n = recv(ws, "chat")["message"]["n"]
     assert a.post(f"/api/games/{gid}/report", json={"n": n}).status_code == 201
-    assert main(["admin", "reports", "--database", sqlite_url]) == 0
+    assert main(["admin", "reports", "--database", database]) == 0
     out = capsys.readouterr().out
     assert f"game {gid} [open] Bob: rude words" in out
-    assert main(["admin", "close", "1", "--database", sqlite_url]) == 0
-    assert main(["admin", "reports", "--database", sqlite_url]) == 0
+    assert main(["admin", "close", "1", "--database", database]) == 0
+    assert main(["admin", "reports", "--database", database]) == 0
     assert "no reports" in capsys.readouterr().out
-    assert main(["admin", "disable", "bob", "--database", sqlite_url]) == 0
+    assert main(["admin", "disable", "bob", "--database", database]) == 0
     assert "Bob is disabled" in capsys.readouterr().out
     # his session ended, he cannot log in, he leaves the leaderboard and his profile
     assert b.get("/api/session").json()["account"] is None
     r = browser(app).post("/api/session", json={"name": "Bob", "password": PASSWORD})
     assert r.status_code == 401
     assert a.get("/api/players/Bob").status_code == 404
-    assert main(["admin", "disable", "nobody", "--database", sqlite_url]) != 0
-    assert main(["admin", "enable", "Bob", "--database", sqlite_url]) == 0
+    assert main(["admin", "disable", "nobody", "--database", database]) != 0
+    assert main(["admin", "enable", "Bob", "--database", database]) == 0
     r = browser(app).post("/api/session", json={"name": "Bob", "password": PASSWORD})
     assert r.status_code == 200
+
+
+def test_a_game_that_ended_while_no_process_could_rate_it_is_rated_at_start_up_once(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that stops between a rated game's last move and its rating (as a crash
+    would: the move is committed, the settling never runs) leaves it to the next start-up:
+    there the sweep rates it, once, also when two processes start at the same time on one
+    PostgreSQL."""
+    import threading
+
+    import sqlalchemy as sa
+
+    from server_helpers import ServerProcess
+    from sorry.web.results import Results
+
+    monkeypatch.setattr(Results, "changed", lambda self, live, remote=False: None)
+    with TestClient(create_app(database, settings(takeover_after=0.0))) as client:
+        a, b = browser(client), browser(client)
+        register(a, "Ann")
+        register(b, "Bob")
+        gid = rated_game(a, b)
+        winner = play_out(a, gid, "R")["winners"][0]
+        assert a.get(f"/api/games/{gid}/ratings").json()["pending"] is True
+        assert client.app.state.service.results.unsettled() == [gid]  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    # the next start-up: one process on SQLite, two at once on PostgreSQL
+    count = 2 if database.startswith("postgresql") else 1
+    servers: list[ServerProcess] = []
+
+    def start() -> None:
+        servers.append(ServerProcess(database))
+
+    threads = [threading.Thread(target=start) for _ in range(count)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    try:
+        assert len(servers) == count
+        # the leaderboard reads the ratings alone (it opens no game): the sweep rated it
+        for srv in servers:
+            for _ in range(300):
+                board = httpx.get(f"{srv.base}/api/leaderboard?variant=standard", timeout=30)
+                if board.json()["provisional"]:
+                    break
+                time.sleep(0.1)
+            assert {p["name"]: p["games"] for p in board.json()["provisional"]} == {
+                "Ann": 1,
+                "Bob": 1,
+            }
+            rated = httpx.get(f"{srv.base}/api/games/{gid}/ratings", timeout=30).json()
+            changes = {c["colour"]: c["delta"] for c in rated["changes"]}
+            assert not rated["pending"] and set(changes) == {"R", "B"}
+            assert winner not in changes or changes[winner] > 0
+    finally:
+        for srv in servers:
+            srv.stop()
+    engine = sa.create_engine(database.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text("SELECT COUNT(*) FROM sorry_rating_changes WHERE game_id = :g"), {"g": gid}
+            ).scalar()
+            games = conn.execute(sa.text("SELECT games FROM sorry_ratings")).scalars().all()
+    finally:
+        engine.dispose()
+    assert rows == 2 and games == [1, 1]
