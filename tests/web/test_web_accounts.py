@@ -176,6 +176,20 @@ def test_wrong_passwords_in_a_loop_are_limited_and_unknown_names_alike(app: Test
     )
 
 
+def test_wrong_passwords_on_many_names_from_one_address_are_limited(database: str) -> None:
+    with TestClient(create_app(database, settings(login_per_address=5))) as client:
+        register(browser(client), "Ann")
+        c = browser(client)
+        codes = [
+            c.post("/api/session", json={"name": f"name{i}", "password": "whatever1"}).status_code
+            for i in range(7)
+        ]
+        assert codes == [401] * 5 + [429] * 2
+        # the address is limited, even for a name it never tried, with the right password
+        r = c.post("/api/session", json={"name": "Ann", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["code"] == "login_limited"
+
+
 @pytest.mark.parametrize(
     "name", ["<b>ann</b>", "<img src=x onerror=alert(1)>", "&amp;x", "a\u200bb"]
 )
