@@ -19,13 +19,19 @@ from server_helpers import fast_settings
 from sorry.web import create_app
 from sorry.web.protocol import apply_delta
 
-#: Per language: the game's name, "New game", "Create game", Red, "Square 4".
+#: Per language: the game's name, "New game with friends", "Create game", Red, "Square 4".
 WORDS = {
-    "en": ("Sorry!", "New game", "Create game", "Red", "Square 4"),
-    "ca": ("Ho sento!", "Partida nova", "Crea la partida", "Vermell", "Casella 4"),
-    "eo": ("Pardonu!", "Nova ludo", "Krei ludon", "Ruĝa", "Kampo 4"),
-    "el": ("Συγγνώμη!", "Νέο παιχνίδι", "Δημιουργία παιχνιδιού", "Κόκκινο", "Τετράγωνο 4"),
-    "sw": ("Samahani!", "Mchezo mpya", "Unda mchezo", "Nyekundu", "Kisanduku 4"),
+    "en": ("Sorry!", "New game with friends", "Create game", "Red", "Square 4"),
+    "ca": ("Ho sento!", "Partida nova amb amics", "Crea la partida", "Vermell", "Casella 4"),
+    "eo": ("Pardonu!", "Nova ludo kun amikoj", "Krei ludon", "Ruĝa", "Kampo 4"),
+    "el": (
+        "Συγγνώμη!",
+        "Νέο παιχνίδι με φίλους",
+        "Δημιουργία παιχνιδιού",
+        "Κόκκινο",
+        "Τετράγωνο 4",
+    ),
+    "sw": ("Samahani!", "Mchezo mpya na marafiki", "Unda mchezo", "Nyekundu", "Kisanduku 4"),
 }
 ACCEPT = {
     "en": "en-GB,en;q=0.9",
@@ -186,5 +192,5 @@ def test_every_script_string_is_in_the_catalog() -> None:
     missing = sorted(u for u in used if u not in known)
     assert not missing, missing
     page = web_i18n.render_page("sw")
-    for english in ("New game", "Create game", "Your moves", "Game log", "Lobby"):
+    for english in ("New game with friends", "Create game", "Your moves", "Game log", "Lobby"):
         assert f">{english}<" not in page

@@ -84,6 +84,29 @@ def test_the_host_turns_a_seat_into_a_bot_and_full_starts_by_itself(client: Test
     assert host(client, g, "bot", seat="Y", level="random").status_code == 409
 
 
+def test_an_invited_seat_nobody_opened_goes_to_a_bot_after_the_start(client: TestClient) -> None:
+    """The host started without Blue (invited, never came): a bot takes Blue's seat at once
+    when the host asks, and plays its turns (no minute-long wait for a takeover)."""
+    g = new_game(client, {"R": "invite", "B": "invite"}, room={"start": "host"})
+    r = client.post(f"/api/games/{g['id']}/join", json={"seat": "R", "token": g["tokens"]["R"]})
+    assert r.status_code == 200
+    with client.websocket_connect(f"/ws/{g['id']}") as ws:
+        state = hello(ws, "R", r.json()["token"])
+        assert host(client, g, "start").status_code == 200
+        state = recv_until(ws, lambda m: m["type"] == "state" and m["room"]["started"])
+        assert host(client, g, "bot", seat="B", level="random").status_code == 200
+        seats = {s["colour"]: s for s in client.get(f"/api/games/{g['id']}").json()["seats"]}
+        assert seats["B"]["kind"] == "bot"
+        # Red plays its turns; Blue's are the bot's (the takeover would wait an hour here)
+        while not any(e["colour"] == "B" and e["actor"] == "bot" for e in state["log"]):
+            if state["view"]["to_move"] == "R":
+                move = state["view"]["legal_moves"][0]["move"]
+                ws.send_json({"type": "move", "seq": state["seq"], "move": move})
+            state = recv_until(ws, lambda m: m["type"] == "state", seconds=30)
+        # a seat somebody holds stays theirs
+        assert host(client, g, "bot", seat="R", level="random").status_code == 409
+
+
 def test_room_settings_are_checked(client: TestClient) -> None:
     for room in ({"timer": 45}, {"start": "later"}, {"chat": "yes"}, {"colour": 1}, []):
         r = client.post(

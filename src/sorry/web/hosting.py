@@ -84,8 +84,6 @@ class Hosting:
                 return "no such seat"
             if value not in bot_levels():
                 return f"bot level must be one of {', '.join(bot_levels())}"
-            if live.room.settings.started:
-                return "seats can change only before the start"
             seat = live.seats[colour]
             if seat.kind != "human" or seat.claimed:
                 return "only a seat nobody has taken can become a bot"
@@ -95,5 +93,8 @@ class Hosting:
             await self.cache.write(self.cache.db.make_bot_in, live.id, colour, str(value))
             await self.cache.refresh(live)
             await self.maybe_start(live)
+            if live.room.settings.started:  # nobody came: the bot plays the seat at once
+                live.away_since.pop(colour, None)
+                self.cache.changed(live)
             return None
         return f"unknown action {action[:20]!r}"

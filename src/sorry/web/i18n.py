@@ -34,7 +34,7 @@ from ..i18n import (
     translation,
     using,
 )
-from . import people_words
+from . import people_words, play_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
@@ -312,7 +312,6 @@ SCRIPT_MESSAGES = (
     N_("{s} seconds left"),
     N_("only the host may do that"),
     N_("only a seat nobody has taken can become a bot"),
-    N_("seats can change only before the start"),
     N_("the game has started"),
     N_("Join"),
     N_("Replay"),
@@ -339,6 +338,7 @@ SCRIPT_MESSAGES = (
     *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
     # the players' pages and the account in the game page (people.js, account.js)
     *people_words.SCRIPT_MESSAGES,
+    *play_words.SCRIPT_MESSAGES,  # the first game and following it (play_words)
 )
 
 
@@ -417,7 +417,7 @@ def render_page(lang: str, page: str = "index") -> str:
     set, the language menu and the script's catalog added."""
     code = normalise(lang) or DEFAULT
     tr = translation(code)
-    known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES)
+    known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES) | set(play_words.PAGE_MESSAGES)
 
     def text(m: re.Match[str]) -> str:
         body = m.group(2)

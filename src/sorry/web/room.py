@@ -5,7 +5,8 @@
   seat is taken (the host may start earlier); ``"ready"`` (the next game of a match) once every
   human seat has accepted. ``"now"`` (the default of the HTTP API) starts at once. Until the
   start nobody moves: no bot, no takeover, no player.
-* **The host** may turn a seat that nobody has taken into a bot, switch the chat off and on,
+* **The host** may turn a seat that nobody has taken into a bot (before or after the start: an
+  invited player who never came), switch the chat off and on,
   and start the game.
 * **Turn timer** (``"timer"``: 0, 30, 60 or 120 seconds; 0 = none): when a person's turn runs
   out, a bot plays the move (the log says ``timeout``) and the seat is *away*: the bot plays

@@ -100,6 +100,7 @@ export async function lobbyPage(account) {
   });
   const kept = localStorage.getItem("sorry:name");
   if (kept) input("host-name").value = kept;
+  quickPlay(meta);
   $("create-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     create(opts).catch((e) => ($("create-error").textContent = e.message));
@@ -112,6 +113,60 @@ export async function lobbyPage(account) {
 }
 
 const LOBBY_REFRESH_MS = 10000;
+
+/** The seats the computer plays against one person (Red), by how many opponents. */
+const QUICK_SEATS = { 1: ["Y"], 2: ["B", "Y"], 3: ["B", "Y", "G"] };
+
+/**
+ * Play the computer in one tap: the player's name, how many opponents and their level
+ * (remembered), the other choices the usual ones; the game starts at once.
+ * @param {any} meta /api/meta
+ */
+function quickPlay(meta) {
+  /** @type {{count?: number, level?: string}} */
+  let kept = {};
+  try {
+    kept = JSON.parse(localStorage.getItem("sorry:quick") || "{}") || {};
+  } catch {
+    kept = {};
+  }
+  const count = select("quick-count");
+  for (const n of [1, 2, 3]) count.append(option(String(n), String(n)));
+  count.value = String(kept.count && kept.count in QUICK_SEATS ? kept.count : 1);
+  const level = select("quick-level");
+  for (const lv of meta.bot_levels) level.append(option(lv, t(lv)));
+  const levels = /** @type {string[]} */ (meta.bot_levels);
+  level.value = kept.level && levels.includes(kept.level) ? kept.level : levels[Math.min(2, levels.length - 1)];
+  const note = $("quick-level-note");
+  const showLevel = () => (note.textContent = levelSentence(meta, level.value));
+  level.addEventListener("change", showLevel);
+  showLevel();
+  const btn = /** @type {HTMLButtonElement} */ ($("quick-btn"));
+  btn.addEventListener("click", () => {
+    $("quick-error").textContent = "";
+    btn.disabled = true;
+    const n = Number(count.value);
+    try {
+      localStorage.setItem("sorry:quick", JSON.stringify({ count: n, level: level.value }));
+    } catch {
+      /* private mode */
+    }
+    const host = input("host-name").value.trim();
+    const seats = [{ colour: "R", kind: "invite" }, ...(/** @type {Record<number, string[]>} */ (QUICK_SEATS)[n] || ["Y"]).map((c) => ({ colour: c, kind: "bot", level: level.value }))];
+    const body = {
+      name: t("{name}'s game", { name: host || t("Player") }),
+      variant: "standard",
+      public: false,
+      options: {},
+      seats,
+      room: { start: "now", timer: 0, chat: true },
+    };
+    startGame(body, "R", host).catch((e) => {
+      btn.disabled = false;
+      $("quick-error").textContent = e.message;
+    });
+  });
+}
 
 /** @param {HTMLElement} opts */
 async function create(opts) {
@@ -142,6 +197,16 @@ async function create(opts) {
     else body.seats.push({ colour: c, kind: v === "open" ? "open" : "invite" });
   }
   addChoices(body, me);
+  await startGame(body, me, host);
+}
+
+/**
+ * Make the game, take the host's own seat (if any) and go to it.
+ * @param {any} body the POST /api/games body
+ * @param {string | null} me the colour the host plays
+ * @param {string} host the host's name
+ */
+async function startGame(body, me, host) {
   const res = await api("/api/games", body);
   /** @type {Record<string, string>} */
   const links = {};

@@ -8,7 +8,7 @@ import { api, creds, saveCreds, forgetSeat, Connection, GameStore } from "./net.
 import { Board, cardName } from "./board.js";
 import * as picks from "./picks.js";
 import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, renderHintList, logLine, PHRASES } from "./panels.js";
-import { renderRoom } from "./waiting.js";
+import { renderRoom, renderAbsent } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
 import { bringBoardIntoView } from "./follow.js";
@@ -144,6 +144,7 @@ function render() {
   renderSeats(s, seat, ui.muted, toggleMute);
   renderLog(s.log, s.view.variant);
   renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels, sentences: levelSentences }, roomActions);
+  renderAbsent(st.room, st.seats, st.status, { host: !!creds(gameId).host, levels }, roomActions);
   renderActions(s, mine, moves, cand);
   renderMoves(all, play, (m) => {
     ui.preview = m;

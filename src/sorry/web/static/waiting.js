@@ -2,7 +2,7 @@
 // The waiting room: every seat (invited, joined, bot), and for the host each invitation's
 // link with a copy button and a QR code, a seat turned into a bot, and the start.
 
-import { t, colourName } from "./i18n.js";
+import { t, colourName, series } from "./i18n.js";
 import { $, el } from "./panels.js";
 import qrcode from "./vendor/qrcode.mjs";
 
@@ -124,4 +124,43 @@ export function renderRoom(room, seats, me, act) {
   const mine = seats.find((s) => s.colour === me.seat);
   readyBtn.hidden = room.start !== "ready" || !mine || mine.ready;
   readyBtn.onclick = act.ready;
+}
+
+/**
+ * Once the game has started, the seats nobody took yet (an invited friend who has not opened
+ * the link, an open seat): who the game is waiting for, and for the host a button that gives
+ * each such seat to a bot at once (its level the usual one).
+ * @param {RoomInfo} room
+ * @param {SeatInfo[]} seats
+ * @param {string} status
+ * @param {{host: boolean, levels: string[]}} me
+ * @param {RoomActions} act
+ */
+export function renderAbsent(room, seats, status, me, act) {
+  const panel = $("absent");
+  const empty = room.started && status === "playing" ? seats.filter((s) => s.kind === "human" && !s.claimed) : [];
+  panel.hidden = !empty.length;
+  const key = JSON.stringify([empty.map((s) => s.colour), me.host]);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  if (!empty.length) return;
+  const who = empty.map((s) => colourName(s.colour));
+  $("absent-note").textContent =
+    empty.length === 1
+      ? t("Waiting for {colour}: invited, not here yet.", { colour: who[0] })
+      : t("Waiting for {colours}: invited, not here yet.", { colours: series(who) });
+  const level = me.levels[Math.min(2, me.levels.length - 1)];
+  $("absent-buttons").replaceChildren(
+    ...(me.host
+      ? empty.map((s) =>
+          el("button", {
+            type: "button",
+            class: "make-bot-now primary",
+            "data-colour": s.colour,
+            text: t("Let a bot play {colour}", { colour: colourName(s.colour) }),
+            onclick: () => act.bot(s.colour, level),
+          }),
+        )
+      : []),
+  );
 }

@@ -1,0 +1,24 @@
+"""The words of the game page's first steps and of following a game (``static/index.html``,
+``lobby.js``, ``waiting.js``, ``main.js``, ``panels.js``): playing the computer in one tap,
+the seats nobody took, the turns that pass by themselves, what the others just did, for the
+page catalogs of :mod:`sorry.web.i18n`."""
+
+from __future__ import annotations
+
+from ..i18n import N_
+
+#: Texts of ``index.html`` (text nodes and label attributes), translated when served.
+PAGE_MESSAGES = (
+    N_("Play the computer"),
+    N_("Opponents"),
+    N_("Level"),
+    N_("New game with friends"),
+    N_("Name of the game"),
+)
+
+#: Strings the game page's scripts show through ``t()``.
+SCRIPT_MESSAGES = (
+    N_("Waiting for {colour}: invited, not here yet."),
+    N_("Waiting for {colours}: invited, not here yet."),
+    N_("Let a bot play {colour}"),
+)
