@@ -31,6 +31,7 @@ def generous_limits(**kw: float) -> LimitSettings:
 
 def fast_settings(**kw: Any) -> Settings:
     kw.setdefault("bot_delay", 0.0)
+    kw.setdefault("auto_pass", False)  # the tests play their seats' passes themselves
     kw.setdefault("takeover_after", 3600.0)
     kw.setdefault("tick", 0.05)
     kw.setdefault("rate", 1000.0)
@@ -179,6 +180,11 @@ class ServerProcess:
             cmd += ["--games-per-minute", "10000"]
         if "--max-connections-per-address" not in args:
             cmd += ["--max-connections-per-address", "10000"]
+        # the tests play their seats' passes themselves, and follow the bots at once
+        if "--auto-pass" not in args:
+            cmd += ["--no-auto-pass"]
+        if "--show-moves" not in args:
+            cmd += ["--show-moves", "0"]
         import tempfile
 
         # not a pipe: a chatty server must not block on a full pipe

@@ -1,6 +1,8 @@
 """A newcomer's first game in Chromium (Debian's, through Playwright), against ``sorry
-serve`` in a subprocess: playing the computer in one tap from the lobby, and an invited seat
-nobody opened given to a bot by the host at once. Set SORRY_SCREENSHOTS=DIR to keep a
+serve`` in a subprocess: playing the computer in one tap from the lobby; a whole game with no
+tap on a turn without a legal move, each bot move shown (its card, a line saying what it did)
+before the next decision is offered; an invited seat nobody opened given to a bot by the host
+at once. Set SORRY_SCREENSHOTS=DIR to keep a
 screenshot of each screen."""
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = start_server(tmp_path_factory.mktemp("first"))
+    # as a newcomer meets it: passes by themselves, the bots' moves shown (quicker than the
+    # default second, to keep the test short)
+    s = start_server(tmp_path_factory.mktemp("first"), "--auto-pass", "--show-moves", "0.4")
     try:
         yield s
     finally:
@@ -56,7 +60,7 @@ def test_play_the_computer_in_one_tap(server: ServerProcess, browser: Any, viewp
     seats = page.eval_on_selector_all(
         "#seats .seat", "els => els.map(e => e.dataset.colour + ' ' + e.textContent)"
     )
-    assert len(seats) == 3 and seats[0].startswith("R Ann"), seats
+    assert len(seats) == 3 and seats[0].startswith("R RedAnn"), seats
     assert all("bot: easy" in s for s in seats[1:]), seats
     assert body(page, "started") == "yes"
     shot(page, f"first-turn-{viewport}")
@@ -103,3 +107,95 @@ def test_an_invited_seat_nobody_opened_goes_to_a_bot(server: ServerProcess, brow
         page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30000)
     assert "(bot)" in page.inner_text("#log li.c-B")
     assert errors == []
+
+
+#: Each change of the page's turn marks, with its time (performance.now(), ms) and the line
+#: next to the board: whether another player's move is being shown, whether it is the
+#: player's turn, the sequence number.
+TRACE = """document.addEventListener('DOMContentLoaded', () => {
+  window.trace = [];
+  new MutationObserver(() => {
+    const d = document.body.dataset;
+    const key = [d.following, d.myTurn, d.seq].join('|');
+    const last = window.trace[window.trace.length - 1];
+    if (last && last.key === key) return;
+    const line = document.getElementById('happened');
+    window.trace.push({key, t: performance.now(), following: d.following, mine: d.myTurn,
+      seq: Number(d.seq), line: line ? line.textContent : '',
+      moves: [...document.querySelectorAll('#moves .move')].map(b => b.dataset.move)});
+  }).observe(document.body, {attributes: true});
+});"""
+
+
+def test_a_whole_game_no_needless_tap_every_bot_move_shown(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Against the computer, a whole game: a turn without a legal move passes by itself (never
+    a button to press, the line by the board says so); after each bot move, the line says
+    what it did, and the player's next decision waits until it has been shown."""
+    page = context(browser, "phone").new_page()
+    page.add_init_script(TRACE)
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-level option", state="attached")
+    page.fill("#host-name", "Ann")
+    page.select_option("#quick-count", "1")
+    page.select_option("#quick-level", "random")
+    page.click("#quick-btn")
+    page.wait_for_selector("#board .centre-card .card-number", timeout=30000)
+    taps = 0
+    shot_taken = False
+    end = time.monotonic() + 300
+    while time.monotonic() < end:
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'yes'"
+            " || document.body.dataset.status === 'over'"
+            " || (document.body.dataset.following === 'yes' && !document.body.dataset.shot)",
+            timeout=60000,
+        )
+        if body(page, "status") == "over":
+            break
+        if body(page, "myTurn") != "yes":  # a bot's move on show: once, a picture of it
+            if not shot_taken:
+                shot(page, "bot-move-shown-phone")
+                shot_taken = True
+            page.evaluate("document.body.dataset.shot = 'yes'")
+            continue
+        moves = page.eval_on_selector_all("#moves .move", "els => els.map(e => e.dataset.move)")
+        if not moves:  # a pass on its way: nothing to tap
+            assert "your turn passes" in page.inner_text("#prompt")
+            page.wait_for_function("() => document.body.dataset.myTurn !== 'yes'", timeout=30000)
+            continue
+        assert moves != ["pass"], "a turn with no legal move offered a button"
+        seq = body(page, "seq")
+        page.evaluate(
+            'm => document.querySelector(`#moves .move[data-move="${m}"]`).click()', moves[0]
+        )
+        taps += 1
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30000)
+    assert body(page, "status") == "over", "the game did not finish in time"
+    trace: list[dict[str, Any]] = page.evaluate("window.trace")
+    # every decision offered came after the bot's move before it had been shown
+    shown_at = None
+    holds = []
+    passes = 0
+    for step in trace:
+        if step["following"] == "yes" and shown_at is None:
+            shown_at = step["t"]
+        if step["following"] == "yes":
+            assert step["line"], "nothing said what happened"
+            passes += "no move, your turn passed" in step["line"]
+        if step["following"] == "no" and shown_at is not None:
+            holds.append(step["t"] - shown_at)
+            shown_at = None
+        if step["mine"] == "yes":
+            assert step["following"] == "no"
+            assert step["moves"] != ["pass"]
+    # --show-moves 0.4: each move 400 ms at least, its walk longer (the marks are read when
+    # the page has drawn them: a loaded machine takes a little of that time from them)
+    holds.sort()
+    assert holds and holds[0] >= 240 and holds[len(holds) // 2] >= 400, holds[:5]
+    assert passes >= 1  # turns with no legal move came, and went by themselves
+    assert errors == []
+    median = holds[len(holds) // 2]
+    print(f"{taps} taps, {len(holds)} moves shown (median {median:.0f} ms), {passes} passes")

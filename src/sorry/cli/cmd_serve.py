@@ -38,6 +38,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--bot-delay", type=float, default=0.6, help=_("seconds a bot waits before moving")
     )
     p.add_argument(
+        "--auto-pass",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help=_("a turn with no legal move passes by itself (default: on)"),
+    )
+    p.add_argument(
+        "--show-moves",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help=_("seconds the page shows each other player's move before the next (0: at once)"),
+    )
+    p.add_argument(
         "--takeover-after",
         type=float,
         default=60.0,
@@ -224,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if not 0 < args.port < 65536:
         raise CliError(_("port must be 1-65535"))
+    if args.show_moves < 0 or args.show_moves > 10:
+        raise CliError(_("--show-moves must be 0 to 10 seconds"))
     if args.bot_delay < 0 or args.takeover_after < 0 or args.timer_scale <= 0:
         raise CliError(_("delays must not be negative"))
     if not 1 <= args.workers <= 64:
@@ -270,6 +285,8 @@ def run(args: argparse.Namespace) -> int:
     )
     settings = Settings(
         bot_delay=args.bot_delay,
+        auto_pass=args.auto_pass,
+        show_moves=args.show_moves,
         takeover_after=args.takeover_after,
         timer_scale=args.timer_scale,
         allowed_origins=tuple(args.allow_origin),

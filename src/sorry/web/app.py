@@ -213,6 +213,7 @@ def option_variants() -> dict[str, list[str]]:
 
 
 async def meta(request: Request) -> Response:
+    settings = request.app.state.service.settings
     return JSONResponse(
         {
             "variants": list(VARIANTS),
@@ -221,6 +222,9 @@ async def meta(request: Request) -> Response:
             "bot_levels": bot_levels(),
             "level_sentences": level_sentences(),
             "colours": list(COLOUR_LETTERS),
+            # how the page follows a game (sorry.web.config.Settings)
+            "auto_pass": settings.auto_pass,
+            "show_moves": settings.show_moves,
         }
     )
 

@@ -2,7 +2,8 @@
 bots' moves, hints, and finished games' replays and records.
 
 * Bots play the bot seats, and take over a human seat whose player has been away longer than
-  ``takeover_after`` seconds (or whose turn timer ran out), until the player is back. A game
+  ``takeover_after`` seconds (or whose turn timer ran out), until the player is back. A
+  person's turn with no legal move passes by itself (:func:`forced_pass`). A game
   nobody is seated at is not played by takeover bots, unless the server allows games with
   nobody there (``--allow-bot-games``).
 * A hint is computed once per game, sequence number and seat, and shared by every connection
@@ -75,6 +76,8 @@ class Bots:
         if game.is_over() or (live.bot_task is not None and not live.bot_task.done()):
             return
         who = self.level_for(live, game.to_move)
+        if who is None and self.settings.auto_pass and forced_pass(live):
+            who = ("", "forced")  # no legal move: the turn passes by itself
         if who is None:
             return
         delay = self.settings.bot_delay
@@ -90,6 +93,9 @@ class Bots:
         if live.seq != seq or game.is_over():
             return
         colour = game.to_move
+        if actor == "forced":
+            await self.games.submit(live, colour, seq, "pass", actor)
+            return
         if self.level_for(live, colour) is None:
             return  # the player came back
         view = game.view(colour)
@@ -112,6 +118,9 @@ class Bots:
         colour = live.game.to_move
         seat = live.seats[colour]
         task_idle = live.bot_task is None or live.bot_task.done()
+        if seat.kind == "human" and task_idle and self.settings.auto_pass and forced_pass(live):
+            self.schedule(live)  # a pass nobody played (a restart, another process's move)
+            return False
         if seat.kind == "human" and task_idle and self.level_for(live, colour):
             self.schedule(live)
             return True
@@ -130,6 +139,17 @@ class Bots:
                 await t
             except BaseException:  # stopping: whatever they raised is moot
                 continue
+
+
+def forced_pass(live: LiveGame) -> bool:
+    """Whether the seat to move has no legal move (its one move is the pass), in a game
+    being played: the server plays that pass for a person (actor ``forced``) after the bots'
+    delay, so that nobody taps to give up a turn and a forced pass never marks anyone away."""
+    game = live.game
+    if not live.room.settings.started or game.is_over() or game.is_chance():
+        return False
+    legal = game.legal_moves
+    return len(legal) == 1 and str(legal[0]) == "pass"
 
 
 class Hints:

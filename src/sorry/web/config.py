@@ -11,6 +11,12 @@ from .mail import SmtpConfig
 @dataclass
 class Settings:
     bot_delay: float = 0.6  # seconds a bot waits before moving (so people can follow)
+    #: a person's turn with no legal move passes by itself (after bot_delay); off, the
+    #: player passes it (tests that play every move of a seat themselves)
+    auto_pass: bool = True
+    #: seconds the page gives each move of another player (the pawns walk, a line says what
+    #: happened) before it shows the next; each player's speed setting multiplies it
+    show_moves: float = 1.0
     takeover_after: float = 60.0  # seconds a player may be away before a bot plays for them
     takeover_level: str | None = None  # bot level that plays for an absent player
     tick: float = 0.5

@@ -357,7 +357,7 @@ Effect.__doc__ = (
 class LogEntry(TypedDict):
     seq: int
     colour: str
-    actor: Annotated[str, "player, bot, takeover or timeout"]
+    actor: Annotated[str, "player, bot, takeover, timeout or forced (a turn with no legal move)"]
     move: str
     text: str
     card: str | None

@@ -14,6 +14,7 @@ PAGE_MESSAGES = (
     N_("Level"),
     N_("New game with friends"),
     N_("Name of the game"),
+    N_("Other players' moves"),
 )
 
 #: Strings the game page's scripts show through ``t()``.
@@ -21,4 +22,16 @@ SCRIPT_MESSAGES = (
     N_("Waiting for {colour}: invited, not here yet."),
     N_("Waiting for {colours}: invited, not here yet."),
     N_("Let a bot play {colour}"),
+    # a turn with no legal move passes by itself; the line by the board says so
+    N_("No move with a {card}: your turn passes."),
+    N_("No move: your turn passes."),
+    N_("You drew {card}: no move, your turn passed."),
+    N_("No move: your turn passed."),
+    N_("{colour} drew {card}: no move, the turn passed."),
+    N_("{colour} had no move: the turn passed."),
+    N_("{player} draws {card}: no move, the turn passes."),
+    # the speed at which the other players' moves are shown (the settings)
+    N_("slow"),
+    N_("normal"),
+    N_("fast"),
 )

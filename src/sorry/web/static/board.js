@@ -278,9 +278,10 @@ export class Board {
    * the two pawns of a swap crossing at once. Without effects, moved pawns go straight.
    * @param {{el: SVGGElement, c: string, from: string, to: string}[]} moved
    * @param {import("./types.js").Effect[] | undefined} effects
+   * @returns {number} how long the walk takes (ms; 0 when nothing walks)
    */
   animate(moved, effects) {
-    if (this.reduced || !moved.length || typeof Element.prototype.animate !== "function") return;
+    if (this.reduced || !moved.length || typeof Element.prototype.animate !== "function") return 0;
     /** @type {Map<SVGGElement, {loc: string, frames: {t: number, p: Point}[]}>} */
     const tracks = new Map();
     for (const m of moved) tracks.set(m.el, { loc: m.from, frames: [{ t: 0, p: this.xy(m.c, m.from, 0) }] });
@@ -309,6 +310,7 @@ export class Board {
       if (frames[frames.length - 1].offset < 1) frames.push({ offset: 1, transform: `translate(${end.x}px, ${end.y}px)` });
       el.animate(frames, { duration: total, easing: "linear" });
     }
+    return total;
   }
 
   /** @param {BoardView} v */

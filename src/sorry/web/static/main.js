@@ -67,6 +67,36 @@ let analysis = null;
 /** @param {string} id @returns {HTMLInputElement} */
 const input = (id) => /** @type {HTMLInputElement} */ ($(id));
 
+/** How this server has the page follow a game (/api/meta): whether a turn with no legal move
+ * passes by itself, and how long each other player's move is shown (ms, before the speed). */
+const following = { autoPass: false, showMs: 0 };
+
+/**
+ * Other players' moves, one at a time: after each, the page shows it (its card, the pawns
+ * walking, the line saying what happened) for a while before the next state, or the player's
+ * own turn, is taken in; the states that come meanwhile wait here in order.
+ * @type {{queue: {m: ServerMessage, at: number}[], until: number, timer: number | null}}
+ */
+const pace = { queue: [], until: 0, timer: null };
+
+/** The speeds of the setting, as factors of the server's time a move is shown. */
+const SPEEDS = { slow: 1.8, normal: 1, fast: 0.5, instant: 0 };
+
+function speedName() {
+  let v = null;
+  try {
+    v = localStorage.getItem("sorry:pace");
+  } catch {
+    /* private mode */
+  }
+  return v && v in SPEEDS ? v : "normal";
+}
+
+/** Is another player's move being shown (the page holds the next decision back)? */
+function holding() {
+  return performance.now() < pace.until;
+}
+
 // ------------------------------------------------------------------------------- showing
 /** @returns {Shown | null} */
 function shown() {
@@ -88,18 +118,27 @@ function shown() {
       room: { ...st.room, started: true, deadline_in: null },
     };
   }
-  return { ...base, view: st.view, status: st.status, log: store.log, last: st.last, hands: null, replay: false };
+  // while another player's move is shown: still their turn, with the card they played
+  const last = st.last;
+  const view = holding() && last && st.status === "playing" ? { ...st.view, to_move: last.colour, card: st.view.variant === "points" ? null : last.card } : st.view;
+  return { ...base, view, status: st.status, log: store.log, last, hands: null, replay: false };
 }
 
 function myTurn() {
   const st = store.state;
-  return !!(st && !ui.replay && conn.seat && st.status === "playing" && st.room.started && st.view.to_move === conn.seat);
+  return !!(st && !ui.replay && !holding() && conn.seat && st.status === "playing" && st.room.started && st.view.to_move === conn.seat);
+}
+
+/** The player's turn has no legal move: the server passes it by itself (nothing to tap). */
+function forcedPass() {
+  const st = store.state;
+  return !!(st && following.autoPass && myTurn() && st.view.legal_moves.length === 1 && st.view.legal_moves[0].move === "pass");
 }
 
 /** The legal moves the board offers now (in points, those of the card chosen). */
 function offered() {
   const st = store.state;
-  if (!st || !myTurn() || ui.sending) return [];
+  if (!st || !myTurn() || ui.sending || forcedPass()) return [];
   const moves = st.view.legal_moves;
   if (st.view.variant !== "points") return moves;
   if (!ui.card) return [];
@@ -123,7 +162,7 @@ function render() {
   const cand = picks.candidates(moves, ui.picks);
   const movable = new Map([...cand.next].filter(([x]) => x.startsWith("P|")));
   const places = new Map([...cand.next].filter(([x]) => x.startsWith("D|")));
-  const all = mine ? st.view.legal_moves : [];
+  const all = mine && !forcedPass() ? st.view.legal_moves : [];
   const hinted = ui.preview || all.find((m) => m.move === ui.hint) || null;
   const pile = s.view.discard_pile;
   board.render({
@@ -141,6 +180,7 @@ function render() {
     toMove: s.view.to_move,
   });
   renderBanner(s, seat, s.replay ? null : secondsLeft());
+  $("happened").textContent = s.last ? happened(s.last, s.view.variant) : "";
   renderSeats(s, seat, ui.muted, toggleMute);
   renderLog(s.log, s.view.variant);
   renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels, sentences: levelSentences }, roomActions);
@@ -161,6 +201,7 @@ function render() {
   d.started = st.room.started ? "yes" : "no";
   d.picks = ui.picks.join(" ");
   d.sending = ui.sending ? "yes" : "no";
+  d.following = holding() ? "yes" : "no";
   turnSignal(mine, gameName);
 }
 
@@ -179,7 +220,8 @@ function renderActions(s, mine, moves, cand) {
   const v = st.view;
   const points = v.variant === "points";
   let prompt;
-  if (!mine) prompt = t("Waiting for {colour}…", { colour: colourName(v.to_move) });
+  if (!mine) prompt = t("Waiting for {colour}…", { colour: colourName(s.view.to_move) });
+  else if (forcedPass()) prompt = v.card ? t("No move with a {card}: your turn passes.", { card: cardName(v.card) }) : t("No move: your turn passes.");
   else if (ui.sending) prompt = t("Sending…");
   else if (points && !ui.card)
     prompt = v.legal_moves.every((m) => m.kind === "discard") ? t("No card in your hand can move a pawn: choose one to discard.") : t("Choose a card from your hand.");
@@ -207,12 +249,27 @@ function renderActions(s, mine, moves, cand) {
   }
   $("cancel-btn").hidden = !ui.picks.length;
   const hintBtn = /** @type {HTMLButtonElement} */ ($("hint-btn"));
-  hintBtn.disabled = !mine;
+  hintBtn.disabled = !mine || forcedPass();
   $("hint").textContent = mine && ui.hintText ? t("Hint: {text}", { text: ui.hintText }) : "";
   renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS);
   $("notice").textContent = ui.notice;
   const me = st.seats.find((x) => x.colour === conn.seat);
   $("back-btn").hidden = !(me && me.away);
+}
+
+/**
+ * The last move in words, for the line next to the board: the log's line, the player's own
+ * turn said as theirs, and a turn with no legal move as a pass.
+ * @param {LogEntry} e
+ * @param {string} variant
+ */
+function happened(e, variant) {
+  const card = e.card ? cardName(e.card) : "";
+  if (e.actor === "forced") {
+    if (e.colour === conn.seat) return card ? t("You drew {card}: no move, your turn passed.", { card }) : t("No move: your turn passed.");
+    return card ? t("{colour} drew {card}: no move, the turn passed.", { colour: colourName(e.colour), card }) : t("{colour} had no move: the turn passed.", { colour: colourName(e.colour) });
+  }
+  return logLine(e, variant);
 }
 
 /** A move the board cannot show, as a button's words. @param {LegalMove} m */
@@ -450,8 +507,51 @@ function closeReplay() {
 }
 
 // ------------------------------------------------------------------------------- messages
-/** @param {ServerMessage} m */
+/** A message from the server: a state (or the seats) waits while another move is shown.
+ * @param {ServerMessage} m */
 function onMessage(m) {
+  const now = performance.now();
+  if ((m.type === "state" || m.type === "seats") && (pace.queue.length || now < pace.until)) {
+    pace.queue.push({ m, at: now });
+    return;
+  }
+  handle(m, now);
+}
+
+/** The hold is over: the states that waited are taken in, one move at a time. */
+function paceTick() {
+  pace.timer = null;
+  while (pace.queue.length && !holding()) {
+    const next = /** @type {{m: ServerMessage, at: number}} */ (pace.queue.shift());
+    handle(next.m, next.at);
+  }
+  if (holding()) armPace();
+  else render(); // the player's turn, the card of the turn
+}
+
+function armPace() {
+  if (pace.timer === null) pace.timer = window.setTimeout(paceTick, Math.max(0, pace.until - performance.now()) + 5);
+}
+
+/**
+ * After another player's move (or the player's own turn passed for want of a move): how long
+ * the page shows it before going on, the walk of the pawns included; nothing when the page is
+ * hidden, and little when it has fallen behind (a reconnection).
+ * @param {number} walk the pawns' walk, ms
+ */
+function holdFor(walk) {
+  const factor = SPEEDS[/** @type {keyof typeof SPEEDS} */ (speedName())];
+  const hold = following.showMs * factor;
+  if (hold <= 0 || document.hidden) return;
+  pace.until = performance.now() + (pace.queue.length > 6 ? 150 : Math.max(hold, walk + 200 * factor));
+  armPace();
+}
+
+/**
+ * @param {ServerMessage} m
+ * @param {number} at when it came (performance.now())
+ */
+function handle(m, at) {
   const added = store.apply(m);
   switch (m.type) {
     case "welcome":
@@ -469,12 +569,14 @@ function onMessage(m) {
         ui.preview = null;
       }
       ui.sending = false;
-      ui.deadline = m.room.deadline_in === null ? null : performance.now() + m.room.deadline_in * 1000;
+      ui.deadline = m.room.deadline_in === null ? null : at + m.room.deadline_in * 1000;
+      let walk = 0;
       if (!ui.replay) {
         const moved = board.place(m.view.pawns, added ? added.paths : []);
-        if (added) board.animate(moved, added.effects);
+        if (added) walk = board.animate(moved, added.effects);
       }
-      if (added) announce(logLine(added, m.view.variant));
+      if (added && (added.colour !== conn.seat || added.actor === "forced")) holdFor(walk);
+      if (added) announce(happened(added, m.view.variant));
       if (prev && !prev.room.started && m.room.started) announce(t("The game has started."));
       // at the start, and when the turn comes to this seat: the board into view
       const mineNow = (/** @type {typeof m | null} */ x) =>
@@ -567,6 +669,8 @@ async function gamePage(id) {
   ]);
   levels = meta.bot_levels;
   levelSentences = meta.level_sentences || {};
+  following.autoPass = !!meta.auto_pass;
+  following.showMs = 1000 * Number(meta.show_moves || 0);
   gameName = summary.name;
   board = new Board($("board"), svgText, geo, tapHandlers);
   const named = t("{name} — {variant}", { name: summary.name, variant: t(summary.variant) });
@@ -649,6 +753,18 @@ function wire() {
     if (store.state) hostAction({ action: "chat", enabled: !store.state.room.chat });
   });
   $("mute-spectators").addEventListener("click", () => toggleMute("spectators"));
+  const speed = /** @type {HTMLSelectElement} */ ($("pace-select"));
+  /** @type {Record<string, string>} */
+  const speedWords = { slow: "slow", normal: "normal", fast: "fast", instant: "at once" };
+  for (const name of Object.keys(SPEEDS)) speed.append(el("option", { value: name, text: t(speedWords[name]) }));
+  speed.value = speedName();
+  speed.addEventListener("change", () => {
+    try {
+      localStorage.setItem("sorry:pace", speed.value);
+    } catch {
+      /* private mode */
+    }
+  });
   const sound = input("sound-on");
   sound.checked = soundOn();
   sound.addEventListener("change", () => setSound(sound.checked));

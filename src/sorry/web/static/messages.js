@@ -72,7 +72,7 @@
  * @typedef {object} LogEntry
  * @property {number} seq
  * @property {string} colour
- * @property {string} actor  player, bot, takeover or timeout
+ * @property {string} actor  player, bot, takeover, timeout or forced (a turn with no legal move)
  * @property {string} move
  * @property {string} text
  * @property {string | null} card

@@ -166,6 +166,8 @@ export function logLine(e, variant) {
     e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : e.actor === "timeout" ? t(" (bot, time ran out)") : "";
   // e.text says the move without the mover (the sentence names them)
   const player = colourName(e.colour) + who;
+  // a pass with no other move (any card but an 11, which may be declined): said as such
+  if (e.move === "pass" && e.card && (e.actor === "forced" || e.card !== "11")) return t("{player} draws {card}: no move, the turn passes.", { player, card: cardName(e.card) });
   if (e.card && variant !== "points") return t("{player} draws {card}: {move}", { player, card: cardName(e.card), move: e.text });
   return t("{player}: {move}", { player, move: e.text });
 }
