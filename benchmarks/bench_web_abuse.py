@@ -19,7 +19,8 @@ and after a change, back to back). Scenarios (``--only NAME``, repeatable):
 ``slowhttp`` 300 connections send half a request's headers: how many the server still holds
              after 15 s
 ``lobby``    50 public games made from one address: how many the lobby shows
-``idle``     1,000 spectators connect, then leave: the server's RSS with them, 5 s after
+``idle``     1,000 spectators connect, then leave, ``--rounds`` times: the server's RSS with
+             them and 5 s after, each time
 
     python benchmarks/bench_web_abuse.py                       # this checkout
     python benchmarks/bench_web_abuse.py --server-src /tmp/old/src --only resync
@@ -362,23 +363,21 @@ async def idle(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         {"seats": [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}]},
     )
     url = server.base.replace("http://", "ws://") + f"/ws/{g['id']}"
-    before = rss_mb(server.proc.pid)
-    socks = []
-    for i in range(1000):
-        where = client_address(3000 + i // 25)  # within an address's burst of connections
-        ws = await connect(url, local_addr=(where, 0), open_timeout=30)
-        await ws.send(json.dumps({"type": "hello"}))
-        socks.append(ws)
-    await asyncio.sleep(3)
-    held = rss_mb(server.proc.pid)
-    for ws in socks:
-        await ws.close()
-    await asyncio.sleep(5)
-    return {
-        "rss_before_mb": before,
-        "rss_with_1000_mb": held,
-        "rss_5s_after_mb": rss_mb(server.proc.pid),
-    }
+    out: dict[str, Any] = {"rss_before_mb": rss_mb(server.proc.pid)}
+    for _ in range(args.rounds):
+        socks = []
+        for i in range(1000):
+            where = client_address(3000 + i // 25)  # within an address's burst of connections
+            ws = await connect(url, local_addr=(where, 0), open_timeout=30)
+            await ws.send(json.dumps({"type": "hello"}))
+            socks.append(ws)
+        await asyncio.sleep(3)
+        out.setdefault("rss_with_1000_mb", []).append(rss_mb(server.proc.pid))
+        for ws in socks:
+            await ws.close()
+        await asyncio.sleep(5)
+        out.setdefault("rss_5s_after_mb", []).append(rss_mb(server.proc.pid))
+    return out
 
 
 SCENARIOS = {
@@ -392,6 +391,7 @@ def main() -> None:
     ap.add_argument("--only", action="append", choices=sorted(SCENARIOS))
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--flood", type=int, default=60)
+    ap.add_argument("--rounds", type=int, default=3, help="idle: times 1,000 come and leave")
     args = ap.parse_args()
     for name in args.only or list(SCENARIOS):
         extra = ["--timer-scale", "0.1"] if name == "timer" else []

@@ -228,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import Settings, create_app
         from ..web.limits import LimitSettings
-        from ..web.serving import protocol_with_header_timeout
+        from ..web.serving import uvicorn_options
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise CliError(
             _(
@@ -354,17 +354,6 @@ def run(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=16 * 1024,
-        http=protocol_with_header_timeout(settings.header_timeout),
-        # messages are small deltas: compressing each costs more CPU (and a compressor's
-        # memory per connection) than the bytes it saves
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=3,
+        app, host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(settings)
     )
     return 0

@@ -1,5 +1,6 @@
 """The HTTP server's side of the limits: uvicorn's HTTP protocol with a time limit on a request's
-headers.
+headers; neither it nor its WebSocket protocol leaves a garbage cycle behind a closed
+WebSocket.
 
 uvicorn waits for a request's headers as long as the client takes: a client that opens a
 connection and sends half a request line, or a header a minute, holds a connection and its
@@ -13,7 +14,25 @@ connection between two requests is uvicorn's keep-alive timeout's.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How ``sorry serve`` runs uvicorn (besides the address and the log level)."""
+    return {
+        "ws_max_size": 16 * 1024,
+        "http": protocol_with_header_timeout(settings.header_timeout),
+        "ws": websocket_protocol(),
+        # messages are small deltas: compressing each costs more CPU (and a compressor's
+        # memory per connection) than the bytes it saves
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "timeout_graceful_shutdown": 3,
+    }
 
 
 def protocol_with_header_timeout(seconds: float) -> type[asyncio.Protocol]:
@@ -34,8 +53,18 @@ def protocol_with_header_timeout(seconds: float) -> type[asyncio.Protocol]:
             if not self._in_request():
                 self._arm()  # the first bytes of a request: its headers' time starts now
             super().data_received(data)
-            if self._in_request():
+            if self.transport.get_protocol() is not self:
+                self._upgraded()
+            elif self._in_request():
                 self._disarm()
+
+        def _upgraded(self) -> None:
+            """Upgraded to a WebSocket: this protocol is done with. httptools' parser calls it
+            back through bound methods (a cycle, left to the garbage collector, which kept
+            every closed WebSocket's transport and buffers for minutes): let it go."""
+            self._disarm()
+            if getattr(self, "parser", None) is not None:
+                self.parser = None
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -64,3 +93,28 @@ def protocol_with_header_timeout(seconds: float) -> type[asyncio.Protocol]:
                 transport.close()
 
     return HeaderTimeout
+
+
+def websocket_protocol() -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (as uvicorn chooses) whose connection, once lost, is freed
+    at once by reference counting.
+
+    The ``websockets`` library's sans-I/O connection holds its parser, a generator whose frame
+    holds the connection: a cycle, left to the garbage collector. A connection that lived a few
+    seconds has been moved to the oldest generation by then, which the server collects rarely
+    (:mod:`sorry.web.collector`): every closed connection's buffers, handshake and frames stayed
+    in memory for up to ten minutes, and a thousand connections opened and closed added 5-8 MB
+    each time. Closing the finished parser breaks the cycle."""
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+
+    base: Any = AutoWebSocketsProtocol
+
+    class Uncycled(base):  # type: ignore[misc]
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            parser = getattr(getattr(self, "conn", None), "parser", None)
+            close = getattr(parser, "close", None)
+            if close is not None:
+                close()  # no more bytes come: its frame (and the cycle through it) goes
+
+    return Uncycled
