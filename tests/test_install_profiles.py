@@ -305,7 +305,8 @@ def test_an_install_offers_what_it_says_with_no_traceback(
     assert done.returncode == 0 and rec.is_file(), done.stderr
     assert missing_engine(done.stderr) != rollouts, done.stderr
     done = run(venv, env, "analyse", str(rec), "--top", "3", cwd=work)
-    assert done.returncode == 0 and "start + luck + decisions = result" in done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "start + luck + own moves + others' moves = result" in done.stdout
     assert ("Rough analysis" in done.stdout) != compiled, done.stdout
     done = run(venv, env, "simulate", "--games", "20", "--players", "2", "--bots", "easy",
                cwd=work)  # fmt: skip

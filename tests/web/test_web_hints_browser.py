@@ -22,8 +22,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = {info.level: info.strength for info in LEVEL_TABLE}
 #: Red's pawn in Safety 1 goes HOME with the 5 (three are there): far better than the 50.
 SEPARATED = ("R:H,H,50,s1 Y:H,H,H,40 R", "5")
-#: Yellow goes HOME with its next 1, whatever Red does with the 2: no move is better.
-TIED = ("R:S,S,S,10 Y:H,H,H,s5 R", "2")
+#: A 1 moves one of Red's two pawns a square: 3,000 worlds a move cannot tell which is better
+#: (45.6% and 44.8% of them won, the difference within its own noise).
+TIED = ("R:4,51,H,H Y:27,49,H,H R", "1")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -309,13 +310,22 @@ def _speed_text(res: dict[str, Any], digits: int) -> str:
     command's time (``total_seconds``, set by the command line: start-up and loading in it),
     both, named: ``(1.26 s of play; 2.10 s in all)``."""
     rate = f"{res['games_per_second']:,.1f}"
-    seconds = f"{res['seconds']:.{digits}f}"
+    seconds = _seconds_text(res["seconds"], digits)
     total = res.get("total_seconds")
     if total is None:
         return _("{rate} games/s ({seconds} s)").format(rate=rate, seconds=seconds)
     return _("{rate} games/s ({seconds} s of play; {total} s in all)").format(
-        rate=rate, seconds=seconds, total=f"{total:.{digits}f}"
+        rate=rate, seconds=seconds, total=_seconds_text(total, digits)
     )
+
+
+def _seconds_text(seconds: float, digits: int) -> str:
+    """``seconds`` with ``digits`` decimals, more below one second so that three significant
+    digits remain (the rate beside it is then the games over the time shown: ``0.0227``, not
+    ``0.02``)."""
+    if 0 < seconds < 1:
+        digits = max(digits, 2 - math.floor(math.log10(seconds)))
+    return f"{seconds:.{digits}f}"
 
 
 def _nothing_finished(res: dict[str, Any]) -> str | None:

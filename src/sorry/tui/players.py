@@ -264,9 +264,8 @@ def estimate_chances(
     mover = game.to_move
     side = game.team_of(mover)
     view = game.view(mover)
-    if len(moves) == 1:
-        won, n = _single(game, view, rollouts, seconds, seed, side)
-        return _chances([(moves[0], won / n if n else 0.0, n)])
+    if len(moves) == 1:  # forced: no estimate, as on every engine
+        return [MoveChance(moves[0], 0.0, 0.0, 1.0, 0, False)]  # [0, 1]: unknown
     wins = [0] * len(moves)
     runs = [0] * len(moves)
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -342,29 +341,6 @@ def _bots_hint(
             break
     ranked = [(m, totals[m] / runs) for m in moves]
     return sorted(ranked, key=lambda mp: -mp[1]), runs
-
-
-def _single(
-    game: Game,
-    view: PlayerView,
-    rollouts: int,
-    seconds: float | None,
-    seed: int,
-    side: tuple[int, ...],
-) -> tuple[int, int]:
-    """Wins and playouts of the only legal move."""
-    deadline = None if seconds is None else time.monotonic() + seconds
-    rng = Rng(derive_seed(seed, 78))
-    wins = runs = 0
-    for k in range(rollouts):
-        g = Game.from_view(view, derive_seed(seed, k))
-        g.push(game.legal_moves[0])
-        _rollout(g, rng)
-        runs += 1
-        wins += any(c in g.winners for c in side)
-        if deadline is not None and time.monotonic() > deadline:
-            break
-    return wins, runs
 
 
 def _ranked(moves: list[Move], wins: list[int], runs: list[int]) -> list[tuple[Move, float]]:
