@@ -3,9 +3,11 @@ register in two browser contexts (a phone at 390×844, a desktop at 1280×800), 
 rated standard game with two bots and invites Bob by his link, both play, the game ends (the
 bots play for the players who are away: a turn timer and a takeover keep it short), the end
 screen shows each rating change, both profiles show the game, the new ratings and the luck
-line, the leaderboard lists both; Ann logs out and logs in again in a second context. The
-players' pages are axe-clean, fit a phone (no sideways scroll, 44 px targets) and show a
-player's name that is HTML as text."""
+line, the leaderboard lists both; Ann logs out and logs in again in a second context. An
+invitation by name to a game of a day a move: found in the lobby, the seat taken by the session
+alone, "your turn in 1 game", a chat line reported, its writer blocked (her lines hidden, her
+invitations refused). The players' pages are axe-clean, fit a phone (no sideways scroll, 44 px
+targets) and show a player's name that is HTML as text."""
 
 from __future__ import annotations
 
@@ -217,3 +219,106 @@ def test_a_name_that_is_html_cannot_be_registered(server: Any, chromium: Any) ->
         assert page.locator("img[src=x]").count() == 0
     finally:
         ctx.close()
+
+
+def test_invite_by_name_your_turn_report_and_block(
+    server: Any, chromium: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ann invites Bob from his profile to a game of a day a move; Bob finds it in his lobby
+    and takes his seat with his session alone; once Ann has moved, his lobby says it is his
+    turn; he reports Ann's chat line, then blocks her on her profile: her lines are hidden on
+    his game page, and she can no longer invite him."""
+    base = server.base
+    ann_ctx = context(chromium, "phone")
+    bob_ctx = context(chromium, "desktop")
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    errors = watch_errors(ann) + watch_errors(bob)
+    try:
+        register(ann, base, "Cleo")
+        register(bob, base, "Dan")
+        # from Dan's profile: "Invite to a game" opens the lobby with his name filled in
+        ann.goto(base + "/u/Dan")
+        ann.wait_for_selector("body[data-ready=yes]")
+        ann.click("#profile-actions a")
+        ann.wait_for_selector("#invite-account")
+        assert ann.input_value("#invite-account") == "Dan"
+        ann.select_option("#seat-R", "me")
+        ann.select_option("#seat-B", "invite")
+        ann.select_option("#seat-Y", "none")
+        ann.select_option("#seat-G", "none")
+        ann.select_option("#start-mode", "full")
+        ann.select_option("#per-move", "86400")
+        assert ann.is_visible("#on-timeout")
+        fits(ann, 390)
+        shot(ann, "lobby-invite-390")
+        ann.click("#create-btn")
+        ann.wait_for_url(re.compile(r"/g/"))
+        gid = ann.url.rsplit("/", 1)[1].split("#")[0]
+        # Dan's lobby: the invitation; his session alone takes the seat
+        bob.goto(base + "/")
+        bob.wait_for_selector("#waiting-for-you a")
+        bob.click("#waiting-for-you a")
+        bob.wait_for_url(re.compile(f"/g/{gid}"))
+        bob.click("#join-btn")
+        bob.wait_for_function(
+            "() => document.body.dataset.started === 'yes'"
+            " && document.body.dataset.role === 'player'"
+        )
+        # Cleo moves (if the game begins with her) until it is Dan's turn
+        cleo = Tapper(ann)
+        for _ in range(600):
+            if body(bob, "myTurn") == "yes":
+                break
+            if body(ann, "myTurn") == "yes":
+                cleo.turn(timeout=60)
+            bob.wait_for_timeout(200)
+        assert body(bob, "myTurn") == "yes"
+        bob.goto(base + "/")
+        bob.wait_for_selector("#waiting-for-you .your-turn a")
+        assert bob.inner_text("#waiting-for-you .your-turn") == "Your turn in 1 game"
+        fits(bob, 1280)
+        shot(bob, "lobby-your-turn-1280")
+        # Cleo says something; Dan reports it
+        ann.fill("#chat-input", "you will lose")
+        ann.click("#chat-send")
+        bob.goto(f"{base}/g/{gid}")
+        bob.wait_for_selector("#chat-log li[data-colour=R] .report")
+        bob.click("#chat-log li[data-colour=R] .report")
+        bob.wait_for_function(
+            "() => document.querySelector('#chat-log li[data-colour=R] .report').disabled"
+        )
+        assert bob.inner_text("#chat-log li[data-colour=R] .report") == "Reported"
+        from sorry.cli import main
+
+        assert main(["admin", "reports", "--database", server.database]) == 0
+        assert f"game {gid} [open] Cleo: you will lose" in capsys.readouterr().out
+        # Dan blocks Cleo on her profile: her lines are hidden on his page
+        bob.goto(base + "/u/Cleo")
+        bob.wait_for_selector("body[data-ready=yes]")
+        bob.click("#profile-actions button")
+        bob.wait_for_function(
+            "() => document.querySelector('#profile-actions button')"
+            ".textContent.startsWith('Unblock')"
+        )
+        bob.goto(f"{base}/g/{gid}")
+        bob.wait_for_function("() => document.body.dataset.started === 'yes'")
+        bob.wait_for_timeout(500)
+        assert "you will lose" not in bob.inner_text("#chat-log")
+        assert "you will lose" in ann.inner_text("#chat-log")
+        shot(bob, "game-blocked-chat-1280")
+        # and Cleo cannot invite Dan any more
+        status = ann.evaluate(
+            """async () => {
+              const s = await (await fetch('/api/session')).json();
+              const r = await fetch('/api/games', {method: 'POST', headers: {
+                'Content-Type': 'application/json', 'X-CSRF-Token': s.csrf}, body: JSON.stringify({
+                seats: [{colour: 'R', kind: 'invite'},
+                        {colour: 'B', kind: 'invite', account: 'Dan'}]})});
+              return r.status;
+            }"""
+        )
+        assert status == 403
+        assert errors == []
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

@@ -14,7 +14,7 @@ import { turnSignal, soundOn, setSound, askNotifications, notificationsState } f
 import { bringBoardIntoView } from "./follow.js";
 import { EndAnalysis } from "./analysis.js";
 import { REACTIONS } from "./messages.js";
-import { loadSession, heldSeat, withBlocked, showRatingChange, reportButtons } from "./account.js";
+import { me as myAccount, loadSession, heldSeat, withBlocked, showRatingChange, reportButtons } from "./account.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
@@ -694,7 +694,7 @@ async function gamePage(id) {
     conn.identify(held, null);
     return;
   }
-  showJoin(summary, c);
+  showJoin(summary, c, held); // a seat held and not taken yet: an invitation by name
   conn.identify(null, null); // watch while deciding
 }
 
@@ -791,15 +791,16 @@ function spectatorName() {
 /**
  * @param {any} summary
  * @param {import("./net.js").Creds} c
+ * @param {string | null} [held] the seat an account was invited to by name (its session takes it)
  */
-function showJoin(summary, c) {
+function showJoin(summary, c, held = null) {
   const box = $("join-buttons");
   box.replaceChildren();
   $("join").hidden = false;
   /** @param {string} seat @param {string | undefined} token */
   const join = async (seat, token) => {
-    const name = input("name-input").value.trim() || t("Player");
-    localStorage.setItem("sorry:name", name);
+    const name = input("name-input").value.trim() || myAccount.name || t("Player");
+    if (!myAccount.name) localStorage.setItem("sorry:name", name); // an account's seat has its name
     try {
       const res = await api(`/api/games/${gameId}/join`, { seat, name, token });
       saveCreds(gameId, { seat, token: res.token, joined: true });
@@ -814,6 +815,11 @@ function showJoin(summary, c) {
     const token = c.token;
     $("join-title").textContent = t("You are invited to play {colour}", { colour: colourName(seat) });
     box.append(el("button", { id: "join-btn", type: "button", class: "primary", text: t("Join as {colour}", { colour: colourName(seat) }), onclick: () => join(seat, token) }));
+    return;
+  }
+  if (held) {
+    $("join-title").textContent = t("You are invited to play {colour}", { colour: colourName(held) });
+    box.append(el("button", { id: "join-btn", type: "button", class: "primary", text: t("Join as {colour}", { colour: colourName(held) }), onclick: () => join(held, undefined) }));
     return;
   }
   $("join-title").textContent = t("Watching. Take an open seat?");
