@@ -200,3 +200,55 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
     assert errors == []
     median = holds[len(holds) // 2]
     print(f"{taps} taps, {len(holds)} moves shown (median {median:.0f} ms), {passes} passes")
+
+
+#: Each word and number drawn on the board, with its size on screen (CSS px).
+BOARD_TEXT = """() => {
+  const svg = document.querySelector('#board svg');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll(':scope > text:not([transform])')].map(t => ({
+    text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale}));
+}"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "desktop"])
+def test_the_board_can_be_read_on_a_phone(
+    server: ServerProcess, browser: Any, viewport: str
+) -> None:
+    """The START and HOME labels and the square numbers are 10 CSS px at least on screen."""
+    page = context(browser, viewport).new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-level option", state="attached")
+    page.click("#quick-btn")
+    page.wait_for_selector("#board .centre-card .card-number", timeout=30000)
+    texts = page.evaluate(BOARD_TEXT)
+    labels = [x for x in texts if "START" in x["text"] or "HOME" in x["text"]]
+    numbers = [x for x in texts if x["text"].isdigit()]
+    assert len(labels) == 8 and len(numbers) == 60, texts
+    small = [x for x in texts if x["px"] < 9.9]
+    assert not small, small
+    check_sizes(page, viewport)
+    shot(page, f"board-text-{viewport}")
+
+
+def test_an_invited_friend_on_a_phone_sees_the_invitation_first(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The friend opens the link on a phone: the invitation (their name, Join) is on screen
+    without scrolling, above the waiting room's list."""
+    g = server.api(
+        "/api/games",
+        {
+            "name": "Friday",
+            "seats": [{"colour": "R", "kind": "invite"}, {"colour": "B", "kind": "invite"}],
+            "room": {"start": "host"},
+        },
+    )
+    link = next(s["link"] for s in g["seats"] if s["colour"] == "B")
+    page = context(browser, "phone").new_page()
+    page.goto(link.replace("http://testserver", server.base))
+    page.wait_for_selector("#join-btn")
+    box = page.locator("#join-btn").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    assert page.locator("#name-input").bounding_box()["y"] < box["y"]  # type: ignore[index]
+    shot(page, "invited-phone")

@@ -106,6 +106,8 @@ export class Board {
   resize() {
     const w = this.svg.getBoundingClientRect().width || this.geo.size;
     const scale = w / this.geo.size;
+    // the board's words and square numbers keep a readable size on screen (app.css)
+    this.svg.style.setProperty("--u", (1 / scale).toFixed(3));
     const r = Math.max(PAWN_R + 4, MIN_TAP_CSS_PX / 2 / scale);
     if (Math.abs(r - this.hitR) < 0.5) return;
     this.hitR = r;
