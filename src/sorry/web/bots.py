@@ -216,6 +216,8 @@ def hint_reply(seq: int, result: HintResult) -> HintMessage:
         "moves": [m.copy() for m in result["moves"]],
         "separated": result["separated"],
         "forced": bool(result.get("forced", False)),
+        "rough": bool(result.get("rough", False)),
+        "provisional": bool(result.get("provisional", False)),
     }
 
 

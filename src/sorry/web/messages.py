@@ -484,6 +484,11 @@ class HintMessage(TypedDict):
     separated: bool
     #: the only legal move (a pass included): nothing estimated, ``moves`` empty
     forced: bool
+    #: the chances come from the Python engine's playouts (no compiled engine): a guide
+    rough: bool
+    #: the compiled search is still loading (the first start compiles it: minutes): the
+    #: move is a quick bot's, ``moves`` empty
+    provisional: bool
 
 
 class ErrorMessage(TypedDict):

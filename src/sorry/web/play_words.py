@@ -34,4 +34,12 @@ SCRIPT_MESSAGES = (
     N_("slow"),
     N_("normal"),
     N_("fast"),
+    # a hint whose chances come from the Python engine's playouts, and one given while the
+    # server's compiled search is still being prepared (the terminal game's words)
+    N_("Rough hint: {text}"),
+    N_("Rough hint (Python playouts): chance of winning [95%]"),
+    N_(
+        "The computer's search is still being prepared (the first start compiles it, which can "
+        "take minutes): this hint is a quick bot's choice, without chances."
+    ),
 )

@@ -43,6 +43,9 @@ class HintResult(TypedDict):
     provisional: NotRequired[bool]
     #: the only legal move (a pass included): nothing estimated, no chance shown
     forced: NotRequired[bool]
+    #: the chances come from the Python engine's playouts (no compiled engine): a guide, as
+    #: the terminal game marks its hint (:func:`rough_estimates`)
+    rough: NotRequired[bool]
 
 
 class Chooser(Protocol):
@@ -140,7 +143,23 @@ def hint_estimates(
         }
         for m in result.moves[:HINT_MOVES]
     ]
-    return {"move": moves[0]["move"], "moves": moves, "separated": bool(result.separated)}
+    return {
+        "move": moves[0]["move"],
+        "moves": moves,
+        "separated": bool(result.separated),
+        "rough": rough_estimates(),
+    }
+
+
+def rough_estimates() -> bool:
+    """Whether the hint's chances come from the Python engine's playouts rather than the
+    compiled rollouts (``sorry.bots.rollouts.compiled_available``, which the terminal game's
+    rough hint asks too)."""
+    try:
+        from ..bots.rollouts import compiled_available
+    except ImportError:
+        return True
+    return not compiled_available()
 
 
 def hint(view: PlayerView, rng: Rng) -> Move:

@@ -37,6 +37,10 @@ const ui = {
   hintText: null,
   /** @type {MoveChance[]} each move's chance of winning, best first (the hint's) */
   hintMoves: [],
+  /** the hint's chances come from the Python engine's playouts (a guide) */
+  hintRough: false,
+  /** the compiled search is still being prepared: the hint is a quick bot's move */
+  hintProvisional: false,
   /** @type {LegalMove | null} the move the list's pointer or focus is on */
   preview: null,
   notice: "",
@@ -250,8 +254,13 @@ function renderActions(s, mine, moves, cand) {
   $("cancel-btn").hidden = !ui.picks.length;
   const hintBtn = /** @type {HTMLButtonElement} */ ($("hint-btn"));
   hintBtn.disabled = !mine || forcedPass();
-  $("hint").textContent = mine && ui.hintText ? t("Hint: {text}", { text: ui.hintText }) : "";
-  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS);
+  $("hint").textContent = mine && ui.hintText ? (ui.hintRough ? t("Rough hint: {text}", { text: ui.hintText }) : t("Hint: {text}", { text: ui.hintText })) : "";
+  // the first start of a server compiles its search (minutes): the hint says so meanwhile
+  $("hint-note").textContent =
+    mine && ui.hintText && ui.hintProvisional
+      ? t("The computer's search is still being prepared (the first start compiles it, which can take minutes): this hint is a quick bot's choice, without chances.")
+      : "";
+  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS, ui.hintRough);
   $("notice").textContent = ui.notice;
   const me = st.seats.find((x) => x.colour === conn.seat);
   $("back-btn").hidden = !(me && me.away);
@@ -598,6 +607,8 @@ function handle(m, at) {
       ui.hint = m.move;
       ui.hintText = m.text;
       ui.hintMoves = m.moves || [];
+      ui.hintRough = !!m.rough;
+      ui.hintProvisional = !!m.provisional;
       break;
     case "reaction": {
       // who reacted, a moment, above the chat (players and spectators alike)

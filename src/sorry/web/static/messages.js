@@ -207,6 +207,8 @@
  * @property {MoveChance[]} moves
  * @property {boolean} separated
  * @property {boolean} forced
+ * @property {boolean} rough
+ * @property {boolean} provisional
  */
 
 /**

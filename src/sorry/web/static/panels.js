@@ -224,9 +224,10 @@ export function renderMoves(moves, play, preview, hinted) {
  * @param {MoveChance[]} chances
  * @param {LegalMove[]} legal    the decision's legal moves (their words)
  * @param {number} rows          how many moves to list
+ * @param {boolean} [rough]       the chances come from the Python engine's playouts
  */
-export function renderHintList(box, chances, legal, rows) {
-  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ");
+export function renderHintList(box, chances, legal, rows, rough = false) {
+  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ") + (rough ? "|rough" : "");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -242,7 +243,8 @@ export function renderHintList(box, chances, legal, rows) {
     li.append(el("span", { class: "words", text: m ? m.text : c.move }));
     list.append(li);
   });
-  box.append(el("p", { class: "hint-head", text: t("Chance of winning [interval at 95%]") }), list);
+  const head = rough ? t("Rough hint (Python playouts): chance of winning [95%]") : t("Chance of winning [interval at 95%]");
+  box.append(el("p", { class: "hint-head" + (rough ? " rough" : ""), text: head }), list);
   if (chances.length > 1 && chances.every((c) => c.tied)) box.append(el("p", { class: "hint-note", text: t("All tied: the hint cannot tell these moves apart.") }));
   else if (chances[0].tied) box.append(el("p", { class: "hint-note", text: t("A move marked tied may be as good as the first.") }));
 }
