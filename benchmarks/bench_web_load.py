@@ -44,6 +44,7 @@ or to compile it when its sources changed (then minutes).
     python benchmarks/bench_web_load.py --games 100 --seconds 60 \\
         --database postgresql://postgres@127.0.0.1:5432/test
     python benchmarks/bench_web_load.py --games 100 --seconds 60 --accounts   # half logged in
+    python benchmarks/bench_web_load.py --mode saturate --server-src OLD/src   # another checkout
 
 ``--accounts``: Red of each game is an account (registered, seated with its session and CSRF
 token, its WebSocket opened with the session cookie and no token), Yellow a guest with its
@@ -194,6 +195,15 @@ def account_seat(base: str, game_id: str, seat: str, token: str, name: str) -> s
     return str(session)
 
 
+#: The server plays a turn's forced pass itself (/api/meta's auto_pass): the page, and so the
+#: clients here, never send it (a pass sent too would be refused as stale).
+AUTO_PASS = False
+
+
+def only_pass(legal: list[dict[str, Any]]) -> bool:
+    return len(legal) == 1 and legal[0]["move"] == "pass"
+
+
 async def player(
     url: str,
     seat: str,
@@ -262,6 +272,7 @@ async def player(
                 and state["status"] == "playing"
                 and state["view"]["to_move"] == seat
                 and bool(state["view"]["legal_moves"])
+                and not (AUTO_PASS and only_pass(state["view"]["legal_moves"]))
             )
             if not mine:
                 move_at = None
@@ -381,6 +392,8 @@ def seat_list(mode: str, bot_level: str) -> list[dict[str, Any]]:
 
 
 async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict[str, Any]:
+    global AUTO_PASS
+    AUTO_PASS = bool(api(base, "/api/meta").get("auto_pass"))
     rng = random.Random(args.seed)
     created = [api(base, "/api/games", {"seats": seat_list(args.mode, args.bot_level)})]
     for _ in range(args.games - 1):
@@ -589,6 +602,9 @@ def main() -> None:
     )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="passed to sorry serve")
+    ap.add_argument(
+        "--server-src", help="run the server from this checkout's src folder (before and after)"
+    )
     args = ap.parse_args()
     if args.bot_delay is None:
         args.bot_delay = 0.0 if args.mode in ("saturate", "bots") else 0.6
@@ -623,7 +639,10 @@ def main() -> None:
         cmd += ["--max-games", "100000", *args.server_arg]
         if args.mode == "bots":
             cmd.append("--allow-bot-games")
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        env = dict(os.environ)
+        if args.server_src:
+            env["PYTHONPATH"] = args.server_src
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
         try:
             for _ in range(600):
                 try:
