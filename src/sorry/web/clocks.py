@@ -4,7 +4,9 @@ notifications.
 * **Turns.** For every game with an account seated, ``sorry_turns`` holds whose turn it is,
   since when, and in a correspondence game when that move's time runs out: the lobby's and
   the profile's "your turn in N games", and a clock that survives restarts. The process that
-  committed a move writes the row (:meth:`Clocks.changed` listens to every change).
+  committed a move writes the row (:meth:`Clocks.changed` listens to every change), in the
+  next group commit, with the rows of every game that moved meanwhile: a turn row costs no
+  transaction of its own.
 * **Notifications.** When a move makes it the turn of an account that has no page of that
   game open, in a correspondence game, each channel the account chose (webhook, e-mail) gets
   one row in the outbox (:func:`sorry.web.outbox.enqueue`; its unique key makes it once, also
@@ -21,6 +23,7 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -39,6 +42,19 @@ from .webhooks import parse_networks
 log = logging.getLogger("sorry.web")
 
 
+@dataclass(frozen=True)
+class Turn:
+    """A game's turn as its row in ``sorry_turns`` will hold it."""
+
+    game_id: str
+    seq: int
+    to_move: int | None  # None: nobody (not started, or over)
+    since: float
+    deadline: float | None  # a correspondence game's end of this move
+    notify: int | None  # the account to tell it is their turn (a correspondence game's)
+    here: tuple[int, ...]  # the colours with a page of the game open
+
+
 class Clocks:
     def __init__(self, cache: GameCache, people: People, settings: Settings) -> None:
         self.cache = cache
@@ -49,6 +65,9 @@ class Clocks:
         self.known: dict[str, tuple[int, bool, bool]] = {}
         self.dispatcher: Dispatcher | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: games whose turn row waits for the next write, and the task writing them
+        self.pending: dict[str, LiveGame] = {}
+        self._flusher: asyncio.Task[None] | None = None
         cache.listeners.append(self.changed)
 
     # -- the turns ------------------------------------------------------------------------------
@@ -62,29 +81,74 @@ class Clocks:
         self.known[live.id] = key
         if live.room.settings.correspondence:
             live.room.away.clear()  # a timed-out move was played for them: that one only
-        self.cache.spawn(self.record(live, before is None or remote))
+        if before is None or remote:  # loaded, or moved by another process: read it first
+            self.cache.spawn(self.record(live))
+        else:
+            self.queue(live)
 
     def to_move(self, live: LiveGame) -> int | None:
         if not live.room.settings.started or live.game.is_over():
             return None
         return live.game.to_move
 
-    async def record(self, live: LiveGame, read_first: bool) -> None:
-        """Write the game's turn (or, for a game just loaded or moved by another process,
-        read it: the process that committed the move wrote it)."""
+    def turn_of(self, live: LiveGame, at: float) -> Turn:
+        """What the turn row of ``live`` says now (read on the event loop, where the game
+        changes)."""
+        mover = self.to_move(live)
+        room = live.room.settings
+        seat = live.seats.get(mover) if mover is not None else None
+        human = seat is not None and seat.kind == "human"
+        deadline = at + room.per_move if room.correspondence and human else None
+        notify = room.correspondence and seat is not None and seat.account_id is not None
+        return Turn(
+            live.id,
+            live.seq,
+            mover,
+            at,
+            deadline,
+            seat.account_id if notify and seat is not None else None,
+            tuple(c for c in live.game.colours if live.connected(c)),
+        )
+
+    async def record(self, live: LiveGame) -> None:
+        """A game just loaded or moved by another process: its turn row as read (the process
+        that committed the move wrote it), else written."""
         try:
-            if read_first:
-                row = await asyncio.to_thread(self.read, live.id)
-                if row is not None and row.seq == live.seq:
-                    self.show_deadline(live, row.deadline)
-                    return
-            deadline = await asyncio.to_thread(self.write, live)
-        except Exception:  # the next move writes it again
-            log.exception("could not record the turn of game %s", live.id)
+            row = await asyncio.to_thread(self.read, live.id)
+        except Exception:
+            log.exception("could not read the turn of game %s", live.id)
             return
-        self.show_deadline(live, deadline)
-        if self.dispatcher is not None:
-            self.dispatcher.wake()
+        if row is not None and row.seq == live.seq:
+            self.show_deadline(live, row.deadline)
+            return
+        self.queue(live)
+
+    def queue(self, live: LiveGame) -> None:
+        """Write the game's turn row in the next group commit, with its moves' (the rows of
+        every game that moved meanwhile in one write: a turn row costs no transaction of its
+        own)."""
+        self.pending[live.id] = live
+        if self._flusher is None:
+            self._flusher = self.cache.spawn(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, {}
+                at = time.time()
+                turns = [self.turn_of(live, at) for live in batch.values()]
+                try:
+                    written, queued = await self.cache.write(self.write_turns, turns)
+                except Exception:  # the next move writes it again
+                    log.exception("could not record the turns of %d games", len(turns))
+                    continue
+                for live, turn, ok in zip(batch.values(), turns, written, strict=True):
+                    if ok and live.seq == turn.seq:
+                        self.show_deadline(live, turn.deadline)
+                if queued and self.dispatcher is not None:
+                    self.dispatcher.wake()  # only then: each round of it reads the outbox
+        finally:
+            self._flusher = None
 
     def show_deadline(self, live: LiveGame, deadline: float | None) -> None:
         before = live.room.move_deadline
@@ -96,41 +160,44 @@ class Clocks:
         with self.cache.db.reader.connect() as conn:
             return conn.execute(sa.select(t.turns).where(t.turns.c.game_id == game_id)).first()
 
-    def write(self, live: LiveGame, now: float | None = None) -> float | None:
-        """The turn row (and the notifications it causes), in one transaction; returns the
-        move's deadline (None: not a correspondence game, or nobody's clock runs)."""
-        at = time.time() if now is None else now
-        mover = self.to_move(live)
-        room = live.room.settings
-        seat = live.seats.get(mover) if mover is not None else None
-        human = seat is not None and seat.kind == "human"
-        deadline = at + room.per_move if room.correspondence and human else None
-        values = {"seq": live.seq, "to_move": mover, "since": at, "deadline": deadline}
-        with self.engine.begin() as conn:
+    def write_turns(self, conn: Connection, turns: list[Turn]) -> tuple[list[bool], int]:
+        """Each turn's row, unless a newer one is written (False), and the "your turn"
+        notifications it causes; returns whether each was written, and how many
+        notifications were queued."""
+        out = []
+        queued = 0
+        for turn in turns:
+            values = {
+                "seq": turn.seq,
+                "to_move": turn.to_move,
+                "since": turn.since,
+                "deadline": turn.deadline,
+            }
             updated = conn.execute(
                 t.turns.update()
-                .where(t.turns.c.game_id == live.id, t.turns.c.seq <= live.seq)
+                .where(t.turns.c.game_id == turn.game_id, t.turns.c.seq <= turn.seq)
                 .values(**values)
             ).rowcount
             if not updated:
                 exists = conn.execute(
-                    sa.select(t.turns.c.seq).where(t.turns.c.game_id == live.id)
+                    sa.select(t.turns.c.seq).where(t.turns.c.game_id == turn.game_id)
                 ).first()
                 if exists is not None:
-                    return None  # a newer turn is written already
-                conn.execute(t.turns.insert().values(game_id=live.id, **values))
-            if room.correspondence and mover is not None:
-                self.notify(conn, live, mover, at)
-        return deadline
+                    out.append(False)  # a newer turn is written already
+                    continue
+                conn.execute(t.turns.insert().values(game_id=turn.game_id, **values))
+            if turn.notify is not None:
+                queued += self.notify(conn, turn)
+            out.append(True)
+        return out, queued
 
-    def notify(self, conn: Connection, live: LiveGame, mover: int, at: float) -> int:
+    def notify(self, conn: Connection, turn: Turn) -> int:
         """The "your turn" notifications of the account to move, if it is away."""
-        seat = live.seats[mover]
-        if seat.account_id is None:
+        if turn.notify is None or turn.to_move is None:
             return 0
         account = conn.execute(
             sa.select(t.accounts.c.webhook, t.accounts.c.email).where(
-                t.accounts.c.id == seat.account_id
+                t.accounts.c.id == turn.notify
             )
         ).first()
         if account is None:
@@ -140,12 +207,15 @@ class Clocks:
             channels.append("webhook")
         if account.email and self.settings.smtp is not None:
             channels.append("email")
-        here = [c for c in live.game.colours if live.connected(c)]
-        wanted = {seat.account_id: tuple(channels)}
         notices = turn_notifications(
-            live.id, live.seq, [mover], {mover: seat.account_id}, wanted, here
+            turn.game_id,
+            turn.seq,
+            [turn.to_move],
+            {turn.to_move: turn.notify},
+            {turn.notify: tuple(channels)},
+            turn.here,
         )
-        return enqueue(conn, notices, at)
+        return enqueue(conn, notices, turn.since)
 
     # -- what a notification says ---------------------------------------------------------------
     def compose(self, row: Any) -> Message | None:
