@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "sorry"
 #: The packages above the core (docs/design.md, Layers); cli/ is the command that calls them.
-INTERFACES = {"bots", "sim", "fast", "compiled", "analysis", "tui", "web", "rl", "cli"}
+INTERFACES = {"bots", "sim", "fast", "compiled", "analysis", "tui", "web", "rl", "cli", "learned"}
 
 
 def layout() -> list[str]:

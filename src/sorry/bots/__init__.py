@@ -8,6 +8,9 @@
 ``expert``   determinised Monte-Carlo search with rollouts over the hard bot's best moves
 ===========  ===================================================================================
 
+``learned`` (:mod:`sorry.bots.learned`, the ``fast`` extra) plays on an evaluation learned by
+self-play; it is not on the ladder above (:data:`LEVELS`) until it is measured to belong there.
+
 Every bot sees only a :class:`~sorry.view.PlayerView` and is deterministic given the generator
 it is handed:
 
@@ -29,6 +32,7 @@ from .estimate import Estimate, MoveEstimate, estimate, hint_estimate
 from .expert import ExpertBot
 from .hard import HardBot
 from .hint import hint
+from .learned import LearnedBot
 from .levels import EasyBot, MediumBot, RandomBot
 from .play import play_game
 from .table import LEVEL_TABLE, LevelInfo, level_info, level_label, level_strength
@@ -44,7 +48,11 @@ BOT_CLASSES: dict[str, type[Bot]] = {
     "medium": MediumBot,
     "hard": HardBot,
     "expert": ExpertBot,
+    "learned": LearnedBot,
 }
+
+#: Levels that exist beside the ladder (made by :func:`make_bot`, not on the new-game screens).
+EXTRA_LEVELS = ("learned",)
 
 #: The kinds of value a parameter given as text can have, as an error names them.
 _KINDS = {int: "a whole number", float: "a number", str: "a word", bool: "true or false"}
@@ -74,7 +82,8 @@ def make_bot(level: str, **kw: Any) -> Bot:
     from ..errors import SorryError
 
     if level not in BOT_CLASSES:
-        raise SorryError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+        known = ", ".join(LEVELS + EXTRA_LEVELS)
+        raise SorryError(f"unknown bot level {level!r} (levels: {known})")
     params = bot_parameters(level)
     for key, value in kw.items():
         if key not in params:
@@ -94,6 +103,7 @@ def make_bot(level: str, **kw: Any) -> Bot:
 
 __all__ = [
     "BOT_CLASSES",
+    "EXTRA_LEVELS",
     "LEVELS",
     "LEVEL_TABLE",
     "Bot",
@@ -101,6 +111,7 @@ __all__ = [
     "Estimate",
     "ExpertBot",
     "HardBot",
+    "LearnedBot",
     "LevelInfo",
     "MediumBot",
     "MoveEstimate",

@@ -1,0 +1,573 @@
+"""The compiled parts of the learned evaluation (numba): the features of a position, the
+network's forward pass and its gradient step, self-play games that learn by TD(lambda), and
+games against the compiled bots that measure it.
+
+The kernel is reached through its game-loop functions (``new_game``, ``begin_turn``,
+``end_turn``, ``apply_move``) and the compiled ``decide`` of the rollouts' policies; nothing here
+re-implements a rule.
+
+Features are those of an *afterstate* (the pawns after a move, before the next card is drawn),
+seen from a reference seat ``ref`` (the player who chooses): the seats are taken in turn order
+from ``ref`` (relative seat 0 is ``ref``), so one network plays every colour. Per relative seat
+(:data:`SEAT_LEN` inputs):
+
+- ``0..59``: pawns on the track, by the seat's own progress (its START exit is 1);
+- ``60..64``: pawns in the Safety Zone; ``65..68`` pawns in START (at least 1, 2, 3, 4);
+  ``69..72`` pawns HOME (at least 1, 2, 3, 4);
+- ``73..132``: for each of its track pawns, the probability that some opponent's next card can
+  bump it (the ``medium`` evaluation's threat, with the card-counted probabilities), at the
+  pawn's progress; ``133``: the progress at risk (risk times progress / 60, summed).
+
+Then the globals: who moves next (relative seat, one-hot 4), the number of players (one-hot
+2, 3, 4), the next card's probabilities (11 kinds) and the draw pile's size / 45.
+
+The network: one hidden layer (tanh), then a softmax over the seats in play: the probability
+that each relative seat wins. A move's value for its player is output 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
+import numpy as np
+
+from ..bots import evaluate as _ev
+from ..fast import _kernel as K, _search as SR
+
+Arr = Any
+
+SEAT_LEN = 134
+F_TRACK = 0
+F_SAFE = 60
+F_START = 65
+F_HOME = 69
+F_RISK = 73
+F_LOSS = 133
+G_BASE = 4 * SEAT_LEN
+G_NEXT = G_BASE  # 4: who moves next, relative seat
+G_PLAYERS = G_BASE + 4  # 3: two, three, four players
+G_PROBS = G_BASE + 7  # 11: the next card's probabilities by kind
+G_DRAW = G_BASE + 18  # the draw pile's size / 45
+N_FEATURES = G_BASE + 19
+N_OUT = 4
+
+NKINDS = len(_ev._BUMP_STEPS)
+#: The card slot (sorry.cards.CARD_INDEX) of each bump kind of evaluate._BUMP_STEPS.
+BUMP_SLOT = np.array([K.CARD_SLOT[card] for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
+SORRY_SLOT = int(K.CARD_SLOT[K.SORRY])
+SORRY_SHARE = _ev.DEFAULT_WEIGHTS.sorry_share
+
+jit = numba.njit(cache=True, error_model="numpy")
+
+
+@jit
+def card_probs(piles: Arr, counts: Arr, probs: Arr) -> None:
+    """The next card's probabilities by kind: the draw pile's composition (the full deck's
+    when it is empty: the discards are reshuffled, near enough)."""
+    for s in range(11):
+        probs[s] = 0.0
+    n = counts[0]
+    if n == 0:
+        total = 0.0
+        for s in range(11):
+            probs[s] = K.DECK_COUNTS[0, s]
+            total += probs[s]
+        for s in range(11):
+            probs[s] /= total
+        return
+    for k in range(n):
+        probs[K.CARD_SLOT[piles[0, k]]] += 1.0
+    for s in range(11):
+        probs[s] /= n
+
+
+@jit
+def features(
+    S: Arr,
+    cols: Arr,
+    ncols: int,
+    ref: int,
+    nxt: int,
+    teams: bool,
+    probs: Arr,
+    draw: int,
+    hitm: Arr,
+    cover: Arr,
+    x: Arr,
+) -> None:
+    """Fill ``x`` with the features of state ``S`` seen from the seat at position ``ref`` of
+    ``cols`` (turn order), the seat at position ``nxt`` to move next. ``cover`` int64[40]
+    scratch."""
+    for i in range(N_FEATURES):
+        x[i] = 0.0
+    # what each colour's next card could bump: masks of track squares per bump kind
+    for c in range(4):
+        for k in range(NKINDS):
+            cover[10 * c + k] = 0
+    for q in range(ncols):
+        c = cols[q]
+        b = 4 * c
+        for i in range(4):
+            loc = S[b + i]
+            if loc < K.TRACK:
+                for k in range(NKINDS):
+                    cover[10 * c + k] |= hitm[c, loc, k]
+            elif loc == K.START:  # a 1 or a 2 starts a pawn onto the exit
+                cover[10 * c] |= np.int64(1) << K.EXIT[c]
+                cover[10 * c + 1] |= np.int64(1) << K.EXIT[c]
+    p_sorry = probs[SORRY_SLOT] * SORRY_SHARE
+    for r in range(ncols):
+        c = cols[(ref + r) % ncols]
+        base = r * SEAT_LEN
+        partner = K.PARTNER[c] if teams else c
+        # Sorry! threatens every track pawn if an opponent has a pawn in START
+        sorry_risk = 0.0
+        for q in range(ncols):
+            a = cols[q]
+            if a == c or a == partner:  # noqa: SIM109 (compiled: no tuple tests)
+                continue
+            for i in range(4):
+                if S[4 * a + i] == K.START:
+                    sorry_risk = p_sorry
+        nstart = 0
+        nhome = 0
+        loss = 0.0
+        for i in range(4):
+            loc = S[4 * c + i]
+            if loc == K.START:
+                nstart += 1
+            elif loc == K.HOME:
+                nhome += 1
+            elif loc >= K.TRACK:
+                x[base + F_SAFE + loc - K.TRACK] += 1.0
+            else:
+                g = K.PROGRESS[c, loc]
+                x[base + F_TRACK + g] += 1.0
+                risk = sorry_risk
+                bit = np.int64(1) << loc
+                for q in range(ncols):
+                    a = cols[q]
+                    if a == c or a == partner:  # noqa: SIM109 (compiled: no tuple tests)
+                        continue
+                    for k in range(NKINDS):
+                        if cover[10 * a + k] & bit:
+                            risk += probs[BUMP_SLOT[k]]
+                if risk > 1.0:
+                    risk = 1.0
+                x[base + F_RISK + g] += risk
+                loss += risk * g / 60.0
+        for k in range(nstart):
+            x[base + F_START + k] = 1.0
+        for k in range(nhome):
+            x[base + F_HOME + k] = 1.0
+        x[base + F_LOSS] = loss
+    x[G_NEXT + (nxt - ref + ncols) % ncols] = 1.0
+    x[G_PLAYERS + ncols - 2] = 1.0
+    for s in range(11):
+        x[G_PROBS + s] = probs[s]
+    x[G_DRAW] = draw / 45.0
+
+
+@jit
+def forward(x: Arr, ncols: int, W1: Arr, b1: Arr, W2: Arr, b2: Arr, h: Arr, p: Arr) -> None:
+    """The network: ``p[k]`` the probability that relative seat k wins (0 for k >= ncols);
+    ``h`` the hidden layer."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(nh):
+                h[j] += xi * W1[i, j]
+    for j in range(nh):
+        h[j] = np.tanh(h[j])
+    top = -1e300
+    for k in range(ncols):
+        z = b2[k]
+        for j in range(nh):
+            z += h[j] * W2[j, k]
+        p[k] = z
+        if z > top:
+            top = z
+    total = 0.0
+    for k in range(ncols):
+        p[k] = np.exp(p[k] - top)
+        total += p[k]
+    for k in range(N_OUT):
+        p[k] = p[k] / total if k < ncols else 0.0
+
+
+@jit
+def sgd_step(
+    x: Arr,
+    y: Arr,
+    ncols: int,
+    lr: float,
+    W1: Arr,
+    b1: Arr,
+    W2: Arr,
+    b2: Arr,
+    h: Arr,
+    p: Arr,
+    gh: Arr,
+) -> float:
+    """One gradient step of the cross-entropy between the network's ``p`` and the target
+    ``y`` (a distribution over the seats); returns the squared error of output 0 before it."""
+    forward(x, ncols, W1, b1, W2, b2, h, p)
+    nh = b1.shape[0]
+    err = (p[0] - y[0]) ** 2
+    for j in range(nh):
+        g = 0.0
+        for k in range(ncols):
+            g += W2[j, k] * (p[k] - y[k])
+        gh[j] = g * (1.0 - h[j] * h[j])
+    for k in range(ncols):
+        d = lr * (p[k] - y[k])
+        b2[k] -= d
+        for j in range(nh):
+            W2[j, k] -= d * h[j]
+    for j in range(nh):
+        b1[j] -= lr * gh[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            s = lr * xi
+            for j in range(nh):
+                W1[i, j] -= s * gh[j]
+    return float(err)
+
+
+@jit
+def team_home(S: Arr, c: int, teams: bool) -> bool:
+    return K.all_home(S, c) and (not teams or K.all_home(S, K.PARTNER[c]))
+
+
+@jit
+def position_of(cols: Arr, ncols: int, c: int) -> int:
+    for q in range(ncols):
+        if cols[q] == c:
+            return q
+    return 0
+
+
+@jit
+def choose_learned(
+    S: Arr,
+    slide: Arr,
+    P: Arr,
+    cols: Arr,
+    ncols: int,
+    colour: int,
+    mv: Arr,
+    n: int,
+    probs: Arr,
+    draw: int,
+    hitm: Arr,
+    net: Any,
+    W: Arr,
+    cover: Arr,
+    xt: Arr,
+    xbest: Arr,
+    h: Arr,
+    p: Arr,
+    pbest: Arr,
+) -> int:
+    """The move of mv[:n] whose afterstate the network values most for ``colour`` (ties: the
+    first); its features in ``xbest`` and its seats' probabilities in ``pbest``."""
+    W1, b1, W2, b2 = net
+    teams = P[K.P_TEAMS] != 0
+    ref = position_of(cols, ncols, colour)
+    best = -1.0
+    idx = 0
+    for m in range(n):
+        K.copy_into(W[2], S)
+        K.apply_move(W[2], slide, P, mv, m)
+        card = mv[m, K.M_CARD]
+        again = (P[K.P_AGAIN] >> card) & 1 and mv[m, K.M_KIND] != K.K_DISCARD
+        nxt = ref if again else (ref + 1) % ncols
+        features(W[2], cols, ncols, ref, nxt, teams, probs, draw, hitm, cover, xt)
+        if team_home(W[2], colour, teams):  # the mover wins (in teams: as its team's winner)
+            for k in range(N_OUT):
+                p[k] = 0.0
+            p[0] = 1.0
+        else:
+            forward(xt, ncols, W1, b1, W2, b2, h, p)
+        v = p[0] + (p[2] if teams and ncols == 4 else 0.0)
+        if v > best:
+            best = v
+            idx = m
+            xbest[:] = xt
+            pbest[:] = p
+    return idx
+
+
+MAX_STEPS = 4000
+
+
+@jit
+def selfplay_game(
+    seed: Any,
+    cols: Arr,
+    slide: Arr,
+    P: Arr,
+    hitm: Arr,
+    net: Any,
+    lam: float,
+    lr: float,
+    explore: float,
+    work: Any,
+    X: Arr,
+    V: Arr,
+    ref_of: Arr,
+    stats: Arr,
+) -> None:
+    """One game of the network against itself, then TD(lambda) on its afterstates (the
+    lambda-returns computed backwards from the result, each seat's prediction rotated into the
+    frame of the seat that chose). stats += [games, decisions, squared error, wins of the
+    first seat to move]."""
+    S, Wk, buf, mv, keys, piles, counts, hands, rng, _vals, _Xs, _Z = work
+    ncols = cols.shape[0]
+    W1, b1, W2, b2 = net
+    nh = b1.shape[0]
+    h = np.empty(nh)
+    gh = np.empty(nh)
+    p = np.empty(N_OUT)
+    y = np.empty(N_OUT)
+    g = np.empty(N_OUT)
+    probs = np.empty(11)
+    cover = np.empty(40, dtype=np.int64)
+    xt = np.empty(N_FEATURES)
+    first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
+    to_move = first
+    turn = 0
+    winner = -1
+    t = 0
+    while True:
+        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
+        card_probs(piles, counts, probs)
+        idx = choose_learned(
+            S,
+            slide,
+            P,
+            cols,
+            ncols,
+            to_move,
+            mv,
+            n,
+            probs,
+            counts[0],
+            hitm,
+            net,
+            Wk,
+            cover,
+            xt,
+            X[t],
+            h,
+            p,
+            V[t],
+        )
+        if explore > 0.0 and n > 1 and K.below(rng, 1 + to_move, 1_000_000) < explore * 1e6:
+            idx = K.below(rng, 1 + to_move, n)
+            K.copy_into(Wk[2], S)
+            K.apply_move(Wk[2], slide, P, mv, idx)
+            card = mv[idx, K.M_CARD]
+            ref = position_of(cols, ncols, to_move)
+            again = (P[K.P_AGAIN] >> card) & 1
+            nxt = ref if again else (ref + 1) % ncols
+            features(
+                Wk[2], cols, ncols, ref, nxt, P[K.P_TEAMS] != 0, probs, counts[0], hitm, cover, X[t]
+            )
+            forward(X[t], ncols, W1, b1, W2, b2, h, V[t])
+        ref_of[t] = position_of(cols, ncols, to_move)
+        t += 1
+        to_move, turn, winner, over = K.end_turn(
+            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
+        )
+        if over or t >= MAX_STEPS:
+            break
+    stats[0] += 1
+    stats[1] += t
+    if winner < 0:  # unfinished (too long): nothing learned
+        return
+    if winner == first:
+        stats[3] += 1
+    wpos = position_of(cols, ncols, winner)
+    # g: the lambda-return of the step after, in the frame of the seat that chose there
+    err = 0.0
+    for s in range(t - 1, -1, -1):
+        r = ref_of[s]
+        if s == t - 1:
+            for k in range(N_OUT):
+                y[k] = 0.0
+            y[(wpos - r + ncols) % ncols] = 1.0
+        else:
+            r1 = ref_of[s + 1]
+            for k in range(ncols):
+                y[k] = g[(k + r - r1 + ncols) % ncols]
+        # the lambda-return of step s for the steps before: (1 - lam) V_s + lam G_s
+        for k in range(ncols):
+            g[k] = (1.0 - lam) * V[s, k] + lam * y[k]
+        err += sgd_step(X[s], y, ncols, lr, W1, b1, W2, b2, h, p, gh)
+    stats[2] += err
+
+
+@jit
+def selfplay_batch(
+    seeds: Arr,
+    nplayers: Arr,
+    slide: Arr,
+    P: Arr,
+    hitm: Arr,
+    net: Any,
+    lam: float,
+    lr: float,
+    explore: float,
+    stats: Arr,
+) -> None:
+    """Self-play games from ``seeds`` (game k with ``nplayers[k]`` players: the colours of
+    sorry.rulebook.colours_for), learning after each."""
+    work = SR.new_work()
+    X = np.empty((MAX_STEPS, N_FEATURES))
+    V = np.empty((MAX_STEPS, N_OUT))
+    ref_of = np.empty(MAX_STEPS, dtype=np.int64)
+    for g in range(seeds.shape[0]):
+        npl = nplayers[g]
+        if npl == 2:
+            cols = np.array([0, 2], dtype=np.int64)
+        elif npl == 3:
+            cols = np.array([0, 1, 2], dtype=np.int64)
+        else:
+            cols = np.array([0, 1, 2, 3], dtype=np.int64)
+        selfplay_game(
+            seeds[g], cols, slide, P, hitm, net, lam, lr, explore, work, X, V, ref_of, stats
+        )
+
+
+@jit
+def match_game(
+    seed: Any,
+    cols: Arr,
+    learner: Arr,
+    pol: int,
+    slide: Arr,
+    P: Arr,
+    hitm: Arr,
+    E: Arr,
+    net: Any,
+    work: Any,
+) -> int:
+    """One game in which the colours with ``learner[c]`` play the network greedily and the
+    others the compiled policy ``pol``; returns the winner (-1 unfinished)."""
+    S, Wk, buf, mv, keys, piles, counts, hands, rng, vals, Xs, Z = work
+    ncols = cols.shape[0]
+    nh = net[1].shape[0]
+    h = np.empty(nh)
+    p = np.empty(N_OUT)
+    pb = np.empty(N_OUT)
+    probs = np.empty(11)
+    cover = np.empty(40, dtype=np.int64)
+    xt = np.empty(N_FEATURES)
+    xb = np.empty(N_FEATURES)
+    first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
+    to_move = first
+    turn = 0
+    winner = -1
+    while True:
+        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
+        if learner[to_move]:
+            card_probs(piles, counts, probs)
+            idx = choose_learned(
+                S,
+                slide,
+                P,
+                cols,
+                ncols,
+                to_move,
+                mv,
+                n,
+                probs,
+                counts[0],
+                hitm,
+                net,
+                Wk,
+                cover,
+                xt,
+                xb,
+                h,
+                p,
+                pb,
+            )
+        else:
+            idx = SR.decide(
+                pol,
+                S,
+                slide,
+                P,
+                to_move,
+                mv,
+                n,
+                rng,
+                hands,
+                cols,
+                ncols,
+                hitm,
+                E,
+                vals,
+                keys,
+                Wk,
+                buf,
+                Xs,
+                Z,
+            )
+        to_move, turn, winner, over = K.end_turn(
+            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
+        )
+        if over or turn >= 20 * MAX_STEPS:
+            break
+    return winner
+
+
+@jit
+def match_batch(
+    seeds: Arr, pol: int, slide: Arr, P: Arr, hitm: Arr, E: Arr, net: Any, out: Arr
+) -> None:
+    """Heads-up paired deals against policy ``pol``: deal k is played with the network as Red,
+    then as Yellow; out[k] = the network's wins in the two games (0, 1 or 2)."""
+    work = SR.new_work()
+    cols = np.array([0, 2], dtype=np.int64)
+    learner = np.zeros(4, dtype=np.int64)
+    for g in range(seeds.shape[0]):
+        wins = 0
+        for side in (0, 2):
+            learner[0] = 1 if side == 0 else 0
+            learner[2] = 1 if side == 2 else 0
+            if match_game(seeds[g], cols, learner, pol, slide, P, hitm, E, net, work) == side:
+                wins += 1
+        out[g] = wins
+
+
+@jit
+def evaluate_states(
+    states: Arr,
+    nexts: Arr,
+    cols: Arr,
+    ref: int,
+    teams: bool,
+    probs: Arr,
+    draw: int,
+    hitm: Arr,
+    net: Any,
+    out: Arr,
+) -> None:
+    """out[m] = the network's probabilities of each relative seat winning in states[m] (seen
+    from the seat at position ``ref`` of ``cols``, the seat at position nexts[m] to move)."""
+    ncols = cols.shape[0]
+    W1, b1, W2, b2 = net
+    h = np.empty(b1.shape[0])
+    cover = np.empty(40, dtype=np.int64)
+    x = np.empty(N_FEATURES)
+    for m in range(states.shape[0]):
+        features(states[m], cols, ncols, ref, nexts[m], teams, probs, draw, hitm, cover, x)
+        forward(x, ncols, W1, b1, W2, b2, h, out[m])

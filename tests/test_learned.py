@@ -1,0 +1,192 @@
+"""The learned evaluation (``sorry.learned``) and the ``learned`` bot: the features of concrete
+positions, their symmetry under a turn of the board, training that a seed reproduces and a
+checkpoint resumes exactly, the shipped model, the bot's choices and ``sorry train``'s errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from sorry import Game, Rules
+from sorry.bots import make_bot, play_game
+from sorry.cli import main
+from sorry.compiled.arrays import STATE_LEN, rule_arrays, state_array
+from sorry.errors import SorryError
+from sorry.learned import _net, evaluator
+from sorry.learned.model import N_FEATURES, Model, shipped
+from sorry.learned.train import TrainConfig, train
+from sorry.position import Position
+from sorry.rng import Rng
+
+UNIFORM = np.full(11, 1 / 11)
+
+
+def feats(text: str, ref: int, nxt: int, probs: np.ndarray = UNIFORM) -> np.ndarray:
+    pos = Position.parse(text)
+    cols = np.array(pos.colours, dtype=np.int64)
+    _P, _slide, hitm, _E = rule_arrays(Rules())
+    x = np.empty(N_FEATURES)
+    S = state_array(pos)
+    _net.features(S, cols, len(cols), ref, nxt, False, probs, 40, hitm, np.empty(40, np.int64), x)
+    return x
+
+
+def seat(x: np.ndarray, r: int) -> np.ndarray:
+    return x[r * _net.SEAT_LEN : (r + 1) * _net.SEAT_LEN]
+
+
+def test_features_of_a_concrete_position() -> None:
+    # Red: two in START, one on square 10 (progress 7), one in the Safety Zone (s1 = 60);
+    # Yellow: 20, 30, 40 and one in START. Seen from Red, Yellow to move next.
+    x = feats("R:S,S,10,s1 Y:20,30,40,S R", ref=0, nxt=1)
+    red, yellow = seat(x, 0), seat(x, 1)
+    assert list(red[_net.F_START : _net.F_START + 4]) == [1, 1, 0, 0]
+    assert red[_net.F_TRACK + 7] == 1 and red[_net.F_TRACK : _net.F_TRACK + 60].sum() == 1
+    assert red[_net.F_SAFE] == 1 and red[_net.F_HOME : _net.F_HOME + 4].sum() == 0
+    assert yellow[_net.F_START : _net.F_START + 4].sum() == 1
+    assert yellow[_net.F_TRACK : _net.F_TRACK + 60].sum() == 3
+    # Yellow has a pawn in START: Sorry! threatens Red's track pawn at least by its share
+    assert red[_net.F_RISK + 7] >= UNIFORM[10] * _net.SORRY_SHARE
+    assert seat(x, 2).sum() == seat(x, 3).sum() == 0  # two players: seats 2 and 3 empty
+    g = x[_net.G_BASE :]
+    assert list(g[0:4]) == [0, 1, 0, 0] and list(g[4:7]) == [1, 0, 0]
+    assert g[18] == pytest.approx(40 / 45)
+
+
+def test_risk_counts_the_cards_that_bump() -> None:
+    # Yellow on 35 is 5 squares behind Red on 40: only a 5 is drawn, it bumps; from 34 not.
+    only5 = np.zeros(11)
+    only5[4] = 1.0  # the 5's slot
+    x = feats("R:40,S,S,S Y:35,H,H,H R", ref=0, nxt=1, probs=only5)
+    from sorry.rulebook import PROGRESS
+
+    assert seat(x, 0)[_net.F_RISK + PROGRESS[0][40]] == 1.0
+    x = feats("R:40,S,S,S Y:34,H,H,H R", ref=0, nxt=1, probs=only5)
+    assert seat(x, 0)[_net.F_RISK + PROGRESS[0][40]] == 0.0
+
+
+def rotate(text: str, turn: int) -> str:
+    """The position with every colour c's pawns given to colour c + turn, the board turned
+    with them (a track square moves by 15 per colour)."""
+    pos = Position.parse(text)
+    pawns: list[tuple[int, ...] | None] = [None] * 4
+    for c, locs in enumerate(pos.pawns):
+        if locs is None:
+            continue
+        pawns[(c + turn) % 4] = tuple((loc + 15 * turn) % 60 if loc < 60 else loc for loc in locs)
+    return str(Position(tuple(pawns), (pos.to_move + turn) % 4))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["R:S,S,10,s1 Y:20,30,40,S R", "R:4,33,45,S B:1,H,s3,S Y:59,2,S,S G:S,S,S,S R"],
+)
+def test_features_turn_with_the_board(text: str) -> None:
+    """Seen from each seat's colour, a position and the same position turned by a colour
+    (every pawn to the next colour, on the squares turned with it) read the same."""
+    pos = Position.parse(text)
+    n = len(pos.colours)
+    turn = 2 if n == 2 else 1
+    for ref in range(n):  # each colour is one seat further round the table once turned
+        a = feats(text, ref, (ref + 1) % n)
+        b = feats(rotate(text, turn), (ref + 1) % n, (ref + 2) % n)
+        np.testing.assert_allclose(a, b)
+
+
+def test_training_is_reproducible_and_resumes_exactly(tmp_path: Path) -> None:
+    cfg = TrainConfig(games=12, seed=3, hidden=8, chunk=4, eval_every=6, eval_deals=2)
+    a = train(tmp_path / "a.npz", cfg, progress=lambda _s: None)
+    half = TrainConfig(games=6, seed=3, hidden=8, chunk=4, eval_every=6, eval_deals=2)
+    train(tmp_path / "b.npz", half, progress=lambda _s: None)
+    b = train(tmp_path / "b.npz", cfg, progress=lambda _s: None)
+    assert a.meta["games"] == b.meta["games"] == 12
+    for x, y in zip(a.net, b.net, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert [p["games"] for p in b.meta["curve"]] == [0, 6, 12]
+    fresh = Model.new(8, 3)
+    assert not np.array_equal(fresh.W1, a.W1)  # it learned something
+
+
+def test_a_bad_model_file_is_one_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(SorryError, match="not a learned model"):
+        Model.load(bad)
+
+
+def test_the_shipped_model_says_how_it_was_made() -> None:
+    m = shipped()
+    assert m.W1.shape == (N_FEATURES, m.meta["hidden"])
+    assert m.meta["seed"] == 2026 and m.meta["games"] > 0
+    assert m.meta["curve"][-1]["games"] == m.meta["games"]
+
+
+def test_the_evaluation_is_a_chance() -> None:
+    g = Game.from_position("R:S,S,10,s1 Y:20,30,40,S R", card=5)
+    ev = evaluator(g.view(0))
+    p = ev.chance(g.view(0))
+    assert 0.0 < p < 1.0
+    # nearly home against a player with every pawn in START: far better than even
+    g = Game.from_position("R:H,H,H,s4 Y:S,S,S,S R", card=1)
+    assert evaluator(g.view(0)).chance(g.view(0)) > 0.8
+
+
+def test_the_bot_takes_a_winning_move() -> None:
+    # a 10 takes Red's last pawn (square 58, ten steps from HOME) home, or one square back
+    start = "R:H,H,H,58 Y:S,S,S,S R"
+    assert len(Game.from_position(start, card=10).legal_moves) == 2
+    for search in ("ply", "draw"):
+        g = Game.from_position(start, card=10)
+        g.push(make_bot("learned", search=search).choose(g.view(0), Rng(1)))
+        assert g.is_over() and g.winner == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_bot_plays_whole_games(players: int) -> None:
+    bots = [make_bot("learned")] + [make_bot("easy") for _ in range(players - 1)]
+    g = play_game(Rules(), bots, seed=7)
+    assert g.is_over()
+
+
+def test_an_unknown_search_is_refused() -> None:
+    with pytest.raises(SorryError, match="search must be one of"):
+        make_bot("learned", search="deep")
+
+
+def test_train_command_checks_its_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["train", str(tmp_path / "m.txt")]) != 0
+    assert "must end in .npz" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "no" / "m.npz")]) != 0
+    assert "no such directory" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "m.npz"), "--players", "5:1"]) != 0
+    assert "players" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "train",
+                str(tmp_path / "m.npz"),
+                "--games",
+                "4",
+                "--hidden",
+                "4",
+                "--eval-every",
+                "4",
+                "--eval-deals",
+                "1",
+            ]
+        )
+        == 0
+    )
+    err = capsys.readouterr().err
+    assert "curve: game 4" in err and "saved" in err
+    assert Model.load(tmp_path / "m.npz").meta["games"] == 4
+
+
+def test_state_len_matches_the_kernel() -> None:
+    assert STATE_LEN == 76
