@@ -11,7 +11,8 @@
    0, an unfinished one the evaluation squashed into (0, 1).
 3. A candidate replaces the hard bot's choice only if its mean advantage over it in the same
    worlds exceeds ``confidence`` standard errors of the paired differences; the largest such
-   advantage wins. On the compiled engine, candidates clearly behind the best (by ``drop``
+   advantage wins (``ranker="learned"``: the learned evaluation ranks the moves instead of the
+   hard bot). On the compiled engine, candidates clearly behind the best (by ``drop``
    standard errors) stop being played out, so the budget goes to the close ones.
 
 The budget is ``simulations`` (worlds; deterministic for a seed; the defaults in
@@ -40,6 +41,7 @@ from ..rng import Rng
 from ..view import PlayerView
 from .evaluate import DEFAULT_WEIGHTS, Weights
 from .hard import HardBot
+from .learned import LearnedBot
 from .levels import discard_choice
 from .rollouts import engine_name, root_of
 
@@ -66,6 +68,9 @@ MCTS_SIMULATIONS = {"standard": 32_000, "teams": 12_000, "points": 2_400}
 #: The tree search's exploration constant (upper confidence bounds on values in [0, 1]).
 MCTS_EXPLORATION = 0.7
 SEARCHES = ("flat", "mcts")
+#: Who ranks the moves (the candidates, and the choice a search must overrule): the ``hard``
+#: bot, or the ``learned`` evaluation alone (``sorry.bots.learned``, the fast extra).
+RANKERS = ("hard", "learned")
 #: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
 ROUND = 32
 
@@ -89,7 +94,10 @@ class ExpertBot:
         search: str = "flat",
         exploration: float = MCTS_EXPLORATION,
         expand_after: int = 1,
+        ranker: str = "hard",
     ) -> None:
+        if ranker not in RANKERS:
+            raise ValueError(f"ranker must be one of {', '.join(RANKERS)}, not {ranker!r}")
         if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
         if time_limit is not None and time_limit <= 0:
@@ -116,7 +124,7 @@ class ExpertBot:
         self.scale = scale
         self.confidence = DEFAULT_CONFIDENCE[self.engine] if confidence is None else confidence
         self.drop = drop
-        self.hard = HardBot(weights)
+        self.hard: HardBot | LearnedBot = HardBot(weights) if ranker == "hard" else LearnedBot()
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
         start = time.perf_counter()
