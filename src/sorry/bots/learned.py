@@ -8,15 +8,14 @@ player who gets it makes the reply the network values most for *that* player, an
 takes the expected value of its own chance of winning.
 
 The network was trained on the standard game (two, three and four players); the level plays
-the standard game and teams' turns with it and leaves the points variant to ``hard`` (a hand
-of five is not in its inputs).
+the standard game with it and the variants it was not trained on (teams, points) as ``hard``
+does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CARD_INDEX
 from ..movegen import card_moves
 from ..moves import DISCARD, Move
 from ..rng import Rng
@@ -27,6 +26,11 @@ from .hard import HardBot
 from .levels import _argmax
 
 SEARCHES = ("ply", "draw")
+
+
+def trained_for(view: PlayerView) -> bool:
+    """Whether the network was trained on the view's game (the standard game)."""
+    return not (view.rules.points or view.rules.teams)
 
 
 class LearnedBot:
@@ -47,14 +51,14 @@ class LearnedBot:
         moves = list(view.legal_moves)
         if len(moves) == 1:
             return moves[0]
-        if view.rules.points:
+        if not trained_for(view):
             return self._fallback.choose(view, rng)
         return _argmax(moves, self.scores(view, moves), rng)
 
     def ranked(self, view: PlayerView) -> list[tuple[Move, float]]:
         """Every legal move with its value (the bot's chance of winning), best first."""
         moves = list(view.legal_moves)
-        if view.rules.points:
+        if not trained_for(view):
             return self._fallback.ranked(view)
         scores = self.scores(view, moves)
         order = sorted(range(len(moves)), key=lambda i: -scores[i])
@@ -120,4 +124,4 @@ class LearnedBot:
         return total
 
 
-__all__ = ["CARD_INDEX", "SEARCHES", "LearnedBot"]
+__all__ = ["SEARCHES", "LearnedBot", "trained_for"]
