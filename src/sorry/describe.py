@@ -31,10 +31,10 @@ from .board import (
     colour_name,
     place_name,
 )
-from .cards import Card, card_label
+from .cards import SORRY as SORRY_CARD, Card, card_label
 from .effects import Effect, EffectKind, parts
 from .game import Game
-from .i18n import _
+from .i18n import N_, _
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
 from .rulebook import DECLINABLE_CARD, declines
 
@@ -234,4 +234,35 @@ def describe(game: Game, move: Move, short_form: bool = False) -> str:
     return long(move, effects, game.to_move)
 
 
-__all__ = ["Outcome", "describe", "long", "place_name", "short", "with_tail"]
+#: What each card does, in a few words (fits the middle of the smallest board); English, marked
+#: for translation: show ``card_help(card)``. The terminal game and the browser say these.
+CARD_HELP = {
+    1: N_("start, or 1 forward"),
+    2: N_("start or 2; draw again"),
+    3: N_("3 forward"),
+    4: N_("4 backward"),
+    5: N_("5 forward"),
+    7: N_("7, or split it in two"),
+    8: N_("8 forward"),
+    10: N_("10 forward or 1 back"),
+    11: N_("11, or swap places"),
+    12: N_("12 forward"),
+    SORRY_CARD: N_("START pawn bumps one"),
+}
+
+
+def card_help(card: Card) -> str:
+    """What ``card`` does, in a few words of the current language."""
+    return _(CARD_HELP[card])
+
+
+__all__ = [
+    "CARD_HELP",
+    "Outcome",
+    "card_help",
+    "describe",
+    "long",
+    "place_name",
+    "short",
+    "with_tail",
+]

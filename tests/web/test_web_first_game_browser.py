@@ -215,7 +215,8 @@ BOARD_TEXT = """() => {
 def test_the_board_can_be_read_on_a_phone(
     server: ServerProcess, browser: Any, viewport: str
 ) -> None:
-    """The START and HOME labels and the square numbers are 10 CSS px at least on screen."""
+    """The START and HOME labels and the square numbers are 10 CSS px at least on screen; the
+    card in the middle says what it does, in 11 px at least."""
     page = context(browser, viewport).new_page()
     page.goto(server.base + "/")
     page.wait_for_selector("#quick-level option", state="attached")
@@ -227,6 +228,14 @@ def test_the_board_can_be_read_on_a_phone(
     assert len(labels) == 8 and len(numbers) == 60, texts
     small = [x for x in texts if x["px"] < 9.9]
     assert not small, small
+    help_ = page.evaluate(
+        """() => { const t = document.querySelector('#board .card-help');
+        const svg = document.querySelector('#board svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return t && {text: t.textContent,
+          px: parseFloat(getComputedStyle(t).fontSize) * scale}; }"""
+    )
+    assert help_ and help_["text"] and help_["px"] >= 10.9, help_
     check_sizes(page, viewport)
     shot(page, f"board-text-{viewport}")
 
@@ -252,3 +261,44 @@ def test_an_invited_friend_on_a_phone_sees_the_invitation_first(
     assert box is not None and box["y"] + box["height"] <= 844, box
     assert page.locator("#name-input").bounding_box()["y"] < box["y"]  # type: ignore[index]
     shot(page, "invited-phone")
+
+
+def test_the_keyboard_finds_the_board_at_its_turn(server: ServerProcess, browser: Any) -> None:
+    """A player on the keyboard: when the turn comes, the focus is on the board's first
+    target; the arrow keys go from one target to the next, Enter takes one."""
+    page = context(browser, "desktop").new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-level option", state="attached")
+    page.select_option("#quick-count", "1")
+    page.select_option("#quick-level", "random")
+    page.click("#quick-btn")
+    page.wait_for_selector("#board .centre-card .card-number", timeout=30000)
+    page.keyboard.press("Shift")  # the player uses the keyboard from now on
+    focused = "() => !!document.activeElement.closest('#board .pawn, #board .dest')"
+    for _ in range(30):
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'yes'"
+            " && document.querySelector('#moves .move')",
+            timeout=60000,
+        )
+        if page.evaluate(focused):
+            break
+        seq = body(page, "seq")  # the first turn came before the key: play it from the list
+        page.evaluate("document.querySelector('#moves .move').click()")
+        page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30000)
+    assert page.evaluate(focused), "the focus did not come to the board"
+    targets = page.evaluate("document.querySelectorAll('#board .pawn[tabindex]').length")
+    first = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    if targets > 1:
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") != first
+    shot(page, "keyboard-focus-desktop")
+    seq = body(page, "seq")
+    for _ in range(4):  # Enter on the pawn, then on its square (arrows between squares)
+        if body(page, "seq") != seq:
+            break
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(200)
+        if body(page, "seq") == seq and not page.evaluate(focused):
+            page.locator("#board .dest[tabindex]").first.focus()
+    page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30000)

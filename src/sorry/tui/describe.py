@@ -8,9 +8,8 @@
 
 from __future__ import annotations
 
-from ..cards import SORRY, Card, card_label
-from ..describe import Outcome, place_name, short
-from ..i18n import N_, _
+from ..cards import Card, card_label
+from ..describe import CARD_HELP, Outcome, card_help, place_name, short
 from ..moves import Move
 from ..state import PawnState
 
@@ -28,28 +27,6 @@ __all__ = [
 def card_words(card: Card) -> str:
     """The card's name in the current language (``Sorry!`` translated, numbers as they are)."""
     return card_label(card)
-
-
-#: What each card does, in a few words (fits the middle of the smallest board); English, marked
-#: for translation: show ``card_help(card)``.
-CARD_HELP = {
-    1: N_("start, or 1 forward"),
-    2: N_("start or 2; draw again"),
-    3: N_("3 forward"),
-    4: N_("4 backward"),
-    5: N_("5 forward"),
-    7: N_("7, or split it in two"),
-    8: N_("8 forward"),
-    10: N_("10 forward or 1 back"),
-    11: N_("11, or swap places"),
-    12: N_("12 forward"),
-    SORRY: N_("START pawn bumps one"),
-}
-
-
-def card_help(card: Card) -> str:
-    """What ``card`` does, in a few words of the current language."""
-    return _(CARD_HELP[card])
 
 
 def outcome(state: PawnState, part: Move) -> Outcome:

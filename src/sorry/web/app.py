@@ -40,6 +40,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..board import COLOUR_LETTERS
+from ..cards import card_name
+from ..describe import CARD_HELP
 from ..errors import SorryError
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
@@ -224,6 +226,8 @@ async def meta(request: Request) -> Response:
             "colours": list(COLOUR_LETTERS),
             # how the page follows a game (sorry.web.config.Settings)
             "auto_pass": settings.auto_pass,
+            # what each card does in a few words (English: the page's catalog translates)
+            "card_help": {card_name(c): words for c, words in CARD_HELP.items()},
             "show_moves": settings.show_moves,
         }
     )

@@ -23,6 +23,7 @@ from html import escape
 from pathlib import Path
 
 from ..board import COLOUR_KEYS, COLOUR_NAMES
+from ..describe import CARD_HELP
 from ..i18n import (
     DEFAULT,
     LANGUAGES,
@@ -398,6 +399,8 @@ def script_catalog(lang: str) -> dict[str, object]:
     out: dict[str, object] = {m: tr.gettext(m) for m in SCRIPT_MESSAGES}
     # the bot levels' sentences (sorry.bots.LEVEL_TABLE, sent in English by /api/meta)
     out.update({m: tr.gettext(m) for m in level_sentences().values()})
+    # what each card does (sorry.describe.CARD_HELP, sent in English by /api/meta)
+    out.update({m: tr.gettext(m) for m in CARD_HELP.values()})
     with using(lang):
         out.update(script_plurals())
     return out

@@ -36,6 +36,9 @@ SCRIPT_MESSAGES = (
     N_("fast"),
     # a hint whose chances come from the Python engine's playouts, and one given while the
     # server's compiled search is still being prepared (the terminal game's words)
+    # the prompts for a mouse (a finger taps)
+    N_("Click a ringed pawn to move it."),
+    N_("Click where it goes."),
     N_("Rough hint: {text}"),
     N_("Rough hint (Python playouts): chance of winning [95%]"),
     N_(

@@ -95,9 +95,12 @@ export class Board {
     this.reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
     /** @type {string | null} */
     this.shownCard = null;
+    /** @type {Record<string, string>} what each card does, in English (/api/meta) */
+    this.cardHelp = {};
     /** @type {{el: SVGGElement, x: number, y: number}[]} what can be tapped now */
     this.active = [];
     root.addEventListener("click", (ev) => this.tapAt(ev));
+    root.addEventListener("keydown", (ev) => this.arrow(ev));
     this.resize();
     new ResizeObserver(() => this.resize()).observe(root);
   }
@@ -168,6 +171,38 @@ export class Board {
     if (!best) return;
     if (best.classList.contains("pawn")) this.tapPawnEl(best);
     else this.onTap.place(best.dataset.place || "");
+  }
+
+  /** What the keyboard can reach on the board now: the movable pawns, then the squares. */
+  targets() {
+    return /** @type {SVGGElement[]} */ ([...this.svg.querySelectorAll(".pawn[tabindex], .dest[tabindex]")]);
+  }
+
+  /** Focus the first thing to choose on the board (the turn has come, by keyboard). */
+  focusFirst() {
+    const first = this.targets()[0];
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  /**
+   * Arrow keys move the focus between the board's targets (right or down: the next; left or
+   * up: the previous; Home, End: the first, the last).
+   * @param {KeyboardEvent} ev
+   */
+  arrow(ev) {
+    const keys = ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"];
+    if (!keys.includes(ev.key)) return;
+    const all = this.targets();
+    if (!all.length) return;
+    ev.preventDefault();
+    const at = all.indexOf(/** @type {SVGGElement} */ (document.activeElement));
+    const n = all.length;
+    let i;
+    if (ev.key === "Home") i = 0;
+    else if (ev.key === "End") i = n - 1;
+    else if (ev.key === "ArrowRight" || ev.key === "ArrowDown") i = at < 0 ? 0 : (at + 1) % n;
+    else i = at < 0 ? n - 1 : (at - 1 + n) % n;
+    all[i].focus();
   }
 
   /** @param {string} c @param {string} loc @param {number} slot @returns {Point} */
@@ -453,6 +488,13 @@ export class Board {
     const big = svg("text", { x: mid, y: mid + 4, "text-anchor": "middle", "dominant-baseline": "middle", class: "card-number", "font-size": card === "S" ? 26 : 60 });
     big.textContent = card === "S" ? t("Sorry!") : card;
     g.append(big);
+    // what the card does, in a few words, under it
+    const help = this.cardHelp[card];
+    if (help) {
+      const words = svg("text", { x: mid, y: mid + 92, "text-anchor": "middle", "dominant-baseline": "middle", class: "card-help", "font-size": 14 });
+      words.textContent = t(help);
+      g.append(words);
+    }
     layer.append(g);
   }
 }

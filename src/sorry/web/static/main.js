@@ -133,6 +133,9 @@ function myTurn() {
   return !!(st && !ui.replay && !holding() && conn.seat && st.status === "playing" && st.room.started && st.view.to_move === conn.seat);
 }
 
+/** A finger, not a mouse: the prompts say tap, else click. */
+const touch = () => matchMedia("(pointer: coarse)").matches;
+
 /** The player's turn has no legal move: the server passes it by itself (nothing to tap). */
 function forcedPass() {
   const st = store.state;
@@ -229,8 +232,8 @@ function renderActions(s, mine, moves, cand) {
   else if (ui.sending) prompt = t("Sending…");
   else if (points && !ui.card)
     prompt = v.legal_moves.every((m) => m.kind === "discard") ? t("No card in your hand can move a pawn: choose one to discard.") : t("Choose a card from your hand.");
-  else if (!ui.picks.length) prompt = cand.next.size ? t("Tap a ringed pawn to move it.") : t("No move on the board: choose below.");
-  else if (ui.picks[ui.picks.length - 1].startsWith("P|")) prompt = t("Tap where it goes.");
+  else if (!ui.picks.length) prompt = cand.next.size ? (touch() ? t("Tap a ringed pawn to move it.") : t("Click a ringed pawn to move it.")) : t("No move on the board: choose below.");
+  else if (ui.picks[ui.picks.length - 1].startsWith("P|")) prompt = touch() ? t("Tap where it goes.") : t("Click where it goes.");
   else if (cand.next.size) prompt = t("Now move a second pawn with the rest of the 7.");
   else prompt = t("Choose the move:");
   $("prompt").textContent = prompt;
@@ -535,7 +538,25 @@ function paceTick() {
     handle(next.m, next.at);
   }
   if (holding()) armPace();
-  else render(); // the player's turn, the card of the turn
+  else {
+    render(); // the player's turn, the card of the turn
+    focusTurn();
+  }
+}
+
+/** The turn came while the player uses the keyboard: the focus goes to the board's first
+ * target (once the move before has been shown), unless they are typing. */
+let keyboardTurn = false;
+let usingKeys = false;
+document.addEventListener("keydown", () => (usingKeys = true), true);
+document.addEventListener("pointerdown", () => (usingKeys = false), true);
+
+function focusTurn() {
+  if (!keyboardTurn || !myTurn()) return;
+  keyboardTurn = false;
+  const active = document.activeElement;
+  if (!usingKeys || (active && active.matches("input, textarea, select"))) return;
+  board.focusFirst();
 }
 
 function armPace() {
@@ -592,6 +613,7 @@ function handle(m, at) {
         !!x && x.room.started && x.status === "playing" && !!conn.seat && x.view.to_move === conn.seat;
       if (!ui.replay && ((prev && !prev.room.started && m.room.started) || (mineNow(m) && !mineNow(prev)))) {
         requestAnimationFrame(bringBoardIntoView);
+        keyboardTurn = true;
       }
       break;
     }
@@ -631,6 +653,7 @@ function handle(m, at) {
       break;
   }
   render();
+  focusTurn();
 }
 
 /**
@@ -684,6 +707,7 @@ async function gamePage(id) {
   following.showMs = 1000 * Number(meta.show_moves || 0);
   gameName = summary.name;
   board = new Board($("board"), svgText, geo, tapHandlers);
+  board.cardHelp = meta.card_help || {};
   const named = t("{name} — {variant}", { name: summary.name, variant: t(summary.variant) });
   $("subtitle").textContent = summary.options ? t("{text} ({options})", { text: named, options: summary.options }) : named;
   wire();
