@@ -35,7 +35,12 @@ def conn_class() -> Any:
 
 async def run(args: argparse.Namespace, folder: str) -> dict[str, Any]:
     db = Database(f"sqlite:///{folder}/cpu.db")
-    service = GameService(db, Settings(bot_delay=0, allow_bot_games=True, tick=3600))
+    options: dict[str, Any] = {"bot_delay": 0, "allow_bot_games": True, "tick": 3600}
+    if "auto_pass" in Settings.__dataclass_fields__:
+        # the clients pass themselves, as before the server played forced passes: the same
+        # work on both sides (a pass played by the server was not counted as a client's move)
+        options["auto_pass"] = False
+    service = GameService(db, Settings(**options))
     games = getattr(service, "games", service)  # games.py since the restructuring
     audience = getattr(service, "audience", service)
     Conn = conn_class()

@@ -189,6 +189,11 @@ def test_word_forms_and_tolerant_format() -> None:
         assert format(place_name(66), "sto") == "στην ΑΦΕΤΗΡΙΑ"
     with i18n.using("en"):
         assert format(colour_name(1), "acc") == "Blue"  # English has no forms
+        # a message asking for no form is filled by str.format, the same words
+        m = i18n.Message("{who} moves {n:>2} ({p:.0%})")
+        assert m.format(who=colour_name(1), n=5, p=0.25) == "Blue moves  5 (25%)"
+    with i18n.using("ca"):
+        assert i18n.Message("{0:del} i {0}").format(place_name(11)) == "de l'11 i 11"
 
 
 @pytest.mark.parametrize("code", LANGS)

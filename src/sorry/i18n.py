@@ -35,7 +35,7 @@ import string
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final, Self
 
@@ -402,12 +402,29 @@ class _Formatter(string.Formatter):
 _FORMATTER: Final = _Formatter()
 
 
+#: A placeholder asking for a form: ``{victim:gen}`` (what ``[gen]{victim}`` becomes).
+FORM_FIELD: Final = re.compile(r"\{[^{}:]*:[A-Za-z][a-z_]+\}")
+
+
+@lru_cache(maxsize=4096)
+def _template(message: str) -> tuple[str, bool]:
+    """``message`` with its forms asked as format specs (``[gen]{victim}`` ->
+    ``{victim:gen}``), and whether it asks for any: without, ``str.format`` fills it as
+    :class:`_Formatter` would (a :class:`Word` formats itself), ten times faster (the server
+    words every legal move of every state it sends)."""
+    template = FORM_MARK.sub(r"{\2:\1}", message)
+    return template, FORM_FIELD.search(template) is not None
+
+
 class Message(str):
     """A translated message: its :meth:`format` fills ``{name}`` placeholders, and those
     with a form asked for (``[gen]{name}``) with that form of the :class:`Word` given."""
 
     def format(self, *args: Any, **kwargs: Any) -> str:
-        return _FORMATTER.vformat(FORM_MARK.sub(r"{\2:\1}", str(self)), args, kwargs)
+        template, forms = _template(str(self))
+        if not forms:
+            return template.format(*args, **kwargs)
+        return _FORMATTER.vformat(template, args, kwargs)
 
 
 def gettext(message: str) -> str:
