@@ -545,3 +545,33 @@ def test_a_game_that_ended_while_no_process_could_rate_it_is_rated_at_start_up_o
     finally:
         engine.dispose()
     assert rows == 2 and games == [1, 1]
+
+
+def test_turn_rows_written_together_never_go_back(database: str) -> None:
+    """The turn rows of games without a clock are written in one statement, each replacing
+    an older row of its game and never a newer one (another process's later move)."""
+    import sqlalchemy as sa
+
+    from sorry.web import account_tables as t
+    from sorry.web.clocks import Clocks, Turn
+    from sorry.web.db import Database
+
+    db = Database(database)
+    try:
+
+        def turn(gid: str, seq: int, to_move: int) -> Turn:
+            return Turn(gid, seq, to_move, float(seq), None, None, ())
+
+        def rows() -> dict[str, tuple[int, int]]:
+            with db.engine.connect() as conn:
+                got = conn.execute(sa.select(t.turns.c.game_id, t.turns.c.seq, t.turns.c.to_move))
+                return {r.game_id: (r.seq, r.to_move) for r in got}
+
+        with db.engine.begin() as conn:
+            Clocks._upsert(conn, [turn("a", 5, 1), turn("b", 2, 0)])
+        assert rows() == {"a": (5, 1), "b": (2, 0)}
+        with db.engine.begin() as conn:
+            Clocks._upsert(conn, [turn("a", 3, 2), turn("b", 4, 3), turn("c", 1, 1)])
+        assert rows() == {"a": (5, 1), "b": (4, 3), "c": (1, 1)}
+    finally:
+        db.dispose()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from ..i18n import _, using
@@ -40,6 +41,10 @@ from .people import People
 from .webhooks import parse_networks
 
 log = logging.getLogger("sorry.web")
+
+#: seconds a turn row waits before it is written: the rows of the games that move meanwhile
+#: go in the same write (a game whose row is lost in a crash writes it again when loaded)
+TURN_WRITE_DELAY = 0.1
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,7 @@ class Clocks:
     async def _flush(self) -> None:
         try:
             while self.pending:
+                await asyncio.sleep(TURN_WRITE_DELAY)  # the games that move meanwhile join
                 batch, self.pending = self.pending, {}
                 at = time.time()
                 turns = [self.turn_of(live, at) for live in batch.values()]
@@ -166,7 +172,13 @@ class Clocks:
         notifications were queued."""
         out = []
         queued = 0
+        plain = [x for x in turns if x.deadline is None and x.notify is None]
+        if plain:  # no clock, nobody to tell: one statement for them all
+            self._upsert(conn, plain)
         for turn in turns:
+            if turn.deadline is None and turn.notify is None:
+                out.append(True)
+                continue
             values = {
                 "seq": turn.seq,
                 "to_move": turn.to_move,
@@ -190,6 +202,24 @@ class Clocks:
                 queued += self.notify(conn, turn)
             out.append(True)
         return out, queued
+
+    @staticmethod
+    def _upsert(conn: Connection, turns: list[Turn]) -> None:
+        """The rows of ``turns``, each replacing an older one of its game (not a newer)."""
+        insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+        ins = insert(t.turns)
+        new = ins.excluded
+        conn.execute(
+            ins.on_conflict_do_update(
+                index_elements=[t.turns.c.game_id],
+                set_={"seq": new.seq, "to_move": new.to_move, "since": new.since, "deadline": None},
+                where=t.turns.c.seq <= new.seq,
+            ),
+            [
+                {"game_id": x.game_id, "seq": x.seq, "to_move": x.to_move, "since": x.since}
+                for x in turns
+            ],
+        )
 
     def notify(self, conn: Connection, turn: Turn) -> int:
         """The "your turn" notifications of the account to move, if it is away."""
