@@ -302,3 +302,28 @@ def test_the_keyboard_finds_the_board_at_its_turn(server: ServerProcess, browser
         if body(page, "seq") == seq and not page.evaluate(focused):
             page.locator("#board .dest[tabindex]").first.focus()
     page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=30000)
+
+
+def test_a_points_game_says_how_it_scores(server: ServerProcess, browser: Any) -> None:
+    """In the points variant each player's points so far are beside them, and a line under
+    the players says how points are scored."""
+    g = server.api(
+        "/api/games",
+        {
+            "name": "Points",
+            "variant": "points",
+            "seats": [{"colour": "R", "kind": "invite"}, {"colour": "Y", "kind": "bot"}],
+        },
+    )
+    link = next(s["link"] for s in g["seats"] if s["colour"] == "R")
+    page = context(browser, "phone").new_page()
+    page.goto(link.replace("http://testserver", server.base))
+    page.wait_for_selector("#join-btn")
+    page.click("#join-btn")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
+    page.wait_for_selector("#points-note:not(:empty)")
+    assert "5 for each of your pawns HOME" in page.inner_text("#points-note")
+    seats = page.inner_text("#seats")
+    assert "0 points" in seats, seats
+    check_sizes(page, "phone")
+    shot(page, "points-phone")

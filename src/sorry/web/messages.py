@@ -318,7 +318,10 @@ class View(TypedDict):
     turn: int
     first: str
     winners: list[str]
-    scores: dict[str, int] | None
+    scores: Annotated[
+        dict[str, int] | None,
+        "points: the finished game's, or in a points game being played each one's so far",
+    ]
     legal_moves: list[LegalMove]
 
 

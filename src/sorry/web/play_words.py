@@ -36,6 +36,12 @@ SCRIPT_MESSAGES = (
     N_("fast"),
     # a hint whose chances come from the Python engine's playouts, and one given while the
     # server's compiled search is still being prepared (the terminal game's words)
+    # how the points variant scores, under the players (their points so far beside them)
+    N_(
+        "Points: 5 for each of your pawns HOME. The player who brings their fourth pawn HOME "
+        "also scores 5 for each opponent's pawn not HOME, and a bonus: 100 if no opponent has "
+        "a pawn HOME, 50 if none has more than one, 25 if none has more than two."
+    ),
     # the prompts for a mouse (a finger taps)
     N_("Click a ringed pawn to move it."),
     N_("Click where it goes."),

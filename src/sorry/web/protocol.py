@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from ..board import COLOUR_LETTERS, loc_name
+from ..board import COLOUR_LETTERS, HOME, loc_name
 from ..cards import Card, card_label, card_name
 from ..describe import short
 from ..effects import Effect, net_moves
 from ..game import Game
 from ..i18n import _
 from ..moves import DISCARD, PASS, SORRY, SPLIT, SWAP, Move
-from ..rulebook import declines
+from ..rulebook import declines, score
 from ..rules import Rules
 from ..view import PlayerView
 from .messages import View
@@ -83,6 +83,18 @@ def move_picks(move: Move, paths: list[list[Any]]) -> dict[str, Any]:
     return {"movers": movers, "target": target}
 
 
+def _scores_json(view: PlayerView) -> dict[str, int] | None:
+    """The points: of the finished game; while a points game is played, each player's points
+    so far (their pawns HOME, ``sorry.rulebook.score`` with no winner yet); None otherwise."""
+    if view.scores is not None:
+        return {COLOUR_LETTERS[c]: s for c, s in view.scores}
+    if not view.rules.points:
+        return None
+    homes = [0 if locs is None else sum(1 for x in locs if x == HOME) for locs in view.pawns]
+    cumulative = view.rules.points_bonus == "cumulative"
+    return {COLOUR_LETTERS[c]: s for c, s in score(homes, view.colours, [], cumulative).items()}
+
+
 def _pawns_json(view: PlayerView) -> dict[str, list[str]]:
     return {
         COLOUR_LETTERS[c]: [loc_name(x) for x in locs]
@@ -131,9 +143,7 @@ def view_json(view: PlayerView, game: Game | None = None, position: str | None =
             "turn": view.turn,
             "first": COLOUR_LETTERS[view.first],
             "winners": [COLOUR_LETTERS[c] for c in view.winners],
-            "scores": {COLOUR_LETTERS[c]: s for c, s in view.scores}
-            if view.scores is not None
-            else None,
+            "scores": _scores_json(view),
             "legal_moves": legal,
         },
     )

@@ -38,7 +38,7 @@
  * @property {number} turn
  * @property {string} first
  * @property {string[]} winners
- * @property {Record<string, number> | null} scores
+ * @property {Record<string, number> | null} scores  points: the finished game's, or in a points game being played each one's so far
  * @property {LegalMove[]} legal_moves
  */
 

@@ -155,6 +155,11 @@ export function renderSeats(s, seat, muted, toggleMute) {
   pile.push(tn("{n} card to draw", "{n} cards to draw", v.draw_count));
   if (v.discard_pile.length) pile.push(t("last played: {card}", { card: cardName(v.discard_pile[v.discard_pile.length - 1]) }));
   $("pile").textContent = pile.join(" · ");
+  // the points variant: how the points beside each player are scored
+  $("points-note").textContent =
+    v.variant === "points" && s.status !== "over"
+      ? t("Points: 5 for each of your pawns HOME. The player who brings their fourth pawn HOME also scores 5 for each opponent's pawn not HOME, and a bonus: 100 if no opponent has a pawn HOME, 50 if none has more than one, 25 if none has more than two.")
+      : "";
 }
 
 /**
