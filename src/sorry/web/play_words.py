@@ -15,6 +15,7 @@ PAGE_MESSAGES = (
     N_("New game with friends"),
     N_("Name of the game"),
     N_("Other players' moves"),
+    N_("Replay speed"),
 )
 
 #: Strings the game page's scripts show through ``t()``.

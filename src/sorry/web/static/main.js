@@ -505,9 +505,14 @@ function toggleReplayPlay() {
   if (r.timer) stopReplayTimer();
   else {
     if (r.at >= r.frames.length - 1) showFrame(0);
-    r.timer = window.setInterval(() => showFrame((ui.replay ? ui.replay.at : 0) + 1), 900);
+    r.timer = window.setInterval(() => showFrame((ui.replay ? ui.replay.at : 0) + 1), 900 / replaySpeed());
   }
   render();
+}
+
+/** The replay's speed (a factor of one move in 0.9 s), remembered. */
+function replaySpeed() {
+  return Math.max(0.25, Number(/** @type {HTMLSelectElement} */ ($("replay-speed")).value) || 1);
 }
 
 function closeReplay() {
@@ -748,6 +753,25 @@ function wire() {
   $("replay-next").addEventListener("click", () => showFrame((ui.replay?.at ?? 0) + 1));
   $("replay-last").addEventListener("click", () => showFrame(ui.replay ? ui.replay.frames.length - 1 : 0));
   $("replay-play").addEventListener("click", toggleReplayPlay);
+  const replaySpeedBox = /** @type {HTMLSelectElement} */ ($("replay-speed"));
+  try {
+    const kept = localStorage.getItem("sorry:replay-speed");
+    if (kept && [...replaySpeedBox.options].some((o) => o.value === kept)) replaySpeedBox.value = kept;
+  } catch {
+    /* private mode */
+  }
+  replaySpeedBox.addEventListener("change", () => {
+    try {
+      localStorage.setItem("sorry:replay-speed", replaySpeedBox.value);
+    } catch {
+      /* private mode */
+    }
+    // playing: on at the new speed
+    if (ui.replay && ui.replay.timer) {
+      stopReplayTimer();
+      toggleReplayPlay();
+    }
+  });
   $("replay-close").addEventListener("click", closeReplay);
   input("replay-range").addEventListener("input", () => showFrame(Number(input("replay-range").value)));
   $("rematch-btn").addEventListener("click", rematch);
