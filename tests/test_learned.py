@@ -190,3 +190,19 @@ def test_train_command_checks_its_options(
 
 def test_state_len_matches_the_kernel() -> None:
     assert STATE_LEN == 76
+
+
+@pytest.mark.parametrize("variant", ["teams", "points"])
+def test_variants_it_was_not_trained_on_are_played_as_hard_plays_them(variant: str) -> None:
+    rules = Rules(variant=variant)
+    g = Game(rules, 4 if variant == "teams" else 2, seed=5)
+    learned, hard = make_bot("learned"), make_bot("hard")
+    for _ in range(30):
+        while g.is_chance():
+            g.draw()
+        if g.is_over():
+            break
+        view = g.view(g.to_move)
+        move = learned.choose(view, Rng(1))
+        assert move == hard.choose(view, Rng(1))
+        g.push(move)

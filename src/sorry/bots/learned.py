@@ -41,6 +41,9 @@ class LearnedBot:
     def __init__(self, search: str = "ply", model: str = "") -> None:
         if search not in SEARCHES:
             raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        from ..features import compiled_engine
+
+        compiled_engine().require()  # numpy and numba: a one-line error without them
         from ..learned.model import Model, shipped
 
         self.search = search
