@@ -8,6 +8,15 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
         [--engine compiled|python] [--rollouts N] [--seed S]
     .venv/bin/python benchmarks/bench_analysis.py table FILE.jsonl [FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py noise [--turns 180] [--seeds 4]
+        [--games FILE.jsonl --count N] [--out FILE.jsonl]
+    .venv/bin/python benchmarks/bench_analysis.py games --pair hard-easy --out FILE.jsonl
+        [--games 200] [--first 0]
+    .venv/bin/python benchmarks/bench_analysis.py skill --games FILE.jsonl --out FILE.jsonl
+        [--count 200]
+    .venv/bin/python benchmarks/bench_analysis.py skill-table FILE.jsonl [FILE.jsonl ...]
+    .venv/bin/python benchmarks/bench_analysis.py calibrate --games FILE.jsonl --model easy
+        --out FILE.jsonl
+    .venv/bin/python benchmarks/bench_analysis.py model-table FILE.jsonl [FILE.jsonl ...]
 
 ``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
@@ -23,9 +32,17 @@ where it stopped: games already in the file are skipped). It runs on one core: s
 ``nice -n 10`` on a shared machine.
 ``table`` prints the reliability table by deciles and the Brier scores of such files.
 
-``noise`` analyses the ``speed`` game with ``--seeds`` seeds of the rollouts and prints each
-player's totals under each seed and their spread: how much of a luck or decision total is the
-estimator's noise.
+``noise`` analyses the ``speed`` game (or the first ``--count`` games of a ``games`` file)
+with ``--seeds`` seeds of the rollouts and prints each player's totals: their mean and standard
+deviation over the seeds, the standard error the analysis reports, and how many pairs of seeds
+agree within the 95% interval of their difference.
+
+``games`` records games between two bot levels (one JSON line a game, resumable); ``skill``
+analyses them once each and ``skill-table`` says how often the first level's own moves did
+better than the second's (with a 95% interval), or, for equal levels, the mean difference
+against its standard error. ``calibrate`` values sampled chance nodes of such games with a
+model (``easy``: the analysis's estimator; ``medium``: rollouts by the compiled medium bot) and
+``model-table`` prints the reliability table and the calibration slope.
 """
 
 from __future__ import annotations
@@ -131,6 +148,7 @@ def noise(args: argparse.Namespace) -> None:
                         p.luck_se,
                         float(p.others_decisions),
                         float(p.start),
+                        p.others_decisions_se,
                     )
                 )
         print(
@@ -141,21 +159,58 @@ def noise(args: argparse.Namespace) -> None:
         for who, vals in rows.items():
             line = [who]
             stats = {}
-            for label, i, se_i in (("own moves", 0, 1), ("luck", 2, 3), ("others", 4, None)):
+            for label, i, se_i in (
+                ("own moves", 0, 1),
+                ("luck", 2, 3),
+                ("others", 4, 6),
+            ):
                 xs = [v[i] * 100 for v in vals]
                 mean = sum(xs) / len(xs)
                 sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
-                text = f"{label} {mean:+.1f} sd {sd:.2f}"
-                if se_i is not None:
-                    se = sum(v[se_i] * 100 for v in vals) / len(vals)
-                    text += f" (reported se {se:.2f})"
-                    stats[label] = {"mean": mean, "sd": sd, "se": se}
+                ses = [v[se_i] * 100 for v in vals]
+                se = sum(ses) / len(ses)
+                agree, pairs = _agreeing_pairs(xs, ses)
+                text = (
+                    f"{label} {mean:+.1f} sd {sd:.2f} (reported se {se:.2f}; "
+                    f"{agree}/{pairs} pairs of seeds within their 95% interval)"
+                )
+                stats[label] = {
+                    "mean": mean,
+                    "sd": sd,
+                    "se": se,
+                    "values": xs,
+                    "agree": agree,
+                    "pairs": pairs,
+                }
                 line.append(text)
             out["players"][who] = stats
             print("  " + "; ".join(line))
         if args.out:
             with open(args.out, "a") as fh:
                 fh.write(json.dumps(out) + "\n")
+
+
+def _agreeing_pairs(xs: list[float], ses: list[float]) -> tuple[int, int]:
+    """Of every two analyses of one game (other seeds), how many differ by less than the 95%
+    interval of their difference (1.96 times the root of the sum of their squared standard
+    errors): do the verdicts agree within what they say of themselves?"""
+    agree = pairs = 0
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            pairs += 1
+            if abs(xs[i] - xs[j]) <= 1.959964 * (ses[i] ** 2 + ses[j] ** 2) ** 0.5:
+                agree += 1
+    return agree, pairs
+
+
+def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n (95%)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
+    return mid - half, mid + half
 
 
 def skill(args: argparse.Namespace) -> None:
@@ -229,12 +284,14 @@ def skill_table(args: argparse.Namespace) -> None:
     sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
     se = sd / n**0.5
     better = sum(1 for d in diffs if d > 0)
+    low, high = _wilson(better, n)
     cpu = sorted(it["cpu"] for it in items)
     print(
         f"{items[0]['pair']}: {n} games, model {items[0]['policy']}; {first} own moves minus "
         f"{second if first != second else 'the other seat'}'s: mean {100 * mean:+.2f} points, "
         f"sd {100 * sd:.2f}, se {100 * se:.2f}; better in {better}/{n} "
-        f"({100 * better / n:.1f}%); CPU an analysis median {cpu[n // 2]:.1f} s"
+        f"({100 * better / n:.1f}%, 95% interval {100 * low:.0f}-{100 * high:.0f}%); "
+        f"CPU an analysis median {cpu[n // 2]:.1f} s"
     )
 
 
