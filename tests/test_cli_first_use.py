@@ -4,10 +4,12 @@ before it says it serves, a finished game that cannot be resumed, and the line-b
 
 from __future__ import annotations
 
+import io
 import re
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +167,36 @@ def test_a_run_stopped_before_any_game_ended_prints_no_table_of_zeros(
     else:
         text = tournament_text(tournament(["easy", "random"], 500, seed=1, engine="python"))
     assert text == "interrupted before any game ended: nothing to report (500 asked)"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_make_plays_compile_shows_the_time_so_far_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sorry compile --if-needed`` (make play's first run) announces one to three minutes; on
+    a busy machine it can take ten times that, so a terminal sees the time so far, rewritten in
+    place, and then the line cleared before the total; a log (no terminal) gets no such lines."""
+    from sorry import features
+    from sorry.cli import cmd_compile, main
+    from sorry.compiled import aot
+
+    monkeypatch.setattr(features, "compiled_engine", lambda: features.plain_python())
+    monkeypatch.setattr(features, "rollouts_ahead_of_time", lambda: False)
+    monkeypatch.setattr(aot, "build", lambda say=None: time.sleep(0.35))
+    monkeypatch.setattr(cmd_compile, "TICK", 0.1)
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stdout", screen)
+    assert main(["compile", "--if-needed"]) == 0
+    shown = screen.getvalue()
+    first, rest = shown.split("\n", 1)
+    assert first.startswith("Compiling the computer players' search ahead of time")
+    blank = " " * len("still compiling: 0:00 so far")
+    assert re.fullmatch(rf"(\rstill compiling: 0:0\d so far)+\r{blank}\rCompiled in \d s\.\n", rest)
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # not a terminal
+    assert main(["compile", "--if-needed"]) == 0
+    assert "so far" not in sys.stdout.getvalue()

@@ -3,11 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from typing import TextIO
 
 from ..i18n import _
 from . import CliError
+
+#: seconds between two rewrites of the time so far (a test shortens it)
+TICK = 1.0
+
+
+@contextlib.contextmanager
+def time_so_far(stream: TextIO) -> Iterator[None]:
+    """On a terminal, the time the block has taken so far, rewritten in place every second: a
+    compile that takes far longer than announced (a busy machine) is seen to be alive."""
+    if not stream.isatty():
+        yield
+        return
+    stop = threading.Event()
+    t0 = time.monotonic()
+    width = [0]
+
+    def tick() -> None:
+        while not stop.wait(TICK):
+            m, s = divmod(int(time.monotonic() - t0), 60)
+            line = _("still compiling: {time} so far").format(time=f"{m}:{s:02d}")
+            width[0] = len(line)
+            stream.write("\r" + line)
+            stream.flush()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        if width[0]:
+            stream.write("\r" + " " * width[0] + "\r")
+            stream.flush()
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
         try:
-            aot.build()
+            with time_so_far(sys.stdout):
+                aot.build()
         except SorryError as exc:
             print(
                 _(
@@ -90,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     t0 = time.perf_counter()
     print(_("compiling the rollouts ahead of time (one to three minutes)..."), file=sys.stderr)
-    path = aot.build()
+    with time_so_far(sys.stderr):
+        path = aot.build()
     if aot.load() is None:
         raise CliError(_("the compiled module does not load: {path}").format(path=path))
     seconds = time.perf_counter() - t0
