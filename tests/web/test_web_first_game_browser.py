@@ -327,3 +327,28 @@ def test_a_points_game_says_how_it_scores(server: ServerProcess, browser: Any) -
     assert "0 points" in seats, seats
     check_sizes(page, "phone")
     shot(page, "points-phone")
+
+
+def test_a_chat_message_off_screen_is_marked_by_the_board(
+    server: ServerProcess, browser: Any
+) -> None:
+    """On a phone the chat is below the board: a message from someone else while it is off
+    screen shows a button by the board, which brings the chat into view."""
+    page = context(browser, "phone").new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-level option", state="attached")
+    page.click("#quick-btn")
+    page.wait_for_selector("#board .centre-card .card-number", timeout=30000)
+    page.evaluate("window.scrollTo(0, 0)")
+    watcher = context(browser, "desktop").new_page()
+    watcher.goto(page.url)
+    watcher.wait_for_selector("#chat-input")
+    watcher.fill("#chat-input", "hello from the rail")
+    watcher.click("#chat-send")
+    page.wait_for_selector("#unread:not([hidden])", timeout=15000)
+    shot(page, "unread-phone")
+    page.tap("#unread")
+    page.wait_for_selector("#unread", state="hidden")
+    box = page.locator("#chat-log").bounding_box()
+    assert box is not None and box["y"] < 844, box
+    assert "hello from the rail" in page.inner_text("#chat-log")

@@ -16,6 +16,7 @@ PAGE_MESSAGES = (
     N_("Name of the game"),
     N_("Other players' moves"),
     N_("Replay speed"),
+    N_("New chat message"),
 )
 
 #: Strings the game page's scripts show through ``t()``.

@@ -52,6 +52,8 @@ const ui = {
   /** @type {Set<string>} */
   muted: new Set(),
   showAll: false,
+  /** someone else wrote in the chat while it was off screen */
+  unread: false,
 };
 
 const store = new GameStore();
@@ -209,6 +211,7 @@ function render() {
   d.picks = ui.picks.join(" ");
   d.sending = ui.sending ? "yes" : "no";
   d.following = holding() ? "yes" : "no";
+  $("unread").hidden = !ui.unread;
   turnSignal(mine, gameName);
 }
 
@@ -588,6 +591,7 @@ function holdFor(walk) {
  */
 function handle(m, at) {
   const added = store.apply(m);
+  if (m.type === "chat" && m.message.colour !== conn.seat && !chatOnScreen()) ui.unread = true;
   switch (m.type) {
     case "welcome":
       document.body.dataset.role = m.role;
@@ -808,6 +812,21 @@ function wire() {
       }),
     );
   }
+  $("unread").addEventListener("click", () => {
+    ui.unread = false;
+    $("chat-panel").scrollIntoView({ block: "nearest", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    input("chat-input").focus({ preventScroll: true });
+    render();
+  });
+  // the chat came on screen: what was new has been seen
+  const seen = () => {
+    if (ui.unread && chatOnScreen()) {
+      ui.unread = false;
+      $("unread").hidden = true;
+    }
+  };
+  window.addEventListener("scroll", seen, { passive: true });
+  $("side").addEventListener("scroll", seen, { passive: true });
   $("chat-toggle").addEventListener("click", () => {
     if (store.state) hostAction({ action: "chat", enabled: !store.state.room.chat });
   });
@@ -841,6 +860,15 @@ function wire() {
     const s = shown();
     if (s && ui.deadline !== null && !s.replay) renderBanner(s, conn.seat, secondsLeft());
   }, 500);
+}
+
+/** Is the chat's log on screen (in the window, and in the side column where it scrolls)? */
+function chatOnScreen() {
+  const log = $("chat-panel").getBoundingClientRect();
+  const side = $("side").getBoundingClientRect();
+  const top = Math.max(0, side.top);
+  const bottom = Math.min(window.innerHeight, side.bottom);
+  return log.height > 0 && log.top < bottom - 40 && log.bottom > top + 40;
 }
 
 function spectatorName() {
