@@ -18,16 +18,25 @@ winning with each scale) with games played to the end (300 worlds, the truth): t
 root mean square difference of each move's estimate, the spread of the difference between
 two moves' scores in one world (what decides how soon moves are told apart), how much the
 move picked loses under the truth, and the cost of a rollout.
+
+    python benchmarks/bench_hints.py --equal 200
+
+re-runs the hint of positions whose two moves are worth the same (within 0.2 points over
+24,000 worlds) with seeds 0 to N-1, under the estimator's rule for dropping a move and under
+the older one (3 standard errors from the first round): how often the two were shown as told
+apart, how often one was dropped before the budget, and the largest gap shown.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import time
 from statistics import median
 
 from bench_decisions import percentile, sample_positions
+from sorry import Game
 from sorry.bots import hint_estimate
 from sorry.bots.estimate import _cache
 from sorry.bots.rollouts import warmup
@@ -79,6 +88,54 @@ def depths(views: list[object], depth_list: list[int], scales: list[float]) -> N
     print(f"full games: paired spread {np.median(sds):.3f}")
 
 
+#: The module (``sorry.bots.estimate`` is also the name of its function).
+estimate_module = importlib.import_module("sorry.bots.estimate")
+#: Two moves of equal worth (their chances within 0.2 points over 24,000 worlds).
+EQUAL = (("R:H,H,S,s4 Y:20,30,40,S R", 1), ("R:4,51,H,H Y:27,49,H,H R", 1))
+
+
+def equal_moves(seeds: int) -> None:
+    """The hint of EQUAL's positions over seeds, under today's rule and the older one."""
+    rules = {
+        "today": (
+            estimate_module.DROP_Z,
+            estimate_module.MIN_DROP_WORLDS,
+            estimate_module.LOOK_GROWTH,
+        ),
+        "older (3 SE after every round)": (3.0, 0, 0),
+    }
+    for name, (z, min_worlds, growth) in rules.items():
+        shown = dropped = 0
+        gap = 0.0
+        t0 = time.process_time()
+        old = estimate_module.MIN_DROP_WORLDS, estimate_module.LOOK_GROWTH
+        estimate_module.MIN_DROP_WORLDS, estimate_module.LOOK_GROWTH = min_worlds, growth
+        try:
+            for position, card in EQUAL:
+                g = Game.from_position(position, card=card)
+                for seed in range(seeds):
+                    est = estimate_module.estimate(
+                        g,
+                        seconds=None,
+                        max_rollouts=6000,
+                        seed=seed,
+                        drop_z=z,
+                        cache=False,
+                    )
+                    if est.separated:
+                        shown += 1
+                        gap = max(gap, est.moves[0].win - est.moves[1].win)
+                    dropped += est.best.worlds < 6000 // len(est.moves)  # one move left: stopped
+        finally:
+            estimate_module.MIN_DROP_WORLDS, estimate_module.LOOK_GROWTH = old
+        n = seeds * len(EQUAL)
+        print(
+            f"{name}: shown as told apart {shown}/{n}, a move dropped early {dropped}/{n}, "
+            f"largest gap shown {100 * gap:.1f} points; {time.process_time() - t0:.1f} s "
+            f"processor; load {os.getloadavg()[0]:.1f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", default="standard")
@@ -86,9 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=18)
     p.add_argument("--depths", help="compare rollouts cut at these depths with full games")
     p.add_argument("--scales", default="40,80", help="the evaluation's scales (with --depths)")
+    p.add_argument("--equal", type=int, metavar="N", help="re-run equal moves' hints, N seeds")
     args = p.parse_args(argv)
     if args.count < 1:
         p.error("--count must be at least 1")
+    if args.equal is not None:
+        if args.equal < 1:
+            p.error("--equal must be at least 1")
+        warmup()
+        equal_moves(args.equal)
+        return 0
     views = sample_positions(args.variant, args.count, args.seed)
     warmup()
     if args.depths:

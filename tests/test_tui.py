@@ -383,19 +383,13 @@ def test_hints_come_first_on_each_choice() -> None:
     run(app, body)
 
 
-def test_hint_engines_agree_on_a_sure_win() -> None:
+def test_hint_engines_agree_on_a_forced_move() -> None:
     forced = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
-    won = Game.from_position("R:s1,10,H,H Y:S,S,S,S R", card=5)
     for engine in ("random", "bots", "auto"):
         # a forced move comes alone with no estimate, on every engine
         assert estimate_chances(forced, rollouts=3, seed=2, engine=engine) == [
             MoveChance(forced.legal_moves[0], 0.0, 0.0, 1.0, 0, False)
         ]
-        # the move that wins now wins in every world, on every engine
-        chances = dict(
-            (str(m), p) for m, p in estimate_moves(won, rollouts=3, seed=2, engine=engine)
-        )
-        assert chances.keys() == {"Rs1+5", "R10+5"} and chances["Rs1+5"] == 1.0
     g = Game.from_position("R:S,8,20,50 Y:S,S,S,30 R", card=7)
     est = estimate_moves(g, rollouts=16, seconds=0.0, engine="bots")
     assert sorted(str(m) for m, _p in est) == sorted(str(m) for m in g.legal_moves)

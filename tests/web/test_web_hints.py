@@ -15,6 +15,7 @@ from server_helpers import fast_settings, hello, new_game, play, recv
 from sorry import Game
 from sorry.bots import LEVEL_TABLE
 from sorry.bots.estimate import _cache as estimate_cache
+from sorry.bots.rollouts import compiled_available
 from sorry.i18n import translation
 from sorry.rng import Rng
 from sorry.web import create_app
@@ -138,7 +139,11 @@ def hints_over_the_websocket(client: TestClient) -> None:
             legal = [m["move"] for m in state["view"]["legal_moves"]]
             socks[mover].send_json({"type": "hint", "seq": state["seq"]})
             reply = recv(socks[mover], "hint")
-            assert set(reply) == {"type", "seq", "move", "text", "moves", "separated", "forced"}
+            assert set(reply) == {
+                "type", "seq", "move", "text", "moves", "separated", "forced", "rough",
+                "provisional",
+            }  # fmt: skip
+            assert reply["rough"] is (not compiled_available())  # compiled here: a verdict
             assert reply["seq"] == state["seq"] and reply["move"] in legal and reply["text"]
             if reply["moves"]:
                 check_estimates(reply, legal)

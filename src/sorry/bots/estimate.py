@@ -6,8 +6,9 @@ played in the same determinised worlds (:mod:`sorry.bots.rollouts`: the unseen c
 random, then every seat plays the compiled ``medium`` bot to the end of the game; greedy
 playouts without the ``fast`` extra), in rounds of fresh worlds:
 
-- after each round, a move whose paired difference with the best move is below zero by
-  more than ``drop_z`` standard errors stops being sampled (it keeps its estimate);
+- when every move has :data:`MIN_DROP_WORLDS` worlds, then twice, four times as many and so
+  on, a move whose paired difference with the best move is below zero by more than ``drop_z``
+  standard errors stops being sampled (it keeps its estimate);
 - sampling stops when one move is left (the best, separated from every other), when every
   move has ``max_worlds`` worlds, when ``max_rollouts`` moves have been played out in all, or
   when the time (``seconds``, wall clock) or the processor time (``cpu_seconds``) is spent.
@@ -75,6 +76,15 @@ HINT_DEPTHS: Final = {"standard": 100_000, "teams": 100_000, "points": 24}
 HINT_SCALE: Final = 80.0
 #: Full games: a hint's value is a chance of winning, not an evaluation.
 HINT_DEPTH = 100_000
+#: A move stops being sampled when it is this many standard errors below the best, looked at
+#: when every move has MIN_DROP_WORLDS worlds, then at each doubling (6 looks in 3,000 worlds).
+#: Looked at after every round of 16 worlds at 3 standard errors (190 looks), two moves of equal
+#: worth were cut after as few as 49 worlds and shown 26.5 points apart; at 3.7 after every
+#: round from 64 worlds, 1 in 200 (10 points apart); at the doublings, none in 200
+#: (``benchmarks/bench_hints.py --equal``).
+DROP_Z = 3.7
+MIN_DROP_WORLDS = 64
+LOOK_GROWTH = 2
 _Z95 = 1.959964
 
 
@@ -202,7 +212,7 @@ def estimate(
     max_worlds: int = 4000,
     seed: int = 0,
     engine: str = "auto",
-    drop_z: float = 3.0,
+    drop_z: float = DROP_Z,
     cache: bool = True,
     max_rollouts: int | None = None,
     depth: int = HINT_DEPTH,
@@ -277,6 +287,7 @@ def _estimate(
     clock = time.process_time if seconds is None and cpu_seconds is not None else time.perf_counter
     spent = 0.0
     budget = max_worlds * k if max_rollouts is None else max_rollouts
+    look = MIN_DROP_WORLDS
     while True:
         size = max(1, min(size, max_worlds - dealt, (budget - rollouts) // len(active)))
         worlds = [derive_seed(seed, dealt + w) for w in range(size)]
@@ -288,7 +299,8 @@ def _estimate(
                 scores[j].append(float(x))
         dealt += size
         rollouts += size * len(active)
-        if len(active) > 1:
+        if len(active) > 1 and dealt >= look:
+            look = LOOK_GROWTH * dealt
             best = max(active, key=lambda j: sum(scores[j]) / len(scores[j]))
             keep = []
             for j in active:
@@ -335,10 +347,12 @@ def _estimate(
 
 __all__ = [
     "CACHE_SIZE",
+    "DROP_Z",
     "HINT_DEPTHS",
     "HINT_ROLLOUTS",
     "HINT_SCALE",
     "HINT_SECONDS",
+    "MIN_DROP_WORLDS",
     "Estimate",
     "MoveEstimate",
     "estimate",
