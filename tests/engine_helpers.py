@@ -8,13 +8,21 @@ is ambiguous once a subdirectory has a conftest.py too). Example:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
 
 from sorry import Game, Move, Rules, parse_card
+from sorry.bots import make_bot
+from sorry.bots.base import team_of
+from sorry.bots.evaluate import WIN, evaluate
 from sorry.cards import Card
-from sorry.rng import Rng
+from sorry.rng import MASK64, Rng, mix64
+from sorry.rulebook import HAND_SIZE
+from sorry.view import PlayerView
+
+GOLDEN = 0x9E3779B97F4A7C15
 
 
 def rules_of(variant: str = "standard", **options: Any) -> Rules:
@@ -107,3 +115,41 @@ def play_out(
         if after is not None:
             after(game)
     return game
+
+
+# -- the searches' rollouts, in Python ----------------------------------------------------------
+def python_world(view: PlayerView, world: int) -> tuple[Game, dict[int, Rng]]:
+    """The compiled engine's world ``world`` (sorry.fast._search.deal_world) as a Game: the
+    one dealing of every determinisation, ``Game.from_view``; the bots' streams."""
+    g = Game.from_view(view, world)
+    streams = {c: Rng(mix64((world * GOLDEN + 2001 + c) & MASK64)) for c in range(4)}
+    return g, streams
+
+
+def python_score(view: PlayerView, move: Move, world: int, depth: int) -> float:
+    """What ViewRoot.scores computes, in Python: the move, then MediumBots for ``depth`` moves."""
+    g, streams = python_world(view, world)
+    medium = make_bot("medium")
+    g.push(move)
+    rules = view.rules
+    team = team_of(rules, view.viewer)
+    steps = 0
+    while not g.is_over() and steps < depth:
+        if g.is_chance():
+            g.draw()
+            continue
+        c = g.to_move
+        g.push(medium.choose(g.view(c), streams[c]))
+        steps += 1
+    while g.is_chance() and not g.is_over():  # the refill of a points hand (end_turn's)
+        g.draw()
+    if g.is_over() and g.winner is not None:
+        return 1.0 if g.winner in team else 0.0
+    probs = view.next_card_probabilities()
+    hand = HAND_SIZE if rules.points else 1
+    v = evaluate(g.state, view.colours, team, probs, rules.slide_on, rules.teams, hand=hand)
+    if v >= WIN:
+        return 1.0
+    if v <= -WIN:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-v / 40.0))

@@ -4,60 +4,18 @@ the same seed); the estimator's intervals, ties, budget and cache; both engines.
 
 from __future__ import annotations
 
-import math
 import time
 
 import pytest
 
+from engine_helpers import python_score
 from sorry import Game, Rules
 from sorry.bots import estimate, make_bot
-from sorry.bots.base import team_of
-from sorry.bots.evaluate import WIN, evaluate
 from sorry.bots.rollouts import PythonRoot, compiled_available, root_of
-from sorry.moves import Move
-from sorry.rng import MASK64, Rng, derive_seed, mix64
-from sorry.rulebook import HAND_SIZE
+from sorry.rng import Rng, derive_seed
 from sorry.view import PlayerView
 
-GOLDEN = 0x9E3779B97F4A7C15
 needs_fast = pytest.mark.skipif(not compiled_available(), reason="needs the fast extra")
-
-
-def python_world(view: PlayerView, world: int) -> tuple[Game, dict[int, Rng]]:
-    """The compiled engine's world ``world`` (sorry.fast._search.deal_world) as a Game: the
-    one dealing of every determinisation, ``Game.from_view``; the bots' streams."""
-    g = Game.from_view(view, world)
-    streams = {c: Rng(mix64((world * GOLDEN + 2001 + c) & MASK64)) for c in range(4)}
-    return g, streams
-
-
-def python_score(view: PlayerView, move: Move, world: int, depth: int) -> float:
-    """What ViewRoot.scores computes, in Python: the move, then MediumBots for ``depth`` moves."""
-    g, streams = python_world(view, world)
-    medium = make_bot("medium")
-    g.push(move)
-    rules = view.rules
-    team = team_of(rules, view.viewer)
-    steps = 0
-    while not g.is_over() and steps < depth:
-        if g.is_chance():
-            g.draw()
-            continue
-        c = g.to_move
-        g.push(medium.choose(g.view(c), streams[c]))
-        steps += 1
-    while g.is_chance() and not g.is_over():  # the refill of a points hand (end_turn's)
-        g.draw()
-    if g.is_over() and g.winner is not None:
-        return 1.0 if g.winner in team else 0.0
-    probs = view.next_card_probabilities()
-    hand = HAND_SIZE if rules.points else 1
-    v = evaluate(g.state, view.colours, team, probs, rules.slide_on, rules.teams, hand=hand)
-    if v >= WIN:
-        return 1.0
-    if v <= -WIN:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-v / 40.0))
 
 
 def decision_views(variant: str, players: int, count: int, seed: int) -> list[PlayerView]:

@@ -8,10 +8,15 @@ setting must change at least one game of the sample, so an engine that ignored a
 would play the default games and fail: adding an option that an engine neither plays nor
 declares fails here.
 
-The engines: the playouts (their inlined random paths and their policy path), the compiled
-engine (``sorry.fast``) and the bots' rollouts (``sorry.bots.rollout.Playout``, followed turn
-by turn beside the reference: every turn must be a legal move with the same piles, hands and
-next player).
+The engines: the playouts (their inlined random paths and their policy path), the bots'
+rollouts (``sorry.bots.rollout.Playout``, followed turn by turn beside the reference: every
+turn must be a legal move with the same piles, hands and next player), and every policy the
+compiled engine plays, each against the reference playing the same policy with the same
+streams: ``sorry.fast.simulate`` with ``random``, ``easy``, ``easybot`` and ``medium`` (whole
+games: the final pawns, the turns, the winner and the points, which an unfinished points game
+does not have), the searches' compiled rollouts (``sorry.bots.rollouts``: the score of moves
+in dealt worlds, cut after 3 and 60 moves) and the vector environment's
+opponents (``sorry.rl.vector``: whole episodes, the agent's actions decoded in the reference).
 """
 
 from __future__ import annotations
@@ -20,17 +25,21 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import numpy as np
 import pytest
 
-from engine_helpers import play_out, rng_moves
+from engine_helpers import play_out, python_score, rng_moves
 from sorry import Game, Move, playout
 from sorry.errors import RulesError
 from sorry.rng import Rng
 from sorry.rules import OPTION_VALUES, VARIANT_ONLY, VARIANTS, Rules
+from sorry.view import PlayerView
 
 #: A value to try for options whose table lists only the default (``turn_limit``: a number).
 EXTRA_VALUES = {"turn_limit": ("40",)}
 SEEDS = range(6)
+#: fewer games for the engines whose reference plays the Python medium bot (slow)
+ENGINE_SEEDS = {"fast-medium": range(3), "search-rollouts": range(2), "vector-opponents": range(2)}
 
 Setting = tuple[str, tuple[tuple[str, str], ...]]  # (variant, ((name, value), ...))
 
@@ -68,6 +77,7 @@ def label(setting: Setting) -> str:
 
 # -- the engines ----------------------------------------------------------------------------------
 Result = tuple[Any, ...]
+Engine = Callable[[Rules, int, int], Result]
 
 
 def game_random(rules: Rules, players: int, seed: int) -> Result:
@@ -104,6 +114,160 @@ def fast_random(rules: Rules, players: int, seed: int) -> Result:
     winner = int(r.winner[0])
     scores = {c: int(r.scores[0, c]) for c in r.colours} if rules.points else None
     return r.position(0), int(r.turns[0]), winner if winner >= 0 else None, scores
+
+
+def game_bots(level: str) -> Engine:
+    """The reference with ``sorry.bots``' ``level`` at every seat, drawing from the fast
+    engine's policy streams (``sorry.fast.policy_seed``)."""
+
+    def run(rules: Rules, players: int, seed: int) -> Result:
+        from sorry.bots import make_bot
+        from sorry.fast import policy_seed
+
+        g = Game(rules, players, seed=seed)
+        bot = make_bot(level)
+        rngs = {c: Rng(policy_seed(seed, c)) for c in g.colours}
+        play_out(g, lambda g, moves: bot.choose(g.view(g.to_move), rngs[g.to_move]))
+        return _outcome(g)
+
+    return run
+
+
+def game_fast_easy(rules: Rules, players: int, seed: int) -> Result:
+    """The reference with the fast engine's ``easy`` policy (most progress, first on ties)."""
+    from fast_helpers import play_reference
+
+    return _outcome(play_reference(seed, players, rules, "easy")[0])
+
+
+def _outcome(g: Game) -> Result:
+    """What a whole game leaves: the pawns, the turns, the winner, the points (none for an
+    unfinished points game: the compiled engine reports zeros)."""
+    scores = g.scores
+    if g.rules.points and scores is None:
+        scores = dict.fromkeys(g.colours, 0)
+    return g.board_text(), g.turn, g.winner, scores
+
+
+def fast_policy(policy: str) -> Engine:
+    """``sorry.fast.simulate`` with the built-in ``policy`` at every seat."""
+
+    def run(rules: Rules, players: int, seed: int) -> Result:
+        fast = pytest.importorskip("sorry.fast")
+        r = fast.simulate(1, players, rules=rules, seeds=[seed], threads=1, policy=policy)
+        winner = int(r.winner[0])
+        scores = {c: int(r.scores[0, c]) for c in r.colours} if rules.points else None
+        return r.position(0), int(r.turns[0]), winner if winner >= 0 else None, scores
+
+    return run
+
+
+#: the searches' rollouts: depths (moves after the candidate) and worlds per decision
+ROLLOUT_DEPTHS = (3, 60)
+ROLLOUT_WORLDS = (5, 17)
+
+
+def _search_views(rules: Rules, players: int, seed: int) -> list[PlayerView]:
+    """A decision with a choice, some turns into a random reference game."""
+    g = Game(rules, players, seed=seed)
+    prng = Rng(seed ^ 0x5EED)
+    views: list[PlayerView] = []
+    while not g.is_over() and not views:
+        if g.is_chance():
+            g.draw()
+            continue
+        moves = g.legal_moves
+        if len(moves) > 1 and g.turn >= 12:
+            views.append(g.view(g.to_move))
+        g.push(moves[prng.below(len(moves))])
+    return views
+
+
+def search_compiled(rules: Rules, players: int, seed: int) -> Result:
+    """The compiled rollouts' scores of up to three moves of a decision, in two worlds."""
+    from sorry.bots.rollouts import compiled_available, root_of
+
+    if not compiled_available():
+        pytest.skip("needs the fast extra")
+    out = []
+    for v in _search_views(rules, players, seed):
+        root = root_of(v, "compiled")
+        cands = list(range(min(3, len(v.legal_moves))))
+        for depth in ROLLOUT_DEPTHS:
+            got = root.scores(cands, list(ROLLOUT_WORLDS), depth)
+            out.append(tuple(round(x, 9) for row in got for x in row))
+    return tuple(out)
+
+
+def search_python(rules: Rules, players: int, seed: int) -> Result:
+    """The same scores from the reference: the move, then MediumBots (engine_helpers)."""
+    out = []
+    for v in _search_views(rules, players, seed):
+        cands = range(min(3, len(v.legal_moves)))
+        for depth in ROLLOUT_DEPTHS:
+            row = [
+                python_score(v, v.legal_moves[j], w, depth) for w in ROLLOUT_WORLDS for j in cands
+            ]
+            out.append(tuple(round(x, 9) for x in row))
+    return tuple(out)
+
+
+#: the vector environment's opponents played in the matrix (the agent takes the first action)
+VECTOR_OPPONENTS = ("easy", "medium")
+
+
+def vector_env(rules: Rules, players: int, seed: int) -> Result:
+    """One episode of ``sorry.rl.vector`` with compiled opponents, the agent at seat 0 taking
+    the lowest legal action: the final pawns, the turns, the returns."""
+    pytest.importorskip("gymnasium")
+    from sorry.rl.vector import SorryVectorEnv
+
+    names = [VECTOR_OPPONENTS[k % 2] for k in range(players - 1)]
+    defaults = {k: values[0] for k, values in OPTION_VALUES.items()}
+    options = {k: v for k, v in rules.settings().items() if defaults.get(k, v) != v}
+    options.pop("turn_limit", None)
+    env = SorryVectorEnv(
+        num_envs=1,
+        players=players,
+        variant=rules.variant,
+        options=options,
+        opponents=names,
+        turn_limit=rules.turn_limit or 1000,
+    )
+    _obs, info = env.reset(seed=[seed])
+    while True:
+        action = int(np.flatnonzero(info["action_mask"][0])[0])
+        _obs, _r, term, trunc, info = env.step(np.array([action]))
+        if term[0] or trunc[0]:
+            returns = tuple(float(x) for x in info["returns"][0])
+            return str(env.position(0)).split()[0], int(info["turn"][0]), returns
+
+
+def game_vector(rules: Rules, players: int, seed: int) -> Result:
+    """The same episode on the reference: sorry.bots' levels at the other seats with the fast
+    engine's streams, the agent's lowest legal action (``sorry.actions``)."""
+    from sorry.actions import legal_action_moves
+    from sorry.bots import make_bot
+    from sorry.fast import policy_seed
+
+    g = Game(rules if rules.turn_limit else rules.replace(turn_limit=1000), players, seed=seed)
+    agent = g.colours[0]
+    names = [VECTOR_OPPONENTS[k % 2] for k in range(players - 1)]
+    bots = {c: make_bot(n) for c, n in zip(g.colours[1:], names, strict=True)}
+    rngs = {c: Rng(policy_seed(seed, c)) for c in g.colours}
+
+    def choose(g: Game, moves: list[Move]) -> Move:
+        if g.to_move == agent:
+            return next(iter(legal_action_moves(g).values()))
+        return bots[g.to_move].choose(g.view(g.to_move), rngs[g.to_move])
+
+    play_out(g, choose)
+    returns = [0.0] * 4
+    if not g.unfinished:
+        for c in g.colours:
+            returns[c] = 1.0 if c in g.winners else -1.0
+    position = g.position_string().split()[0]
+    return position, g.turn, tuple(returns)
 
 
 def game_and_rollout(rules: Rules, players: int, seed: int) -> Result:
@@ -165,12 +329,21 @@ def _agrees(game: Game, sim: Any) -> bool:
     )
 
 
-Engine = Callable[[Rules, int, int], Result]
+def _fast_unsupported() -> frozenset[tuple[str, str]]:
+    unsupported: frozenset[tuple[str, str]] = pytest.importorskip("sorry.fast").UNSUPPORTED
+    return unsupported
+
+
 #: name -> (the engine, the reference it must equal, what it declares it cannot play)
 ENGINES: dict[str, tuple[Engine, Engine, Callable[[], frozenset[tuple[str, str]]]]] = {
     "playout-random": (playout_random, game_random, lambda: playout.UNSUPPORTED),
     "playout-policy": (playout_policy, game_random, lambda: playout.UNSUPPORTED),
-    "fast": (fast_random, game_fast_streams, lambda: pytest.importorskip("sorry.fast").UNSUPPORTED),
+    "fast": (fast_random, game_fast_streams, _fast_unsupported),
+    "fast-easy": (fast_policy("easy"), game_fast_easy, _fast_unsupported),
+    "fast-easybot": (fast_policy("easybot"), game_bots("easy"), _fast_unsupported),
+    "fast-medium": (fast_policy("medium"), game_bots("medium"), _fast_unsupported),
+    "search-rollouts": (search_compiled, search_python, _fast_unsupported),
+    "vector-opponents": (vector_env, game_vector, _fast_unsupported),
     # the rollout is checked against the reference inside game_and_rollout
     "rollout": (game_and_rollout, game_and_rollout, frozenset),
 }
@@ -180,7 +353,7 @@ ENGINES: dict[str, tuple[Engine, Engine, Callable[[], frozenset[tuple[str, str]]
 def reference(name: str, setting: Setting) -> tuple[Result, ...]:
     _engine, ref, _unsupported = ENGINES[name]
     rules = rules_of(setting)
-    return tuple(ref(rules, players_of(setting), seed) for seed in SEEDS)
+    return tuple(ref(rules, players_of(setting), seed) for seed in ENGINE_SEEDS.get(name, SEEDS))
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
@@ -198,7 +371,8 @@ def test_engine_plays_the_setting_or_declares_it(name: str, setting: Setting) ->
         return
     if setting[1]:  # the option must change a game of the sample, or the check proves nothing
         assert expected != reference(name, (setting[0], ())), f"{label(setting)} changes no game"
-    got = tuple(engine(rules, players_of(setting), seed) for seed in SEEDS)
+    seeds = ENGINE_SEEDS.get(name, SEEDS)
+    got = tuple(engine(rules, players_of(setting), seed) for seed in seeds)
     assert got == expected, label(setting)
 
 

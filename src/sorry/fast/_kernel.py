@@ -1170,13 +1170,23 @@ def play_game(
         )
         if over:
             break
+    finish_game(S, cols, ncols, P, winner, turn, first, out, final)
+
+
+@ijit
+def finish_game(
+    S: Arr, cols: Arr, ncols: int, P: Arr, winner: int, turn: int, first: int, out: Arr, final: Arr
+) -> None:
+    """The result of a game that is over, as every game loop reports it: out = [winner or -1,
+    turns, first colour, decisions, score R, B, Y, G]; final = the state at the end. Only a
+    points game that was won is scored: one cut by the turn limit has no scores (game._play)."""
     out[0] = winner
     out[1] = turn
     out[2] = first
     out[3] = turn
     for c in range(4):
         out[4 + c] = 0
-    if P[P_POINTS] != 0 and winner >= 0:  # an unfinished game has no scores (game._play)
+    if P[P_POINTS] != 0 and winner >= 0:
         score_points(S, cols, ncols, winner, P[P_BONUS_CUM] != 0, out)
     copy_into(final, S)
 

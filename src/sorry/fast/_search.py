@@ -154,15 +154,7 @@ def play_game(
         )
         if over:
             break
-    out[0] = winner
-    out[1] = turn
-    out[2] = first
-    out[3] = turn
-    for c in range(4):
-        out[4 + c] = 0
-    if P[K.P_POINTS] != 0:
-        K.score_points(S, cols, ncols, winner, P[K.P_BONUS_CUM] != 0, out)
-    K.copy_into(final, S)
+    K.finish_game(S, cols, ncols, P, winner, turn, first, out, final)
 
 
 @pjit
