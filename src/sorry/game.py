@@ -191,7 +191,7 @@ class Game:
         rules = self.rules
         self.colours: tuple[int, ...] = pos.colours
         self._next = seat_after(self.colours)  # the next colour to play after each colour
-        self.state = PawnState(pos.pawns, rules.slide_on, rules.swap_slides)
+        self.state = PawnState.of(pos.pawns, rules)
         self.to_move: int = pos.to_move
         self.first: int = pos.to_move
         self.draw_pile: list[Card] = draw_pile  # the top card is the last one

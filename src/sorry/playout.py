@@ -109,7 +109,7 @@ def play(
     pawns: list[tuple[int, ...] | None] = [None] * 4
     for c in colours:
         pawns[c] = (START,) * (4 - out) + (START_EXIT[c],) * out
-    state = PawnState(tuple(pawns), rules.slide_on, rules.swap_slides)
+    state = PawnState.of(tuple(pawns), rules)
     draw = deck_cards(rules.deck)
     rng.shuffle(draw)
     discard: list[int] = []

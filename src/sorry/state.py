@@ -7,6 +7,8 @@ pawn it changes, so a move can be taken back exactly by :meth:`PawnState.undo`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .board import (
     BACKWARD as BWD,
     FORWARD as FWD,
@@ -21,6 +23,9 @@ from .board import (
 from .effects import Effect, EffectKind
 from .moves import BACKWARD, ENTER, FORWARD, SORRY, SPLIT, SWAP, Move
 from .position import Pawns, sorted_locs
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 #: One undo record: (colour, pawn index, location before the change).
 Change = tuple[int, int, int]
@@ -50,6 +55,15 @@ class PawnState:
                     self.occ[loc] = c * 4 + i
         self.slide = slide_table(slide_on)
         self.swap_both = swap_slides == "both"
+
+    @classmethod
+    def of(cls, pawns: Pawns, rules: Rules) -> PawnState:
+        """The state of ``pawns`` under ``rules``: its rulebook's slide table and swap rule
+        (the rules passed whole, never unpacked into strings by the caller)."""
+        state = cls(pawns)
+        state.slide = rules.book.slide
+        state.swap_both = rules.swap_slides == "both"
+        return state
 
     def copy(self) -> PawnState:
         new = PawnState.__new__(PawnState)

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if move.kind == DISCARD:
             result = pos.board_text()
         else:
-            state = PawnState(pos.pawns, rules.slide_on, rules.swap_slides)
+            state = PawnState.of(pos.pawns, rules)
             state.apply(move, [])
             result = Position(state.sorted_pawns(), pos.to_move).board_text()
         entries.append({"move": str(move), "result": result})
