@@ -32,7 +32,9 @@ def compiled() -> Callable[..., None]:
     test install builds it with ``sorry compile``)."""
     fn = aot.load()
     if fn is None:
-        aot.build()
+        from sorry.fast.search import build_ahead
+
+        build_ahead()
         fn = aot.load()
     assert fn is not None, aot.status()
     return fn

@@ -13,8 +13,8 @@ from sorry import Rules, fast
 from sorry.cli import main
 from sorry.errors import SorryError
 from sorry.fast import _kernel as K
-from sorry.fast.report import simulate_report
 from sorry.sim import simulate as sim_simulate
+from sorry.sim.fast_report import simulate_report
 
 
 def test_simulate_results_and_summary() -> None:
@@ -153,8 +153,8 @@ SPEED_AND_ENGINE_KEYS = (
 
 
 def test_tournament_fast_matches_sorry_sim() -> None:
-    from sorry.fast.report import tournament_fast
     from sorry.sim import tournament
+    from sorry.sim.fast_report import tournament_fast
 
     for rules, bots in (
         (Rules(), ["easy", "random", "random"]),

@@ -9,8 +9,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "sorry"
-#: The packages above the core (docs/design.md, Layers); cli/ is the command that calls them.
-INTERFACES = {"bots", "sim", "fast", "compiled", "analysis", "tui", "web", "rl", "cli", "learned"}
+#: The packages above the core (docs/design.md, Layers), wherever they are on disk.
+INTERFACES = {p.name for p in CORE.iterdir() if (p / "__init__.py").exists()}
+#: The one module of a package allowed to import a package beside or above it: the bots reach
+#: the compiled engine through their registry, and the learned level its model.
+REGISTRIES = {("bots", "fast"): "fast_engine.py", ("bots", "learned"): "learned.py"}
 
 
 def layout() -> list[str]:
@@ -56,6 +59,80 @@ def test_core_modules_import_only_modules_above_them() -> None:
         below = sorted(u for u in used if u in names and names.index(u) >= k)
         assert not below, f"{name}.py imports {below}, listed after it in docs/design.md"
         assert not used & INTERFACES, f"{name}.py imports an interface: {used & INTERFACES}"
+
+
+def package_layers() -> list[set[str]]:
+    """The packages above the core, one set per line of the second block of docs/design.md
+    (Layers), the lowest first."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    block = text.split("```", 4)[3]
+    layers: list[set[str]] = []
+    for line in block.splitlines():
+        head = line[:33]  # the names column; the descriptions start at column 33
+        if head.strip():
+            layers.append(set(re.findall(r"\w+", head)))
+    return layers
+
+
+def package_imports(path: Path, package: str, root: Path = CORE) -> set[str]:
+    """The other packages of ``sorry`` (at ``root``) that the module ``path`` of ``package``
+    imports at run time: ``from ..x`` (relative to its depth) or ``sorry.x``, anywhere in it."""
+    depth = len(path.relative_to(root).parts) - 1
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only |= {id(n) for b in node.body for n in ast.walk(b)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level == depth + 1:
+                names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            elif node.level == 0 and (node.module or "").startswith("sorry."):
+                names = [str(node.module).split(".")[1]]
+        elif isinstance(node, ast.Import):
+            names = [a.name.split(".")[1] for a in node.names if a.name.startswith("sorry.")]
+        out |= {n for n in names if n in INTERFACES and n != package}
+    return out
+
+
+def test_the_layers_list_every_package_once() -> None:
+    listed = [name for layer in package_layers() for name in layer]
+    assert len(listed) == len(set(listed))
+    missing = INTERFACES - set(listed)
+    assert not missing, f"add to the package layers of docs/design.md: {sorted(missing)}"
+
+
+def test_packages_import_only_the_layers_below_them() -> None:
+    """No package imports one beside it or above it (docs/design.md, Layers): not even inside
+    a function, and not through a typing-only import that a later edit could make real."""
+    layers = package_layers()
+    level = {name: k for k, layer in enumerate(layers) for name in layer}
+    wrong: list[str] = []
+    for package in sorted(INTERFACES):
+        for path in sorted((CORE / package).rglob("*.py")):
+            for used in sorted(package_imports(path, package)):
+                if level[used] < level[package]:
+                    continue
+                if REGISTRIES.get((package, used)) == path.name:
+                    continue
+                wrong.append(f"{path.relative_to(CORE)} imports {used}")
+    assert not wrong, "imports across the layers of docs/design.md: " + "; ".join(wrong)
+
+
+def test_the_package_check_sees_upward_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "sorry" / "fast"
+    pkg.mkdir(parents=True)
+    src = pkg / "m.py"
+    src.write_text(
+        "from ..bots.levels import KEEP_VALUE\nfrom .. import rulebook\nimport sorry.sim.runner\n"
+        "def f():\n    from ..rl import observation\n",
+        encoding="utf-8",
+    )
+    assert package_imports(src, "fast", tmp_path / "sorry") == {"bots", "sim", "rl"}
 
 
 def test_the_check_sees_an_import_and_skips_typing_only_ones(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from ..board import HOME, TRACK_LEN
-from ..cards import CARDS, Card, deck_counts
 from ..moves import Move
 from ..rng import Rng
 from ..rulebook import (
@@ -19,6 +18,7 @@ from ..rulebook import (
 )
 from ..rules import Rules
 from ..state import PawnState
+from ..tuning import deck_probabilities as deck_probabilities
 from ..view import PlayerView
 
 
@@ -40,14 +40,7 @@ def team_of(rules: Rules, colour: int) -> tuple[int, ...]:
 
 def state_of(view: PlayerView) -> PawnState:
     """A fresh :class:`PawnState` with the view's pawns (cheap: apply/undo on it freely)."""
-    return PawnState(view.pawns, view.rules.slide_on, view.rules.swap_slides)
-
-
-def deck_probabilities(rules: Rules) -> dict[Card, float]:
-    """Each card's share of a full deck: what a player who does not count cards assumes."""
-    counts = deck_counts(rules.deck)
-    total = sum(counts.values())
-    return {c: counts[c] / total for c in CARDS}
+    return PawnState.of(view.pawns, view.rules)
 
 
 def team_progress(state: PawnState, colours: tuple[int, ...]) -> int:

@@ -12,78 +12,17 @@ best opposing team, averaged).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-
-from ..board import (
-    BACKWARD as BWD,
-    FORWARD as FWD,
-    HOME,
-    SAFE_BASE,
-    START,
-    START_EXIT,
-    TRACK_LEN,
-    slide_table,
-)
+from ..board import HOME, SAFE_BASE, START, START_EXIT, TRACK_LEN
 from ..cards import SORRY, Card
 from ..rulebook import PARTNER, PROGRESS
 from ..state import PawnState
-
-WIN = 10_000.0
-
-#: (card, forward steps, backward steps) of the cards that can bump by moving a pawn; the 7
-#: reaches every square 1..7 ahead (split).
-_BUMP_STEPS: tuple[tuple[Card, tuple[int, ...], tuple[int, ...]], ...] = (
-    (1, (1,), ()),
-    (2, (2,), ()),
-    (3, (3,), ()),
-    (4, (), (4,)),
-    (5, (5,), ()),
-    (7, (1, 2, 3, 4, 5, 6, 7), ()),
-    (8, (8,), ()),
-    (10, (10,), (1,)),
-    (11, (11,), ()),
-    (12, (12,), ()),
+from ..tuning import (  # the numbers the compiled bots share
+    BUMP_STEPS as BUMP_STEPS,
+    DEFAULT_WEIGHTS as DEFAULT_WEIGHTS,
+    WIN as WIN,
+    Weights as Weights,
+    hit_table as hit_table,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    safe_bonus: float = 6.0  # per pawn in the Safety Zone
-    home_bonus: float = 10.0  # per pawn in HOME
-    threat: float = 0.9  # share of the progress at risk counted as lost
-    start_reserve: float = 1.0  # a pawn kept in START while targets exist
-    sorry_share: float = 0.5  # how much of a Sorry! threat falls on one given pawn
-    exit_block: float = 0.0  # own pawn sitting on own START exit with pawns in START
-    points_hand: int = 1  # hand size assumed for a threat in the points variant (tuned)
-
-
-DEFAULT_WEIGHTS = Weights()
-
-
-@lru_cache(maxsize=8)
-def hit_table(slide_on: str) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
-    """HITS[colour][square][k]: track squares a ``colour`` pawn on ``square`` can bump with
-    card kind number k of :data:`_BUMP_STEPS` (its landing square and the slide it sweeps)."""
-    slide = slide_table(slide_on)
-    table = []
-    for c in range(4):
-        per_square = []
-        for sq in range(TRACK_LEN):
-            per_card = []
-            for _card, fwd, back in _BUMP_STEPS:
-                hit: set[int] = set()
-                dests = [FWD[c][sq][n] for n in fwd] + [BWD[c][sq][n] for n in back]
-                for d in dests:
-                    if 0 <= d < TRACK_LEN:
-                        hit.add(d)
-                        end = slide[c][d]
-                        if end >= 0:
-                            hit.update(range(d + 1, end + 1))
-                per_card.append(tuple(sorted(hit)))
-            per_square.append(tuple(per_card))
-        table.append(tuple(per_square))
-    return tuple(table)
 
 
 def threat_maps(
@@ -92,7 +31,7 @@ def threat_maps(
     """For each attacking colour: the probability, per track square, that its next card lets
     it bump a pawn standing there (Sorry! excluded: see :func:`evaluate`)."""
     hits = hit_table(slide_on)
-    pk = [probs.get(card, 0.0) for card, _f, _b in _BUMP_STEPS]
+    pk = [probs.get(card, 0.0) for card, _f, _b in BUMP_STEPS]
     out: list[list[float] | None] = [None, None, None, None]
     for a in colours:
         pawns = state.pawns[a]

@@ -46,7 +46,7 @@ from .levels import discard_choice
 from .rollouts import engine_name, root_of
 
 if TYPE_CHECKING:
-    from ..fast.mcts import TreeResult
+    from .fast_engine import TreeResult
 
 #: Worlds per decision by default, per engine and variant (see docs/strength.md). In the points
 #: variant a compiled rollout costs several times more (the medium bot weighs every card of a
@@ -145,13 +145,13 @@ class ExpertBot:
     def tree_search(self, view: PlayerView, ranked: list[Move], rng: Rng) -> TreeChoice:
         """The tree search over ``ranked`` (the hard bot's order, best first; the best
         ``candidates`` of them if that was given): the most visited move and the result."""
-        from ..fast.mcts import TreeSearch
+        from .fast_engine import tree_search
 
         cands = ranked[: self.mcts_candidates] if self.mcts_candidates else ranked
         if len(cands) == 1:
             return TreeChoice(cands[0], None)
         index = {m: i for i, m in enumerate(view.legal_moves)}
-        tree = TreeSearch(view, [index[m] for m in cands], scale=self.scale)
+        tree = tree_search(view, [index[m] for m in cands], self.scale)
         iterations = self.simulations
         if iterations is None and self.time_limit is None:
             iterations = MCTS_SIMULATIONS[view.rules.variant]

@@ -5,29 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import SORRY, Card
+from ..cards import Card
 from ..movegen import card_moves
 from ..moves import DISCARD, PASS, Move
 from ..rng import Rng
 from ..state import Change, PawnState
+from ..tuning import KEEP_VALUE as KEEP_VALUE
 from ..view import PlayerView
 from .base import deck_probabilities, state_of, team_of, team_progress
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
-
-#: How much a card is worth keeping in the hand when nothing else tells (points variant).
-KEEP_VALUE: dict[Card, float] = {
-    1: 5.0,
-    2: 6.0,
-    3: 2.0,
-    4: 4.0,
-    5: 2.5,
-    7: 4.5,
-    8: 3.0,
-    10: 4.0,
-    11: 3.5,
-    12: 3.0,
-    SORRY: 6.0,
-}
 
 
 def _top(moves: Sequence[Move], scores: Sequence[float]) -> list[Move]:

@@ -83,9 +83,9 @@ def root_of(view: PlayerView, engine: str = "auto", scale: float = 40.0) -> Root
             from ..compiled.arrays import ViewArrays
 
             return ViewArrays(view, scale=scale, evaluate_worlds=evaluate_worlds)
-        from ..fast.search import ViewRoot
+        from .fast_engine import view_root
 
-        return ViewRoot(view, scale=scale)
+        return view_root(view, scale)
     return PythonRoot(view, scale=scale)
 
 
@@ -104,7 +104,7 @@ def warmup(cached_only: bool = False) -> float:
 
     guard: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if cached_only and _ahead_of_time() is None:  # (compiled ahead of time: nothing compiles)
-        from ..fast.cache import cache_only
+        from .fast_engine import cache_only
 
         guard = cache_only()
     t0 = time.perf_counter()

@@ -99,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
         try:
+            from ..fast.search import build_ahead
+
             with time_so_far(sys.stdout):
-                aot.build()
+                build_ahead()
         except SorryError as exc:
             print(
                 _(
@@ -129,8 +131,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     t0 = time.perf_counter()
     print(_("compiling the rollouts ahead of time (one to three minutes)..."), file=sys.stderr)
+    from ..fast.search import build_ahead
+
     with time_so_far(sys.stderr):
-        path = aot.build()
+        path = build_ahead()
     if aot.load() is None:
         raise CliError(_("the compiled module does not load: {path}").format(path=path))
     seconds = time.perf_counter() - t0

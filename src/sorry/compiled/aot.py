@@ -106,14 +106,20 @@ def status() -> str:
     return "ready" if (directory() / str(manifest.get("file"))).is_file() else "missing"
 
 
+def _installed(package: str) -> bool:
+    """Whether ``package`` can be imported (found on the path, not imported)."""
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 @functools.cache
 def load() -> Callable[..., None] | None:
     """The ahead-of-time ``evaluate_worlds``, or ``None`` when it is not built for the
     present sources (or this Python and numpy, or numpy is missing, or ``SORRY_AOT=0``).
     Once a process: :func:`sorry.features.rollouts_ahead_of_time` asks here."""
-    from ..features import installed
-
-    if os.environ.get("SORRY_AOT") == "0" or not installed("numpy"):
+    if os.environ.get("SORRY_AOT") == "0" or not _installed("numpy"):
         return None
     if status() != "ready":
         return None
@@ -160,9 +166,11 @@ def _sources() -> list[str]:
     return sources
 
 
-def build(say: Callable[[str], None] | None = None) -> Path:
-    """Compile ``evaluate_worlds`` ahead of time into :func:`directory` (about 1.5 minutes
-    of processor time; needs numba and a C compiler) and return the module's path."""
+def build(function: Any, say: Callable[[str], None] | None = None) -> Path:
+    """Compile ``function`` (``sorry.fast._search.evaluate_worlds``, a numba dispatcher: the
+    compiled engine hands it here, :func:`sorry.fast.search.build_ahead`) ahead of time into
+    :func:`directory` (about 1.5 minutes of processor time; needs numba and a C compiler) and
+    return the module's path."""
     try:
         from numba.pycc import CC  # type: ignore[import-untyped, import-not-found, attr-defined, unused-ignore]
     except ImportError as exc:
@@ -171,8 +179,6 @@ def build(say: Callable[[str], None] | None = None) -> Path:
         ) from exc
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         raise SorryError("compiling ahead of time needs a C compiler (cc or gcc) on the PATH")
-    from ..fast import _search
-
     where = directory()
     where.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -185,7 +191,7 @@ def build(say: Callable[[str], None] | None = None) -> Path:
         processor = _processor()
         if processor is not None:  # this processor's instructions (as numba's own JIT)
             cc.target_cpu = "host"
-        python_function: Any = getattr(_search.evaluate_worlds, "py_func")  # noqa: B009
+        python_function: Any = getattr(function, "py_func")  # noqa: B009
         cc.export("evaluate_worlds", SIGNATURE)(python_function)
         if say is not None:
             say(f"compiling the rollouts ahead of time into {where}")

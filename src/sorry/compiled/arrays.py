@@ -34,13 +34,11 @@ import numpy.typing as npt
 
 from .. import board
 from ..board import START
-from ..bots import evaluate as _ev
-from ..bots.base import deck_probabilities
-from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
 from ..cards import CARD_INDEX
 from ..errors import GameStateError
 from ..position import Position
 from ..rules import OPTION_VALUES, Rules, Unsupported
+from ..tuning import BUMP_STEPS, DEFAULT_WEIGHTS, Weights, deck_probabilities, hit_table
 from ..view import PlayerView
 
 Array = npt.NDArray[Any]
@@ -83,8 +81,8 @@ E_HAND: Final = 20  # cards an attacker chooses from (1, or 5 for a rollout's le
 E_HAND_WEIGHT: Final = 21  # points: weight of what the kept cards could do next turn
 E_SCALE: Final = 22  # a cut-off rollout's evaluation squashed with this scale (1 / (1 + e^(-v/s)))
 E_LEN: Final = 24
-#: the card kinds of evaluate._BUMP_STEPS (the last axis of hitm)
-NKINDS: Final = len(_ev._BUMP_STEPS)
+#: the card kinds of tuning.BUMP_STEPS (the last axis of hitm)
+NKINDS: Final = len(BUMP_STEPS)
 
 # -- the root of a search: a view as an int64 array R ---------------------------------------------
 R_VIEWER: Final = 0
@@ -162,7 +160,7 @@ def eval_params(
 
 def hit_masks(slide_on: str) -> Array:
     """``hitm`` for a slide rule: evaluate.hit_table as bit masks of track squares."""
-    table = _ev.hit_table(slide_on)
+    table = hit_table(slide_on)
     out = np.zeros((4, TRACK, NKINDS), dtype=np.int64)
     for c in range(4):
         for sq in range(TRACK):

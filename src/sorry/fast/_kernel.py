@@ -20,7 +20,6 @@ import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
 from .. import board, cards, rulebook
-from ..bots.levels import KEEP_VALUE
 from ..compiled import arrays as _arrays
 from ..compiled.arrays import (  # the arrays' layouts, read where the code fills them too
     OCC as OCC,
@@ -38,6 +37,7 @@ from ..compiled.arrays import (  # the arrays' layouts, read where the code fill
     STATE_LEN as STATE_LEN,
 )
 from ..moves import Kind
+from ..tuning import KEEP_VALUE
 
 F = TypeVar("F", bound=Callable[..., Any])
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # not in numba's typed signature
@@ -145,7 +145,7 @@ POLICY_RANDOM = _arrays.POLICY_RANDOM
 POLICY_EASY = 1
 POLICY_FIRST = 2
 POLICY_EASYBOT = 3
-#: sorry.bots.levels.KEEP_VALUE doubled (integers), by card face
+#: sorry.tuning.KEEP_VALUE doubled (integers), by card face
 KEEP2 = np.array([round(2 * KEEP_VALUE.get(c, 0.0)) for c in range(14)], dtype=np.int64)
 
 # -- SplitMix64 (sorry.rng) -----------------------------------------------------------------------

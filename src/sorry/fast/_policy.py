@@ -9,7 +9,7 @@ played by the compiled medium bot is the game the Python bot plays
 The evaluation's inputs besides the state:
 
 - ``hitm`` int64[4, 60, 10]: the track squares (a bit mask) a pawn of colour c on square q can
-  bump with each card kind of ``evaluate._BUMP_STEPS`` (``evaluate.hit_table`` as masks);
+  bump with each card kind of ``tuning.BUMP_STEPS`` (``evaluate.hit_table`` as masks);
 - ``E`` float64[E_LEN]: the probability of each card face (``E[card]``, the threat terms) and
   the weights (``E_SAFE`` ...);
 - ``team``: the colour whose side is valued (its partner too in teams);
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import evaluate as _ev
+from .. import tuning
 from ..compiled.arrays import (  # the arrays' layouts and builders (numpy only)
     E_EXIT_BLOCK as E_EXIT_BLOCK,
     E_HAND as E_HAND,
@@ -45,9 +45,9 @@ TRACK = K.TRACK
 HOME = K.HOME
 START = K.START
 SAFE_BASE = 59
-WIN = _ev.WIN
-#: the cards of evaluate._BUMP_STEPS, in its order (NKINDS of them)
-BUMP_CARDS = np.array([card for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
+WIN = tuning.WIN
+#: the cards of tuning.BUMP_STEPS, in its order (NKINDS of them)
+BUMP_CARDS = np.array([card for card, _f, _b in tuning.BUMP_STEPS], dtype=np.int64)
 
 # -- the float parameters E: sorry.compiled.arrays (E_SAFE ... E_LEN)
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import observation as O
 from ..actions import DISCARD_BASE, PASS_ACTION, SORRY_BASE, SPLIT_BASE, SWAP_BASE
 from ..cards import CARDS, deck_counts
-from ..rl import observation as O
 from . import _kernel as K, _search as SR
 from ._kernel import Arr, ajit, ijit, jit
 
@@ -47,7 +47,7 @@ V_VARIANT = 8  # 0 standard, 1 teams, 2 points
 V_DECK = 9
 V_LEN = 10
 
-# -- the observation layout (sorry.rl.observation) ---------------------------------------------
+# -- the observation layout (sorry.observation) ---------------------------------------------
 PAWNS = O.PAWNS
 IN_PLAY = O.IN_PLAY
 TO_MOVE = O.TO_MOVE

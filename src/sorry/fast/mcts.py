@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
 from ..errors import GameStateError
+from ..tuning import DEFAULT_WEIGHTS, Weights
 from ..view import PlayerView
 from . import _mcts as MC, _search as SR
 from .search import ViewRoot

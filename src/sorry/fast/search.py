@@ -13,8 +13,12 @@ the move hints; :mod:`sorry.bots.estimate` and :mod:`sorry.bots.expert` call it 
 
 from __future__ import annotations
 
-from ..bots.evaluate import DEFAULT_WEIGHTS, Weights
+from collections.abc import Callable
+from pathlib import Path
+
+from ..compiled import aot
 from ..compiled.arrays import ViewArrays, rule_arrays
+from ..tuning import DEFAULT_WEIGHTS, Weights
 from ..view import PlayerView
 from . import _search as SR
 
@@ -29,4 +33,10 @@ class ViewRoot(ViewArrays):
         super().__init__(view, weights, scale, SR.evaluate_worlds)
 
 
-__all__ = ["ViewRoot", "rule_arrays"]
+def build_ahead(say: Callable[[str], None] | None = None) -> Path:
+    """Compile these rollouts ahead of time (``sorry compile``: :func:`sorry.compiled.aot.build`)
+    and return the module's path."""
+    return aot.build(SR.evaluate_worlds, say)
+
+
+__all__ = ["ViewRoot", "build_ahead", "rule_arrays"]

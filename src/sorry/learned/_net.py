@@ -32,7 +32,7 @@ from typing import Any
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
-from ..bots import evaluate as _ev
+from .. import tuning as _ev  # the numbers the bots share (BUMP_STEPS, DEFAULT_WEIGHTS)
 from ..fast import _kernel as K, _search as SR
 
 Arr = Any
@@ -52,9 +52,9 @@ G_DRAW = G_BASE + 18  # the draw pile's size / 45
 N_FEATURES = G_BASE + 19
 N_OUT = 4
 
-NKINDS = len(_ev._BUMP_STEPS)
+NKINDS = len(_ev.BUMP_STEPS)
 #: The card slot (sorry.cards.CARD_INDEX) of each bump kind of evaluate._BUMP_STEPS.
-BUMP_SLOT = np.array([K.CARD_SLOT[card] for card, _f, _b in _ev._BUMP_STEPS], dtype=np.int64)
+BUMP_SLOT = np.array([K.CARD_SLOT[card] for card, _f, _b in _ev.BUMP_STEPS], dtype=np.int64)
 SORRY_SLOT = int(K.CARD_SLOT[K.SORRY])
 SORRY_SHARE = _ev.DEFAULT_WEIGHTS.sorry_share
 

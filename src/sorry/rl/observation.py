@@ -23,32 +23,30 @@ import numpy.typing as npt
 from ..board import COLOUR_LETTERS, TRACK_LEN
 from ..cards import CARD_INDEX, CARDS, card_name, deck_counts
 from ..errors import RulesError
+from ..observation import (  # the layout, shared with the compiled vector environment
+    CARD as CARD,
+    DEAL_TO as DEAL_TO,
+    DECK_MAX as DECK_MAX,
+    DISCARDS as DISCARDS,
+    DRAW_COUNT as DRAW_COUNT,
+    HAND as HAND,
+    HAND_SIZES as HAND_SIZES,
+    HISTORY as HISTORY,
+    IN_PLAY as IN_PLAY,
+    INFO_SIZE as INFO_SIZE,
+    MAX_DISCARDS as MAX_DISCARDS,
+    NUM_CARDS as NUM_CARDS,
+    NUM_LOCATIONS as NUM_LOCATIONS,
+    OBS_SIZE as OBS_SIZE,
+    PAWNS as PAWNS,
+    PHASE as PHASE,
+    TO_MOVE as TO_MOVE,
+    UNSEEN as UNSEEN,
+    VARIANT as VARIANT,
+    WINNERS as WINNERS,
+)
 from ..rules import VARIANTS, Rules
 from ..view import PlayerView
-
-NUM_LOCATIONS = 67
-NUM_CARDS = len(CARDS)
-DECK_MAX = 45
-MAX_DISCARDS = 45
-
-# Offsets of the sections of the observation vector (see docs/rl.md).
-PAWNS = 0  # 4 relative colours x 67 locations: share of the colour's 4 pawns there
-IN_PLAY = PAWNS + 4 * NUM_LOCATIONS  # 4: relative colour in play
-TO_MOVE = IN_PLAY + 4  # 4: relative colour to move (one-hot)
-PHASE = TO_MOVE + 4  # 3: chance, decision, over (one-hot)
-CARD = PHASE + 3  # 11: the drawn card (standard, teams), one-hot in CARDS order
-HAND = CARD + NUM_CARDS  # 11: own hand (points), count / 5
-HAND_SIZES = HAND + NUM_CARDS  # 4: cards held per relative colour / 5
-DISCARDS = HAND_SIZES + 4  # 11: discard pile counts / 5
-UNSEEN = DISCARDS + NUM_CARDS  # 11: unseen cards (card counting) / 5
-DRAW_COUNT = UNSEEN + NUM_CARDS  # 1: cards in the draw pile / 45
-VARIANT = DRAW_COUNT + 1  # 3: standard, teams, points (one-hot)
-DEAL_TO = VARIANT + 3  # 4: at a chance node, relative colour receiving the card
-WINNERS = DEAL_TO + 4  # 4: relative colours that won
-OBS_SIZE = WINNERS + 4  # 339
-#: The information state adds the discard pile in order (most recent first), one-hot.
-HISTORY = OBS_SIZE
-INFO_SIZE = HISTORY + MAX_DISCARDS * NUM_CARDS  # 834
 
 FloatArray = npt.NDArray[np.float32]
 

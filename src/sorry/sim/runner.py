@@ -42,7 +42,7 @@ ENGINE_NAMES = {
     "python": N_("the reference engine"),
 }
 
-#: The bot specs the compiled engine plays exactly (sorry.fast.report.FAST_BOTS, which needs
+#: The bot specs the compiled engine plays exactly (sorry.sim.fast_report.FAST_BOTS, which needs
 #: numpy to import).
 FAST_LEVELS = ("random", "easy", "medium")
 
@@ -516,7 +516,7 @@ def _run_fast(spec: RunSpec, games: int, threads: int) -> Generator[list[GameRec
 def fast_batch(spec: RunSpec, indices: Sequence[int], threads: int = 1) -> list[GameRecord]:
     """The games ``indices`` on the compiled engine, each seating's games in one call."""
     from ..fast import simulate as fast_simulate
-    from ..fast.report import FAST_BOTS
+    from .fast_report import FAST_BOTS
 
     n = len(spec.colours)
     out: list[GameRecord] = []
@@ -546,7 +546,7 @@ def prepare(spec: RunSpec, notify: bool = False, may_compile: bool = True) -> tu
 
     from ..fast import simulate as fast_simulate
     from ..fast.cache import CompileNeeded, cache_only, on_compile
-    from ..fast.report import FAST_BOTS
+    from .fast_report import FAST_BOTS
 
     t0 = time.perf_counter()
     compiling: list[float] = []

@@ -1,7 +1,7 @@
 """The fast engine's results in the shape of :func:`sorry.sim.simulate`'s report, so that
 ``sorry simulate --engine fast`` prints, plots and writes JSON like the Python engine.
 
->>> from sorry.fast.report import simulate_report
+>>> from sorry.sim.fast_report import simulate_report
 >>> res = simulate_report(50, players=2, seed=3)
 >>> res["games"], res["engine"], sum(s["wins"] for s in res["seats"])
 (50, 'fast', 50)
@@ -17,12 +17,12 @@ import numpy as np
 
 from ..board import COLOUR_NAMES
 from ..errors import SorryError
+from ..fast import FastResult, simulate
 from ..rulebook import PARTNER
 from ..rules import Rules
-from ..sim.analysis import colours_for, tournament_report
-from ..sim.runner import GameRecord, RunSpec
-from ..sim.stats import median, percentile, wilson
-from . import FastResult, simulate
+from .analysis import colours_for, tournament_report
+from .runner import GameRecord, RunSpec
+from .stats import median, percentile, wilson
 
 #: sorry.sim bot specs that the fast engine plays exactly (same games, game for game).
 FAST_BOTS = {"random": "random", "easy": "easybot", "medium": "medium"}
