@@ -40,6 +40,8 @@ EXTRA_VALUES = {"turn_limit": ("40",)}
 SEEDS = range(6)
 #: fewer games for the engines whose reference plays the Python medium bot (slow)
 ENGINE_SEEDS = {"fast-medium": range(3), "search-rollouts": range(2), "vector-opponents": range(2)}
+#: the engines that play a compiled policy against the same policy in the reference
+POLICY_SAMPLES = ("fast-easy", "fast-easybot", "fast-medium", "search-rollouts", "vector-opponents")
 
 Setting = tuple[str, tuple[tuple[str, str], ...]]  # (variant, ((name, value), ...))
 
@@ -363,13 +365,16 @@ def test_engine_plays_the_setting_or_declares_it(name: str, setting: Setting) ->
     rules = rules_of(setting)
     declared = unsupported() & set(rules.settings().items())
     if declared:
-        with pytest.raises(RulesError, match="cannot play"):
+        with pytest.raises(RulesError, match=r"cannot play|is not supported"):
             engine(rules, players_of(setting), 0)
         return
     expected = reference(name, setting)
     if engine is ref:  # the rollout: compared with the reference turn by turn in there
         return
-    if setting[1]:  # the option must change a game of the sample, or the check proves nothing
+    # the option must change a game of the sample, or the check proves nothing; the policies'
+    # samples are a few bot games, which the rarest values (swap_slides=both, points_bonus=
+    # cumulative) may not change: that the kernel reads every option, the random games prove
+    if setting[1] and name not in POLICY_SAMPLES:
         assert expected != reference(name, (setting[0], ())), f"{label(setting)} changes no game"
     seeds = ENGINE_SEEDS.get(name, SEEDS)
     got = tuple(engine(rules, players_of(setting), seed) for seed in seeds)
