@@ -186,7 +186,7 @@ def test_make_plays_compile_shows_the_time_so_far_on_a_terminal(
 
     monkeypatch.setattr(features, "compiled_engine", lambda: features.plain_python())
     monkeypatch.setattr(features, "rollouts_ahead_of_time", lambda: False)
-    monkeypatch.setattr(aot, "build", lambda say=None: time.sleep(0.35))
+    monkeypatch.setattr(aot, "build", lambda function, say=None: time.sleep(0.35))
     monkeypatch.setattr(cmd_compile, "TICK", 0.1)
     screen = _Terminal()
     monkeypatch.setattr(sys, "stdout", screen)

@@ -349,6 +349,11 @@ def test_a_chat_message_off_screen_is_marked_by_the_board(
     shot(page, "unread-phone")
     page.tap("#unread")
     page.wait_for_selector("#unread", state="hidden")
+    # the chat scrolls into view (smoothly: waited for, at most 5 s)
+    page.wait_for_function(
+        "() => document.querySelector('#chat-log').getBoundingClientRect().top < innerHeight",
+        timeout=5000,
+    )
     box = page.locator("#chat-log").bounding_box()
     assert box is not None and box["y"] < 844, box
     assert "hello from the rail" in page.inner_text("#chat-log")

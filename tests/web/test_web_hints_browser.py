@@ -88,7 +88,7 @@ def on_screen(page: Any, selector: str) -> dict[str, float]:
     w, h, _touch = VIEWPORTS["phone"]
     assert box is not None and box["width"] > 0 and box["height"] > 0, (selector, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= w, (selector, box)
-    assert box["y"] >= 0 and box["y"] + box["height"] <= h, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= h + 1, (selector, box)  # subpixels
     return dict(box)
 
 

@@ -5,9 +5,10 @@
 ['you', 'bot easy']
 >>> from sorry import Game
 >>> g = Game.from_position("R:s1,H,H,H Y:S,S,S,S R", card=5)
->>> est = estimate_moves(g, rollouts=4, seed=1, engine="random")
->>> [(str(m), p) for m, p in est]
-[('Rs1+5', 1.0)]
+>>> [(c.move, c.worlds) for c in estimate_chances(g, rollouts=4, seed=1, engine="random")]
+[(Move.parse('Rs1+5'), 0)]
+
+(a forced move: the only one, not estimated).
 """
 
 from __future__ import annotations
