@@ -62,6 +62,27 @@ class CliError(Exception):
     """A user error the command line reports in one line (exit status 2)."""
 
 
+def add_database_option(p: argparse.ArgumentParser) -> None:
+    """``--database URL``: the server's database (``serve``, ``db``, ``admin``)."""
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        help=_(
+            "sqlite:///PATH or postgresql://USER@HOST/DB "
+            "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)"
+        ),
+    )
+
+
+def web_extra_missing(exc: ImportError) -> CliError:
+    """The one-line error of a command that needs the web extra."""
+    return CliError(
+        _("the web server needs the web extra: pip install 'sorry-engine[web]' ({error})").format(
+            error=exc
+        )
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sorry",

@@ -7,7 +7,7 @@ import argparse
 import time
 
 from ..i18n import _
-from . import CliError
+from . import CliError, add_database_option, web_extra_missing
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,14 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("target", nargs="?", help=_("a report's number or an account's name"))
     p.add_argument("--all", action="store_true", help=_("reports: closed ones too"))
-    p.add_argument(
-        "--database",
-        metavar="URL",
-        help=_(
-            "sqlite:///PATH or postgresql://USER@HOST/DB "
-            "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)"
-        ),
-    )
+    add_database_option(p)
     p.set_defaults(func=run)
 
 
@@ -42,11 +35,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web.accounts import AccountStore
         from ..web.db import Database
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise CliError(
-            _(
-                "the web server needs the web extra: pip install 'sorry-engine[web]' ({error})"
-            ).format(error=exc)
-        ) from None
+        raise web_extra_missing(exc) from None
     if args.action != "reports" and not args.target:
         raise CliError(
             _("{action} needs a report's number or an account's name").format(action=args.action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import _
-from . import CliError
+from . import CliError, add_database_option, web_extra_missing
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,14 +18,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     p.add_argument("action", choices=("upgrade", "current"), help=_("upgrade or current"))
-    p.add_argument(
-        "--database",
-        metavar="URL",
-        help=_(
-            "sqlite:///PATH or postgresql://USER@HOST/DB "
-            "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)"
-        ),
-    )
+    add_database_option(p)
     p.set_defaults(func=run)
 
 
@@ -34,11 +27,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web.db import Database, default_database_url
         from ..web.migrations import HEAD
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise CliError(
-            _(
-                "the web server needs the web extra: pip install 'sorry-engine[web]' ({error})"
-            ).format(error=exc)
-        ) from None
+        raise web_extra_missing(exc) from None
     url = args.database or default_database_url()
     if args.action == "current":
         try:

@@ -10,7 +10,7 @@ import socket
 
 from ..features import python_engine_note
 from ..i18n import _
-from . import CliError, note
+from . import CliError, add_database_option, note, web_extra_missing
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,14 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
     )
     p.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
-    p.add_argument(
-        "--database",
-        metavar="URL",
-        help=_(
-            "sqlite:///PATH or postgresql://USER@HOST/DB "
-            "(default: SQLite in $XDG_DATA_HOME/sorry/server.db)"
-        ),
-    )
+    add_database_option(p)
     p.add_argument(
         "--bot-delay", type=float, default=0.6, help=_("seconds a bot waits before moving")
     )
@@ -230,11 +223,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web.limits import LimitSettings
         from ..web.serving import uvicorn_options
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise CliError(
-            _(
-                "the web server needs the web extra: pip install 'sorry-engine[web]' ({error})"
-            ).format(error=exc)
-        ) from None
+        raise web_extra_missing(exc) from None
     if not 0 < args.port < 65536:
         raise CliError(_("port must be 1-65535"))
     if args.show_moves < 0 or args.show_moves > 10:
