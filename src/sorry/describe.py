@@ -28,13 +28,16 @@ from .board import (
     BACKWARD as BWD,
     FORWARD as FWD,
     START_EXIT,
+    TRACK_LEN,
+    Colour,
+    Location,
     colour_name,
     place_name,
 )
 from .cards import SORRY as SORRY_CARD, Card, card_label
 from .effects import Effect, EffectKind, parts
 from .game import Game
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY, SPLIT, SWAP, Move
 from .rulebook import DECLINABLE_CARD, declines
 
@@ -234,6 +237,105 @@ def describe(game: Game, move: Move, short_form: bool = False) -> str:
     return long(move, effects, game.to_move)
 
 
+# -- squares as a player sees the board -------------------------------------------------------
+def _landmark(square: int) -> tuple[str, int, int]:
+    """The landmark nearest a track square: ``("entry" | "exit", colour, steps)``, ``steps``
+    from the landmark forward to the square (negative: the square is before it)."""
+    side, k = divmod(square, 15)
+    if k <= 1:  # the end of the side before: just before this side's Safety Zone
+        return "entry", side, k - 2
+    if k == 2:
+        return "entry", side, 0
+    if k <= 10:  # by this side's START exit (b+4), up to 6 squares after it
+        return "exit", side, k - 4
+    return "entry", (side + 1) % 4, k - 17  # up to 6 squares before the next Safety Zone
+
+
+def square_words(loc: Location, viewer: Colour | None = None) -> str:
+    """A square the way a player sees the board, by the nearest Safety Zone entry or START
+    exit: ``4 squares before your Safety Zone``, ``2 squares after Yellow's START``,
+    ``outside Blue's START``, ``at the entrance to Red's Safety Zone`` (``your`` for the
+    ``viewer``'s colour). START, HOME and Safety Zone squares are said as :func:`place_name`
+    says them. The terminal game and the browser name squares with it; the number stays the
+    notation's.
+
+    >>> square_words(36), square_words(36, viewer=2)
+    ("2 squares after Yellow's START", '2 squares after your START')
+    >>> square_words(28, viewer=2), square_words(47)
+    ('4 squares before your Safety Zone', "at the entrance to Green's Safety Zone")
+    >>> square_words(49), square_words(48, viewer=3), square_words(62)
+    ("outside Green's START", '1 square before your START', 'Safety 3')
+    """
+    if not 0 <= loc < TRACK_LEN:
+        return str(place_name(loc))
+    kind, side, steps = _landmark(loc)
+    mine = side == viewer
+    n = abs(steps)
+    if kind == "entry" and steps == 0:
+        text = (
+            _("at the entrance to your Safety Zone")
+            if mine
+            else _("at the entrance to {colour}'s Safety Zone")
+        )
+    elif kind == "entry":
+        text = (
+            ngettext("{n} square before your Safety Zone", "{n} squares before your Safety Zone", n)
+            if mine
+            else ngettext(
+                "{n} square before {colour}'s Safety Zone",
+                "{n} squares before {colour}'s Safety Zone",
+                n,
+            )
+        )
+    elif steps == 0:
+        text = _("outside your START") if mine else _("outside {colour}'s START")
+    elif steps < 0:
+        text = (
+            ngettext("{n} square before your START", "{n} squares before your START", n)
+            if mine
+            else ngettext(
+                "{n} square before {colour}'s START", "{n} squares before {colour}'s START", n
+            )
+        )
+    else:
+        text = (
+            ngettext("{n} square after your START", "{n} squares after your START", n)
+            if mine
+            else ngettext(
+                "{n} square after {colour}'s START", "{n} squares after {colour}'s START", n
+            )
+        )
+    return text.format(n=n, colour=colour_name(side))
+
+
+def landings(move: Move, effects: Sequence[Effect] | None = None) -> list[Location]:
+    """Where the pawns the player moves end (after any slide), in playing order: one square,
+    two for a split 7, none for a pass or a discard (a pawn bumped by its own slide: START)."""
+    if move.kind in (PASS, DISCARD):
+        return []
+    return [o.final if o.final >= 0 else o.landing for o in _outcomes(move, effects)]
+
+
+def where_words(
+    move: Move, effects: Sequence[Effect] | None = None, viewer: Colour | None = None
+) -> str:
+    """Where a move takes the player's pawns, as a player sees the board
+    (:func:`square_words`): ``4 squares before your Safety Zone``; both squares of a split
+    7; empty when no pawn ends on the track (a pass, a pawn going HOME or into its Safety
+    Zone: the move's words say so already).
+
+    >>> from sorry import Game
+    >>> g = Game.from_position("R:S,S,13,s2 B:S,S,S,18 R", card=3)
+    >>> m = g.legal_moves[0]
+    >>> where_words(m, g.effects(m)), where_words(m, g.effects(m), viewer=1)
+    ("outside Blue's START", 'outside your START')
+    """
+    said = [square_words(x, viewer) for x in landings(move, effects) if 0 <= x < TRACK_LEN]
+    if len(said) == 2:
+        return _("{first}; {second}").format(first=said[0], second=said[1])
+    return said[0] if said else ""
+
+
 #: What each card does, in a few words (fits the middle of the smallest board); English, marked
 #: for translation: show ``card_help(card)``. The terminal game and the browser say these.
 CARD_HELP = {
@@ -261,8 +363,11 @@ __all__ = [
     "Outcome",
     "card_help",
     "describe",
+    "landings",
     "long",
     "place_name",
     "short",
+    "square_words",
+    "where_words",
     "with_tail",
 ]
