@@ -11,7 +11,7 @@ from typing import Any, Literal, NotRequired, Union
 
 from server_helpers import hello, new_game, recv
 from sorry.web.handlers import ROUTES
-from sorry.web.messages import CLIENT_PAYLOADS, SERVER_MESSAGES, Cost, Payload
+from sorry.web.messages import CLIENT_PAYLOADS, PARTIAL, SERVER_MESSAGES, Cost, Payload
 from sorry.web.typegen import JS_FILE, _hints, javascript, optional_keys
 
 
@@ -32,10 +32,13 @@ def test_every_client_message_has_one_route_and_a_cost() -> None:
         assert f'type: "{kind}"' in javascript_text
 
 
-def conforms(value: Any, tp: Any, where: str) -> None:
-    """``value`` is of the declared type ``tp`` (TypedDicts key by key)."""
+def conforms(value: Any, tp: Any, where: str, partial: bool = False) -> None:
+    """``value`` is of the declared type ``tp`` (TypedDicts key by key; a TypedDict marked
+    PARTIAL, a delta's view, may leave out any of its keys)."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is typing.Annotated or origin is NotRequired:
+    if origin is typing.Annotated:
+        return conforms(value, args[0], where, PARTIAL in tp.__metadata__)
+    if origin is NotRequired:
         return conforms(value, args[0], where)
     if tp is Any:
         return None
@@ -73,12 +76,34 @@ def conforms(value: Any, tp: Any, where: str) -> None:
         hints = _hints(tp)
         optional = optional_keys(tp)
         assert set(value) <= set(hints), (where, set(value) - set(hints))
-        assert set(hints) - optional <= set(value), (where, set(hints) - optional - set(value))
+        if not partial:
+            missing = set(hints) - optional - set(value)
+            assert not missing, (where, missing)
         for k, v in value.items():
             conforms(v, hints[k], f"{where}.{k}")
     else:
         raise AssertionError(f"no check for {tp!r}")
     return None
+
+
+def test_a_delta_may_carry_part_of_the_view_but_only_declared_fields() -> None:
+    """A delta's view holds only the fields that changed (PARTIAL); a whole state's view must
+    hold every field; in both, a field of the wrong type or one not declared is refused."""
+    delta = SERVER_MESSAGES["delta"]
+    conforms({"type": "delta", "seq": 3, "view": {"turn": 4, "card": "7"}}, delta, "delta")
+    for wrong in ({"turn": "4"}, {"turn": 4, "mood": "fine"}):
+        try:
+            conforms({"type": "delta", "seq": 3, "view": wrong}, delta, "delta")
+        except AssertionError:
+            continue
+        raise AssertionError(f"accepted {wrong}")
+    view = _hints(SERVER_MESSAGES["state"])["view"]
+    try:
+        conforms({"turn": 4}, view, "state.view")
+    except AssertionError as refused:
+        assert "state.view" in str(refused)
+    else:
+        raise AssertionError("a state with part of a view was accepted")
 
 
 def test_every_message_sent_is_declared(client: Any) -> None:
