@@ -94,6 +94,9 @@ class Bots:
             return
         colour = game.to_move
         if actor == "forced":
+            # this task is done with the turn: the next seat's bot (scheduled when the pass is
+            # committed) must not find it still running and wait for the tick
+            live.bot_task = None
             await self.games.submit(live, colour, seq, "pass", actor)
             return
         if self.level_for(live, colour) is None:
