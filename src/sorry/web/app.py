@@ -18,6 +18,7 @@ Routes:
 ``GET  /api/games/{id}/record``    the full game record (finished games only)
 ``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
 ``GET  /api/games/{id}/analysis``  after the game: win probabilities, luck and decisions
+``GET  /learn``                    the tutorial, with ``/api/tutorial/...`` (sorry.web.tutorial)
 ``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
 =================================  =========================================================
 """
@@ -45,7 +46,7 @@ from ..describe import CARD_HELP
 from ..errors import SorryError
 from ..rules import OPTION_VALUES, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
-from . import account_api, room, session
+from . import account_api, room, session, tutorial
 from .account_api import acting_if_any
 from .analysis import AnalysisCache
 from .config import Settings
@@ -534,6 +535,7 @@ def create_app(
         Route("/api/games/{gid}/replay", replay),
         Route("/api/games/{gid}/analysis", analysis),
         *account_api.ROUTES,
+        *tutorial.ROUTES,
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

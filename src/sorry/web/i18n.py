@@ -35,7 +35,7 @@ from ..i18n import (
     translation,
     using,
 )
-from . import people_words, play_words
+from . import people_words, play_words, tutorial_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
@@ -340,6 +340,7 @@ SCRIPT_MESSAGES = (
     # the players' pages and the account in the game page (people.js, account.js)
     *people_words.SCRIPT_MESSAGES,
     *play_words.SCRIPT_MESSAGES,  # the first game and following it (play_words)
+    *tutorial_words.SCRIPT_MESSAGES,  # the tutorial (tutorial_words)
 )
 
 
@@ -411,7 +412,7 @@ _ATTR = re.compile(r'\b(placeholder|title|aria-label|alt)="([^"]*)"')
 
 
 #: The pages served (``static/NAME.html``) and their scripts.
-PAGES = {"index": "main", "people": "people"}
+PAGES = {"index": "main", "people": "people", "learn": "tutorial"}
 
 
 @cache
@@ -421,6 +422,7 @@ def render_page(lang: str, page: str = "index") -> str:
     code = normalise(lang) or DEFAULT
     tr = translation(code)
     known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES) | set(play_words.PAGE_MESSAGES)
+    known |= set(tutorial_words.PAGE_MESSAGES)
 
     def text(m: re.Match[str]) -> str:
         body = m.group(2)
