@@ -113,7 +113,11 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
             if body(page, "phase") != "move":
                 break
             picks = body(page, "picks") or ""
-            press(page, page.locator(".pawn[data-moves], .dest:not(.on-pawn)[data-moves]").first, touch)
+            press(
+                page,
+                page.locator(".pawn[data-moves], .dest:not(.on-pawn)[data-moves]").first,
+                touch,
+            )
             page.wait_for_function(
                 f"() => document.body.dataset.phase !== 'move' || "
                 f"(document.body.dataset.picks || '') !== '{picks}'",
@@ -160,13 +164,14 @@ def test_the_tutorial_played_to_the_end_by_tapping_on_a_phone(
     assert page.evaluate(SMALL_TEXT) == []
     shot(page, f"learn-{lang}-lobby")
     learn.tap()
-    page.wait_for_url("**/learn")
+    page.wait_for_url("**/learn*")
     titles = play_to_the_end(page, "phone", True, f"{lang}-{scheme}-phone")
     assert titles[0] == first and len(set(titles)) == 10
     assert page.inner_text("#learn-end h2") == end
     # the points part's end: Red won with 85 points, Yellow has 5
     points = page.inner_text("#lesson-points")
     assert "85" in points and "5" in points.replace("85", ""), points
+    assert page.locator("#hand").is_hidden()  # the game is over: no hand to play
     check_screen(page, "phone", f"learn-{lang}-{scheme}-phone-end", axe=True)
     assert page.url.endswith("#10")
     # start again: the first step, its pawns back in START
@@ -190,8 +195,18 @@ def test_the_tutorial_on_a_desktop_by_mouse_and_from_its_address(
     page.reload()
     phase(page, "move", 5)
     assert page.inner_text("#lesson-title") == "Sorry!"
-    pawns = page.eval_on_selector_all(
-        ".pawn-R", "els => els.map(e => e.dataset.loc).sort()"
-    )
+    pawns = page.eval_on_selector_all(".pawn-R", "els => els.map(e => e.dataset.loc).sort()")
     assert pawns == ["25", "S", "S", "S"], pawns
+    assert errors == []
+
+
+@pytest.mark.parametrize("viewport", ["phone-landscape", "tablet"])
+def test_the_tutorial_fits_a_landscape_phone_and_a_tablet(
+    server: ServerProcess, browser: Any, viewport: str
+) -> None:
+    page = context(browser, viewport).new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/learn#9")
+    phase(page, "move", 8)
+    check_screen(page, viewport, f"learn-en-{viewport}-step8", axe=False)
     assert errors == []

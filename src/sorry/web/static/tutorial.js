@@ -157,7 +157,8 @@ function renderHand(v, points) {
   const hand = $("hand");
   const mine = ui.phase === "move";
   const key = [v.hand.join(","), ui.cardAt, ui.phase].join("|");
-  hand.hidden = !points || !v.hand.length;
+  // the hand is the points game's, until it ends
+  hand.hidden = !points || !v.hand.length || v.winners.length > 0;
   if (hand.dataset.key === key) return;
   hand.dataset.key = key;
   hand.replaceChildren(
