@@ -210,3 +210,32 @@ def test_the_tutorial_fits_a_landscape_phone_and_a_tablet(
     phase(page, "move", 8)
     check_screen(page, viewport, f"learn-en-{viewport}-step8", axe=False)
     assert errors == []
+
+
+def test_the_tutorial_by_keyboard_alone(server: ServerProcess, browser: Any) -> None:
+    """Tab to the board, Enter on the ringed pawn, an arrow to its square, Enter: the move is
+    played and the focus is on Next; Enter there, and once Yellow's turn has been shown the
+    focus is on the board again."""
+    page = context(browser, "desktop").new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/learn")
+    phase(page, "move", 0)
+    for _tab in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('#board .pawn.movable')"):
+            break
+    for n in range(3):
+        phase(page, "move", n)
+        assert page.evaluate("!!document.activeElement.closest('#board .pawn.movable')"), n
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.body.dataset.picks")
+        # the pawn chosen, the focus is on where it can go (a square, or the pawn it bumps)
+        page.keyboard.press("ArrowRight")
+        target = "!!document.activeElement.closest('#board .dest, #board .pawn.takeable')"
+        assert page.evaluate(target), n
+        page.keyboard.press("Enter")
+        phase(page, "done", n)
+        assert page.evaluate("document.activeElement.id") == "next-btn"
+        page.keyboard.press("Enter")
+    phase(page, "move", 3)
+    assert errors == []

@@ -279,12 +279,21 @@ function next() {
   loadStep(r.next);
 }
 
+/** The keyboard is in use (its last input was a key, not a pointer). */
+let usingKeys = false;
+
 /** @param {string[]} taps */
 function afterTap(taps) {
   ui.picks = taps;
   const m = picks.chosen(offered(), taps);
-  if (m) play(m);
-  else render();
+  if (m) {
+    play(m);
+    return;
+  }
+  render();
+  // a pawn chosen by the keyboard is no longer a target: the focus goes on to its squares
+  const active = document.activeElement;
+  if (usingKeys && !(active && active.closest("#board [tabindex]"))) board.focusFirst();
 }
 
 const tapHandlers = {
@@ -302,6 +311,8 @@ async function start() {
   const [svgText, geo, meta] = await Promise.all([fetch("/api/board.svg").then((r) => r.text()), api("/api/board"), api("/api/meta")]);
   board = new Board($("board"), svgText, geo, tapHandlers);
   board.cardHelp = meta.card_help || {};
+  document.addEventListener("keydown", () => (usingKeys = true), true);
+  document.addEventListener("pointerdown", () => (usingKeys = false), true);
   $("next-btn").addEventListener("click", next);
   $("cancel-btn").addEventListener("click", () => {
     ui.picks = [];
