@@ -106,7 +106,8 @@ STANDARD = Part(
             key="start",
             title=N_("Leave START"),
             intro=N_(
-                "You play Red against Yellow. Your pawns start in your START: a 1 or a 2 "
+                "You play Red against Yellow: the first to bring all four pawns from START "
+                "round the board to HOME wins. Your pawns start in your START: a 1 or a 2 "
                 "brings one out onto the square in front of it. You drew a 1: tap a pawn in "
                 "your START, then the square it goes to."
             ),

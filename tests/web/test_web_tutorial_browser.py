@@ -7,6 +7,7 @@ SORRY_SCREENSHOTS=DIR to keep a screenshot of each screen."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,6 +92,8 @@ def check_screen(page: Any, viewport: str, name: str, axe: bool) -> None:
 def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str]:
     """Play every step by tapping what the board offers; the titles of the steps."""
     titles: list[str] = []
+    taps = 0
+    began = time.monotonic()
     for n in range(10):
         phase(page, "move", n)
         titles.append(page.inner_text("#lesson-title"))
@@ -103,6 +106,7 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
         if card.count():  # the points variant: the card first, the only one that can be played
             assert card.count() == 1 and page.locator("#hand button").count() == 5
             press(page, card.first, touch)
+            taps += 1
         moves = set(
             page.eval_on_selector_all(
                 ".pawn[data-moves], .dest[data-moves]", "els => els.map(e => e.dataset.moves)"
@@ -118,6 +122,7 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
                 page.locator(".pawn[data-moves], .dest:not(.on-pawn)[data-moves]").first,
                 touch,
             )
+            taps += 1
             page.wait_for_function(
                 f"() => document.body.dataset.phase !== 'move' || "
                 f"(document.body.dataset.picks || '') !== '{picks}'",
@@ -137,6 +142,7 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
                 timeout=WAIT,
             )
     phase(page, "end")
+    print(f"{tag}: {taps} taps and 10 Next, {time.monotonic() - began:.1f} s (checks included)")
     return titles
 
 
