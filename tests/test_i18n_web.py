@@ -183,12 +183,14 @@ def test_every_script_string_is_in_the_catalog() -> None:
     said = re.findall(r'\w+: "([^"]*)"', phrases.group(1))
     assert len(said) == 8
     used |= set(said)
-    # the rule options in words (lobby.js): every label and value
-    options = re.search(r"const OPTION_WORDS = \{(.*?)\n\};", script, re.S)
-    assert options is not None
-    words = re.findall(r'"((?:[^"\\]|\\.)*)"', options.group(1))
-    assert "Deck" in words and "every slide" in words
-    used |= set(words)
+    # the rule options in words: the core's table, sent by /api/meta, shown through t()
+    from sorry.rules import FORM_OPTIONS, OPTION_TABLE
+
+    assert "meta.option_words" in script and "OPTION_WORDS" not in script
+    for name in FORM_OPTIONS:
+        o = OPTION_TABLE[name]
+        used |= {o.label, *(o.value_words(v) for v in o.values)}
+    assert {"Deck", "every slide"} <= used
     missing = sorted(u for u in used if u not in known)
     assert not missing, missing
     page = web_i18n.render_page("sw")

@@ -10,6 +10,7 @@ import pytest
 
 from engine_helpers import game_at, moves_of, play_out, rules_of
 from sorry import Game, Rules, RulesError
+from sorry.errors import IllegalMoveError
 
 
 def test_defaults() -> None:
@@ -88,6 +89,46 @@ def test_sorry_forward_4_fallback() -> None:
     assert moves_of("R:S,S,S,S Y:S,S,S,S R", "S", sorry_forward_4="fallback") == {
         "pass": "R:S,S,S,S Y:S,S,S,S"
     }
+
+
+# -- ten_backward -------------------------------------------------------------------------------
+def test_ten_backward_choice_offers_both() -> None:
+    assert moves_of("R:S,S,4,s2 Y:12,33,40,H R", 10) == {
+        "R4+10": "R:S,S,14,s2 Y:12,33,40,H",
+        "R4-1": "R:S,S,3,s2 Y:12,33,40,H",
+        "Rs2-1": "R:S,S,4,s1 Y:12,33,40,H",
+    }
+
+
+def test_ten_backward_fallback() -> None:
+    # a pawn can move 10 forward: no backward move
+    assert moves_of("R:S,S,4,s2 Y:12,33,40,H R", 10, ten_backward="fallback") == {
+        "R4+10": "R:S,S,14,s2 Y:12,33,40,H",
+    }
+    # none can (the Safety Zone's pawns are too close to HOME, the track pawn would land on
+    # its own): every backward 1
+    assert moves_of("R:S,S,s5,s2 Y:12,33,40,H R", 10, ten_backward="fallback") == {
+        "Rs2-1": "R:S,S,s1,s5 Y:12,33,40,H",
+        "Rs5-1": "R:S,S,s2,s4 Y:12,33,40,H",
+    }
+    # one pawn can (the other would land on its own): that pawn's forward move only
+    assert moves_of("R:S,S,4,14 Y:S,S,S,S R", 10, ten_backward="fallback") == {
+        "R14+10": "R:S,S,4,28 Y:S,S,S,S",  # Blue's long slide
+    }
+    assert moves_of("R:S,S,S,4 Y:S,S,S,S R", 4, ten_backward="fallback") == {
+        "R4-4": "R:S,S,S,0 Y:S,S,S,S",
+    }  # a card with no forward move is unchanged
+    # typed in full, the backward move is refused while a forward one is listed
+    g = game_at("R:S,S,4,s2 Y:12,33,40,H R", 10, ten_backward="fallback")
+    with pytest.raises(IllegalMoveError):
+        g.push("R4-1")
+
+
+def test_ten_backward_fallback_in_the_teams_variant() -> None:
+    """The partner's pawns count: Red's own pawns cannot go 10 forward, Yellow's can."""
+    rules = Rules.from_options("teams", {"ten_backward": "fallback"})
+    g = Game.from_position("R:S,S,S,s3 B:S,S,S,S Y:S,S,S,20 G:S,S,S,S R", rules, card=10)
+    assert [str(m) for m in g.legal_moves] == ["Y20+10"]
 
 
 # -- slide_on -----------------------------------------------------------------------------------

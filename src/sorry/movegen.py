@@ -73,7 +73,14 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
                 if o < 0 or o >> 2 != c:
                     out.append(ENTER_MOVES[c])
     if card != 7 and card != 11 and card != SORRY:
-        _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], BACKWARD_STEPS[card], out)
+        back = BACKWARD_STEPS[card]
+        if back and rules.book.backward_fallback:  # ten_backward=fallback
+            listed = len(out)
+            _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], 0, out)
+            if len(out) == listed:  # no pawn can move forward: the backward move
+                _simple_moves(pawns, occ, cols, 0, back, out)
+        else:
+            _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], back, out)
         if len(out) > 1 and _slides_may_collide(state, out):
             return _dedupe(state, out)
         return out
@@ -418,8 +425,10 @@ def _playable(
             sorry_4 = card == SORRY and any(m.kind == FORWARD for m in listed)
             steps = SORRY_FORWARD if sorry_4 else FORWARD_STEPS[card]
             dest = FWD[c][move.src][steps] if steps and move.steps == steps else -1
-        else:
+        else:  # with ten_backward=fallback, only when no forward move is listed
             steps = BACKWARD_STEPS[card]
+            if rules.book.backward_fallback and any(m.kind == FORWARD for m in listed):
+                steps = 0
             dest = BWD[c][move.src][steps] if steps and move.steps == steps else -1
         ok = dest >= 0 and state.can_land(c, dest)
     else:  # starts, passes and discards are listed as they are typed

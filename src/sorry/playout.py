@@ -52,8 +52,9 @@ BWD_BY_STEPS = tuple(
 #: SPLIT_STEPS[colour]: (k, FWD_BY_STEPS[colour][7 - k]) for k = 1..6, the halves of a 7.
 SPLIT_STEPS = tuple(tuple((k, FWD_BY_STEPS[c][7 - k]) for k in range(1, 7)) for c in range(4))
 
-#: The settings playouts cannot play (hands of five are left to Game): see rules.Unsupported.
-UNSUPPORTED: Final[Unsupported] = frozenset({("variant", "points")})
+#: The settings playouts cannot play (hands of five are left to Game; the 10's backward move
+#: only as a fallback): see rules.Unsupported.
+UNSUPPORTED: Final[Unsupported] = frozenset({("variant", "points"), ("ten_backward", "fallback")})
 
 #: A policy: given the state, the player, the card and the listed moves, the index of the choice.
 Policy = Callable[[PawnState, int, int, list[Move]], int]

@@ -175,6 +175,9 @@ class Rulebook:
     again: tuple[bool, ...]
     #: The Sorry! card's forward 4: ``no``, ``always`` or ``fallback`` (no placement).
     sorry_forward_4: str
+    #: Whether a card's backward move (the 10's 1 backward) is only for when no pawn can use
+    #: its forward count (``ten_backward=fallback``).
+    backward_fallback: bool
     #: slide[colour][square]: the end of the slide a ``colour`` pawn landing there takes, or -1.
     slide: tuple[tuple[int, ...], ...]
     #: ``(name, value)`` of the variant and every option, as text (``Rules.settings``).
@@ -196,6 +199,7 @@ class Rulebook:
             movers=tuple((c, PARTNER[c]) if teams else (c,) for c in COLOURS),
             again=tuple(card == AGAIN_CARD and rules.two_draws_again for card in range(FACES)),
             sorry_forward_4=rules.sorry_forward_4,
+            backward_fallback=rules.ten_backward == "fallback",
             slide=slide_table(rules.slide_on),
             settings=frozenset(rules.settings().items()),
         )

@@ -17,32 +17,154 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .errors import RulesError
-from .i18n import _
+from .i18n import N_, _
 from .rulebook import Rulebook
 
 VARIANTS: Final = ("standard", "teams", "points")
 
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule option as players meet it, in one place: its name, its values as text (the
+    first is the default), the variant it alone applies to, and its words (English, marked
+    for the catalogs; a face translates them where it shows them): a label and each value's
+    words, each long (the browser's form) and short (the terminal's new-game screen, which
+    must fit 80 columns). The terminal game, the server and, through the server's
+    ``/api/meta``, the browser read this table; none of them spells an option again."""
+
+    name: str
+    values: tuple[str, ...]
+    label: str
+    short: str
+    #: value -> (long words, short words)
+    words: Mapping[str, tuple[str, str]]
+    variant: str | None = None
+
+    def value_words(self, value: str, short: bool = False) -> str:
+        """The words of ``value`` (English: translate with ``_()``), or the value itself."""
+        pair = self.words.get(value)
+        return value if pair is None else pair[short]
+
+
+_YES_NO: Final = {"yes": (N_("yes"), N_("yes")), "no": (N_("no"), N_("no"))}
+
+#: Every rule option (docs/variants.md), in the order faces list them.
+OPTIONS: Final[tuple[RuleOption, ...]] = (
+    RuleOption(
+        "deck",
+        ("45", "44"),
+        N_("Deck"),
+        N_("Deck"),
+        {
+            "45": (N_("45 cards (five 1s)"), "45"),
+            "44": (N_("44 cards (first edition)"), "44"),
+        },
+    ),
+    RuleOption(
+        "two_draws_again",
+        ("yes", "no"),
+        N_("A 2 lets you draw again"),
+        N_("A 2 draws again"),
+        {"yes": _YES_NO["yes"], "no": (N_("no (later editions)"), N_("no"))},
+    ),
+    RuleOption(
+        "sorry_forward_4",
+        ("no", "always", "fallback"),
+        N_("Sorry! may move 4 forward instead"),
+        N_("Sorry! or 4 forward"),
+        {
+            "no": _YES_NO["no"],
+            "always": (N_("always"), N_("always")),
+            "fallback": (N_("only when there is no target"), N_("if no one to bump")),
+        },
+    ),
+    RuleOption(
+        "ten_backward",
+        ("choice", "fallback"),
+        N_("A 10 may move 1 backward"),
+        N_("10: 1 backward"),
+        {
+            "choice": (N_("instead of 10 forward, as the player chooses"), N_("as you choose")),
+            "fallback": (
+                N_("only when no pawn can move 10 forward (house rule)"),
+                N_("if 10 forward is impossible"),
+            ),
+        },
+    ),
+    RuleOption(
+        "slide_on",
+        ("other", "own", "all"),
+        N_("Pawns slide on"),
+        N_("Slides"),
+        {
+            "other": (N_("other colours' slides"), N_("other colours'")),
+            "own": (N_("only their own colour's (later editions)"), N_("own colour's")),
+            "all": (N_("every slide"), N_("all")),
+        },
+    ),
+    RuleOption(
+        "swap_slides",
+        ("mover", "both"),
+        N_("After an 11 swap, who slides"),
+        N_("Slide after an 11"),
+        {
+            "mover": (N_("the pawn that moved"), N_("the mover")),
+            "both": (N_("both pawns"), N_("both")),
+        },
+    ),
+    RuleOption(
+        "starting_pawns_out",
+        ("0", "1"),
+        N_("Pawns on the board at the start"),
+        N_("Pawns out at start"),
+        {
+            "0": (N_("none, all in START"), "0"),
+            "1": (N_("one, on its START exit"), "1"),
+        },
+    ),
+    RuleOption(
+        "team_seven_split",
+        ("two", "any"),
+        N_("Teams: a 7 may be split among"),
+        N_("Teams: split a 7"),
+        {
+            "two": (N_("two pawns"), N_("two pawns")),
+            "any": (N_("any number of the team's pawns"), N_("any number")),
+        },
+        variant="teams",
+    ),
+    RuleOption(
+        "team_swap_partner",
+        ("no", "yes"),
+        N_("Teams: an 11 may swap with your partner"),
+        N_("Teams: swap partner"),
+        _YES_NO,
+        variant="teams",
+    ),
+    RuleOption(
+        "points_bonus",
+        ("highest", "cumulative"),
+        N_("Points: the winner's bonus"),
+        N_("Points: bonus"),
+        {
+            "highest": (N_("only the highest that applies"), N_("the highest")),
+            "cumulative": (N_("all that apply, added up"), N_("cumulative")),
+        },
+        variant="points",
+    ),
+    # or a positive integer: for simulations, so no face's form offers it (no words)
+    RuleOption("turn_limit", ("none",), "turn_limit", "turn_limit", {}),
+)
+#: option name -> its entry of :data:`OPTIONS`.
+OPTION_TABLE: Final = {o.name: o for o in OPTIONS}
 #: option name -> allowed values as text (the first is the default).
-OPTION_VALUES: Final[dict[str, tuple[str, ...]]] = {
-    "deck": ("45", "44"),
-    "two_draws_again": ("yes", "no"),
-    "sorry_forward_4": ("no", "always", "fallback"),
-    "slide_on": ("other", "own", "all"),
-    "swap_slides": ("mover", "both"),
-    "starting_pawns_out": ("0", "1"),
-    "team_seven_split": ("two", "any"),
-    "team_swap_partner": ("no", "yes"),
-    "points_bonus": ("highest", "cumulative"),
-    "turn_limit": ("none",),  # or a positive integer
-}
+OPTION_VALUES: Final[dict[str, tuple[str, ...]]] = {o.name: o.values for o in OPTIONS}
 #: Options whose values are booleans (``yes``/``no`` as text).
 _BOOLS: Final = ("two_draws_again", "team_swap_partner")
 #: Options that only make sense in one variant.
-VARIANT_ONLY: Final = {
-    "team_seven_split": "teams",
-    "team_swap_partner": "teams",
-    "points_bonus": "points",
-}
+VARIANT_ONLY: Final = {o.name: o.variant for o in OPTIONS if o.variant is not None}
+#: Options a player chooses in a new-game form (``turn_limit`` is for simulations).
+FORM_OPTIONS: Final = tuple(o.name for o in OPTIONS if o.name != "turn_limit")
 
 #: What an engine cannot play, as ``(name, value)`` settings (``variant`` is one of the names,
 #: values as text): each engine other than :class:`~sorry.game.Game` declares its own
@@ -59,6 +181,7 @@ class Rules:
     deck: int = 45
     two_draws_again: bool = True
     sorry_forward_4: str = "no"
+    ten_backward: str = "choice"
     slide_on: str = "other"
     swap_slides: str = "mover"
     starting_pawns_out: int = 0

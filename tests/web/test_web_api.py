@@ -19,6 +19,17 @@ def test_meta_board_and_pages(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert meta["variants"] == ["standard", "teams", "points"]
     assert "random" in meta["bot_levels"]
+    # the rule options' words come from the core's table, values in order (the default first)
+    from sorry.rules import FORM_OPTIONS, OPTION_VALUES
+
+    assert list(meta["option_words"]) == list(FORM_OPTIONS)
+    label, values = meta["option_words"]["deck"]
+    assert label == "Deck" and values == [
+        ["45", "45 cards (five 1s)"],
+        ["44", "44 cards (first edition)"],
+    ]
+    for name, (_label, values) in meta["option_words"].items():
+        assert [v for v, _words in values] == list(OPTION_VALUES[name])
     geo = client.get("/api/board").json()
     assert len(geo["track"]) == 60
     svg = client.get("/api/board.svg", params={"position": "R:S,S,4,s2 Y:12,33,40,H R"})

@@ -44,8 +44,10 @@ from ..view import PlayerView
 Array = npt.NDArray[Any]
 
 #: The settings the compiled engine cannot play (see sorry.rules.Unsupported): splitting a 7
-#: among three or four pawns of a team.
-UNSUPPORTED: Final[Unsupported] = frozenset({("team_seven_split", "any")})
+#: among three or four pawns of a team; the 10's backward move only as a fallback (not yet).
+UNSUPPORTED: Final[Unsupported] = frozenset(
+    {("team_seven_split", "any"), ("ten_backward", "fallback")}
+)
 
 # -- the state S (int8) ---------------------------------------------------------------------------
 TRACK: Final = board.TRACK_LEN

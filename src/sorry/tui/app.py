@@ -46,7 +46,7 @@ from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
 from ..rulebook import declines
-from ..rules import OPTION_VALUES, VARIANTS, Rules
+from ..rules import FORM_OPTIONS, OPTION_TABLE, VARIANTS, Rules
 from .analysis_view import AnalysisPanel
 from .anim import frames
 from .choice import Chooser, Token
@@ -1360,7 +1360,7 @@ class NewGameScreen(Screen[None]):
                 (
                     option_label(name),
                     Select(
-                        [(option_value_name(v), v) for v in values],
+                        [(option_value_name(name, v), v) for v in values],
                         value=chosen if chosen in values else defaults[name],
                         allow_blank=False,
                         compact=True,
@@ -1459,7 +1459,7 @@ class NewGameScreen(Screen[None]):
             old = str(select.value)
             values = allowed.get(name, (defaults[name],))
             keep = old in values and old != before[name]
-            select.set_options([(option_value_name(v), v) for v in values])
+            select.set_options([(option_value_name(name, v), v) for v in values])
             select.value = old if keep else defaults[name]
             self.query_one(f"#row-{name}").display = name in allowed
         if Rules(variant=variant).teams:
@@ -1743,44 +1743,19 @@ class SorryApp(App[int]):
 
 #: The rule options as the new-game screen lists them (docs/variants.md), with their labels
 #: (``--option`` names them by their keys).
-OPTION_NAMES: tuple[str, ...] = tuple(n for n in OPTION_VALUES if n != "turn_limit")
-OPTION_LABELS = {
-    "deck": N_("Deck"),
-    "two_draws_again": N_("A 2 draws again"),
-    "sorry_forward_4": N_("Sorry! or 4 forward"),
-    "slide_on": N_("Slides"),
-    "swap_slides": N_("Slide after an 11"),
-    "starting_pawns_out": N_("Pawns out at start"),
-    "team_seven_split": N_("Teams: split a 7"),
-    "team_swap_partner": N_("Teams: swap partner"),
-    "points_bonus": N_("Points: bonus"),
-}
-#: The options' values in words (the numbers are shown as they are).
-OPTION_VALUE_NAMES = {
-    "yes": N_("yes"),
-    "no": N_("no"),
-    "always": N_("always"),
-    "fallback": N_("if no one to bump"),
-    "other": N_("other colours'"),
-    "own": N_("own colour's"),
-    "all": N_("all"),
-    "mover": N_("the mover"),
-    "both": N_("both"),
-    "two": N_("two pawns"),
-    "any": N_("any number"),
-    "highest": N_("the highest"),
-    "cumulative": N_("cumulative"),
-}
+#: The options the new-game screen offers, with their words (sorry.rules.OPTIONS).
+OPTION_NAMES: tuple[str, ...] = FORM_OPTIONS
 
 
 def option_label(name: str) -> str:
-    """A rule option's label in the current language."""
-    return _(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+    """A rule option's short label in the current language."""
+    return _(OPTION_TABLE[name].short)
 
 
-def option_value_name(value: str) -> str:
-    """A rule option's value in words of the current language."""
-    return _(OPTION_VALUE_NAMES[value]) if value in OPTION_VALUE_NAMES else value
+def option_value_name(name: str, value: str) -> str:
+    """A rule option's value in short words of the current language."""
+    words = OPTION_TABLE[name].value_words(value, short=True)
+    return _(words) if words != value else value
 
 
 #: The variants' names, marked for translation.

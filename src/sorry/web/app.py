@@ -44,7 +44,7 @@ from ..board import COLOUR_LETTERS
 from ..cards import card_name
 from ..describe import CARD_HELP
 from ..errors import SorryError
-from ..rules import OPTION_VALUES, VARIANTS, Rules
+from ..rules import FORM_OPTIONS, OPTION_VALUES, OPTIONS, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
 from . import account_api, room, session, tutorial
 from .account_api import acting_if_any
@@ -222,6 +222,13 @@ async def meta(request: Request) -> Response:
             "variants": list(VARIANTS),
             "options": {k: list(v) for k, v in OPTION_VALUES.items()},
             "option_variants": option_variants(),
+            # each option's label and its values with their words, the default first (English:
+            # the page's catalog translates)
+            "option_words": {
+                o.name: [o.label, [[v, o.value_words(v)] for v in o.values]]
+                for o in OPTIONS
+                if o.name in FORM_OPTIONS
+            },
             "bot_levels": bot_levels(),
             "level_sentences": level_sentences(),
             "colours": list(COLOUR_LETTERS),

@@ -35,6 +35,7 @@ from ..i18n import (
     translation,
     using,
 )
+from ..rules import FORM_OPTIONS, OPTIONS
 from . import people_words, play_words, tutorial_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 from .messages import WORDS as MESSAGE_WORDS
@@ -110,6 +111,17 @@ ARIA_LABELS = {
     "replay-last": N_("Last move"),
 }
 
+#: The rule options' labels and values' words as the browser's form shows them (the core's
+#: table, sorry.rules.OPTIONS; ``/api/meta`` sends them in English).
+OPTION_MESSAGES = tuple(
+    dict.fromkeys(
+        text
+        for o in OPTIONS
+        if o.name in FORM_OPTIONS
+        for text in (o.label, *(long for long, _short in o.words.values()))
+    )
+)
+
 #: The strings ``static/app.js`` shows, looked up with ``t()``/``tn()`` (``{name}`` placeholders).
 SCRIPT_MESSAGES = (
     # lists of colours (a team), as static/i18n.js series() says them
@@ -130,34 +142,8 @@ SCRIPT_MESSAGES = (
     N_("the teams variant needs all four seats"),
     N_("seats must be a list of 2 to 4 seats"),
     N_("name must be printable text of at most 60 characters"),
-    # the rule options (docs/variants.md) and their values, in words (lobby.js)
-    N_("Deck"),
-    N_("45 cards (five 1s)"),
-    N_("44 cards (first edition)"),
-    N_("A 2 lets you draw again"),
-    N_("no (later editions)"),
-    N_("Sorry! may move 4 forward instead"),
-    N_("only when there is no target"),
-    N_("Pawns slide on"),
-    N_("other colours' slides"),
-    N_("only their own colour's (later editions)"),
-    N_("every slide"),
-    N_("After an 11 swap, who slides"),
-    N_("the pawn that moved"),
-    N_("both pawns"),
-    N_("Pawns on the board at the start"),
-    N_("none, all in START"),
-    N_("one, on its START exit"),
-    N_("Teams: a 7 may be split among"),
-    N_("two pawns"),
-    N_("any number of the team's pawns"),
-    N_("Teams: an 11 may swap with your partner"),
-    N_("Points: the winner's bonus"),
-    N_("only the highest that applies"),
-    N_("all that apply, added up"),
-    N_("yes"),
-    N_("no"),
-    N_("always"),
+    # the rule options (docs/variants.md) and their values, in words (lobby.js, from /api/meta)
+    *OPTION_MESSAGES,
     N_("the game had moved on: look again"),
     N_("the game is over"),
     N_("it is not your turn"),

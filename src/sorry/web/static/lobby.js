@@ -17,22 +17,6 @@ const input = (id) => /** @type {HTMLInputElement} */ ($(id));
 /** @param {string} value @param {string} text */
 const option = (value, text) => el("option", { value, text });
 
-/**
- * The rule options (docs/variants.md) in words: each option's label and its values'.
- * @type {Record<string, [string, Record<string, string>]>}
- */
-const OPTION_WORDS = {
-  deck: ["Deck", { 45: "45 cards (five 1s)", 44: "44 cards (first edition)" }],
-  two_draws_again: ["A 2 lets you draw again", { yes: "yes", no: "no (later editions)" }],
-  sorry_forward_4: ["Sorry! may move 4 forward instead", { no: "no", always: "always", fallback: "only when there is no target" }],
-  slide_on: ["Pawns slide on", { other: "other colours' slides", own: "only their own colour's (later editions)", all: "every slide" }],
-  swap_slides: ["After an 11 swap, who slides", { mover: "the pawn that moved", both: "both pawns" }],
-  starting_pawns_out: ["Pawns on the board at the start", { 0: "none, all in START", 1: "one, on its START exit" }],
-  team_seven_split: ["Teams: a 7 may be split among", { two: "two pawns", any: "any number of the team's pawns" }],
-  team_swap_partner: ["Teams: an 11 may swap with your partner", { no: "no", yes: "yes" }],
-  points_bonus: ["Points: the winner's bonus", { highest: "only the highest that applies", cumulative: "all that apply, added up" }],
-};
-
 /** The rule options that apply to the variant chosen are shown; the others are hidden. */
 function showOptionsOf(/** @type {Record<string, string[]>} */ applies) {
   const variant = select("variant").value;
@@ -62,11 +46,10 @@ export async function lobbyPage(account) {
   const variant = select("variant");
   for (const v of meta.variants) variant.append(option(v, t(v)));
   const opts = $("options");
-  for (const [name, values] of Object.entries(meta.options)) {
-    if (name === "turn_limit") continue;
-    const [label, words] = OPTION_WORDS[name] || [name, {}];
+  // each option's label and values' words: the core's table (sorry.rules.OPTIONS)
+  for (const [name, [label, values]] of Object.entries(meta.option_words)) {
     const sel = el("select", { "data-option": name });
-    for (const v of /** @type {string[]} */ (values)) sel.append(option(v, t(words[v] || v)));
+    for (const [v, words] of /** @type {[string, string][]} */ (values)) sel.append(option(v, t(words)));
     opts.append(el("label", { text: t(label) + " " }, sel));
   }
   const applies = meta.option_variants || {};
