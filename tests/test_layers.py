@@ -191,3 +191,48 @@ def test_no_private_calls_across_web_modules() -> None:
             private = node.attr.startswith("_") and not node.attr.startswith("__")
             own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls", "os")
             assert not private or own, f"{path.name}:{node.lineno}: {ast.unparse(node)}"
+
+
+#: The modules of web/ that write SQL (docs/web.md, Structure): the games' storage, the
+#: accounts' tables and store, the two modules that are each the one writer of their own tables
+#: (the ratings' update, the notifications' outbox), and PostgreSQL's LISTEN.
+SQL_MODULES = {"db.py", "account_tables.py", "accounts.py", "ratings.py", "outbox.py", "notify.py"}
+
+
+def sql_uses(path: Path) -> list[str]:
+    """What in the module ``path`` writes SQL or reaches the database: an import of
+    SQLAlchemy (but for the ``Connection`` type of a write handed to the storage), a
+    statement run (``.execute``), a transaction or connection opened (``.begin()``,
+    ``.connect()``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [f"import {a.name}" for a in node.names if a.name.split(".")[0] == "sqlalchemy"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sqlalchemy":
+            names = {a.name for a in node.names}
+            if node.module != "sqlalchemy.engine" or names != {"Connection"}:
+                out.append(f"from {node.module} import {', '.join(sorted(names))}")
+        elif isinstance(node, ast.Attribute) and node.attr in ("execute", "begin", "connect"):
+            out.append(f"line {node.lineno}: .{node.attr}")
+    return out
+
+
+def test_sql_is_written_in_the_storage_modules_only() -> None:
+    """web/ has one place for SQL: the service's modules call the storage's methods."""
+    wrong = {
+        p.name: uses
+        for p in sorted(WEB.glob("*.py"))
+        if p.name not in SQL_MODULES and (uses := sql_uses(p))
+    }
+    assert not wrong, f"SQL outside the storage modules of docs/web.md: {wrong}"
+
+
+def test_the_sql_check_sees_a_statement(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text(
+        "import sqlalchemy as sa\nfrom sqlalchemy.engine import Connection\n"
+        "def f(conn: Connection):\n    conn.execute(sa.text('SELECT 1'))\n",
+        encoding="utf-8",
+    )
+    assert sql_uses(src) == ["import sqlalchemy", "line 4: .execute"]

@@ -112,6 +112,48 @@ def test_failed_logins_are_limited_per_name_and_per_address() -> None:
     assert lim.allowed("ann", "10.9.9.9", now=100.5)  # the window has passed
 
 
+def test_failures_by_others_do_not_lock_the_owner_out_of_her_usual_address() -> None:
+    lim = LoginLimits(per_name=3, per_address=5, window=100.0)
+    lim.succeeded("Ann", "10.0.0.9", now=0.0)  # Ann logs in from home
+    for i in range(40):  # forty addresses guess her password, three times at most in all
+        if lim.allowed("ann", f"10.1.0.{i}", now=1.0 + i):
+            lim.failed("ann", f"10.1.0.{i}", now=1.0 + i)
+    assert lim._count(lim._names, "ann", 45.0) == 3  # the guesses that were let through
+    assert not lim.allowed("ann", "10.2.0.1", now=45.0)  # any other unknown address: closed
+    assert lim.allowed("ANN", "10.0.0.9", now=45.0)  # Ann at home: open
+    assert lim.retry_after("ann", "10.2.0.1", now=45.0) == 57  # the window opened at 1.0
+    # a known address still has its own limit (someone at Ann's address guessing)
+    for _ in range(3):
+        assert lim.allowed("ann", "10.0.0.9", now=50.0)
+        lim.failed("ann", "10.0.0.9", now=50.0)
+    assert not lim.allowed("ann", "10.0.0.9", now=50.0)
+    assert lim.allowed("ann", "10.0.0.9", now=150.5)  # its window has passed
+    # a success forgets that address's own failures, not the others'
+    lim.failed("ann", "10.0.0.9", now=151.0)
+    lim.succeeded("ann", "10.0.0.9", now=152.0)
+    assert lim._count(lim._pairs, ("ann", "10.0.0.9"), 152.0) == 0
+
+
+def test_an_address_is_known_to_a_name_for_the_trust_period_only() -> None:
+    lim = LoginLimits(per_name=1, per_address=100, window=1000.0, trust=500.0)
+    lim.succeeded("ann", "10.0.0.9", now=0.0)
+    lim.failed("ann", "10.1.0.1", now=400.0)
+    assert lim.allowed("ann", "10.0.0.9", now=450.0)
+    assert not lim.allowed("ann", "10.0.0.9", now=501.0)  # known no longer: closed as any
+    # known to Ann, the address is a stranger to Bob
+    lim.failed("bob", "10.1.0.2", now=10.0)
+    assert not lim.allowed("bob", "10.0.0.9", now=11.0)
+
+
+def test_failures_from_a_known_address_do_not_close_the_name_to_others() -> None:
+    lim = LoginLimits(per_name=2, per_address=100, window=100.0)
+    lim.succeeded("ann", "10.0.0.9", now=0.0)
+    for _ in range(2):
+        lim.failed("ann", "10.0.0.9", now=1.0)  # Ann mistypes at home, twice
+    assert not lim.allowed("ann", "10.0.0.9", now=2.0)
+    assert lim.allowed("ann", "10.3.0.1", now=2.0)  # her phone, elsewhere: still open
+
+
 def test_the_limits_memory_is_bounded() -> None:
     lim = LoginLimits(per_name=1, per_address=1_000_000, max_entries=100)
     for i in range(1000):

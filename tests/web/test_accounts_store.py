@@ -102,6 +102,26 @@ def test_wrong_passwords_in_a_loop_are_limited_even_with_the_right_one(store: Ac
     assert err.value.code == "login_limited"
 
 
+def test_the_owner_logs_in_from_her_usual_address_while_others_guess(
+    store: AccountStore,
+) -> None:
+    """Forty addresses guessing Ann's password lock her name for strangers, not for her: she
+    registered from 10.0.9.9, and logs in from there with the right password; the guesses let
+    through are three in all (per_name), whatever the number of addresses."""
+    store.create("Ann", "correct horse", address="10.0.9.9")
+    codes = []
+    for i in range(40):
+        try:
+            store.login("Ann", f"guess {i}", f"10.0.4.{i}")
+        except LoginRefused as exc:
+            codes.append(exc.code)
+    assert codes.count("bad_login") == 3 and codes.count("login_limited") == 37
+    assert store.login("Ann", "correct horse", "10.0.9.9")
+    with pytest.raises(LoginRefused) as err:  # a new address waits, right password or not
+        store.login("Ann", "correct horse", "10.0.5.1")
+    assert err.value.code == "login_limited"
+
+
 def test_changing_the_password_ends_the_other_sessions(store: AccountStore) -> None:
     ann, here = store.create("Ann", "correct horse")
     there = store.login("Ann", "correct horse", "10.0.0.2")

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from server_helpers import fast_settings, new_game, recv
+from server_helpers import fast_settings, hello, new_game, recv, recv_until
 from sorry.web import create_app
 from sorry.web.passwords import SESSION_COOKIE
 
@@ -174,6 +174,29 @@ def test_wrong_passwords_in_a_loop_are_limited_and_unknown_names_alike(app: Test
     assert (
         unknown.json() == wrong.json() == {"error": "wrong name or password", "code": "bad_login"}
     )
+
+
+def test_guessing_from_other_addresses_does_not_lock_the_owner_out(database: str) -> None:
+    """Ann registered from her address; guessers at two other addresses get three guesses in
+    all, then 429 even with the right password; Ann logs in from her address all along."""
+    application = create_app(database, settings())
+    with TestClient(application) as client:
+        ann = browser(client)
+        register(ann, "Ann")
+        codes = []
+        for k in range(2):
+            # a client of its own (no second start-up): its requests come from another address
+            other = TestClient(application, client=(f"203.0.113.{k + 1}", 5000))
+            codes += [
+                other.post("/api/session", json={"name": "Ann", "password": f"w{i}"}).status_code
+                for i in range(3)
+            ]
+            r = other.post("/api/session", json={"name": "ann", "password": PASSWORD})
+            assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
+            other.close()
+        assert codes == [401, 401, 401, 429, 429, 429]
+        r = ann.post("/api/session", json={"name": "Ann", "password": PASSWORD})
+        assert r.status_code == 200 and r.json()["name"] == "Ann"
 
 
 def test_wrong_passwords_on_many_names_from_one_address_are_limited(database: str) -> None:
@@ -351,6 +374,56 @@ def test_invitations_by_name_blocks_and_recent_opponents(app: TestClient) -> Non
     }
     assert a.post("/api/games", json={"seats": seats}).status_code == 403
     assert b.get("/api/account").json()["blocked"] == ["Ann"]
+
+
+def _said(ws: Any) -> dict[str, Any]:
+    """The next chat line or reaction a connection gets (other messages skipped)."""
+    return recv_until(ws, lambda m: m["type"] in ("chat", "reaction"), seconds=30)
+
+
+def test_a_blocked_players_chat_and_reactions_never_reach_the_blocker(app: TestClient) -> None:
+    """Bob blocked Ann: the server sends her lines and reactions to everyone on the game but
+    Bob's connections (the history he gets on opening the game too); once he unblocks her,
+    her next line reaches him."""
+    a, b = browser(app), browser(app)
+    register(a, "Ann")
+    register(b, "Bob")
+    g = new_game(a, {"R": "invite", "B": "invite"}, room={"start": "host"})
+    gid = g["id"]
+    a.post(f"/api/games/{gid}/join", json={"seat": "R", "token": g["tokens"]["R"]})
+    b.post(f"/api/games/{gid}/join", json={"seat": "B", "token": g["tokens"]["B"]})
+    assert b.post("/api/account/block", json={"name": "Ann"}).status_code == 200
+    watcher = browser(app)
+    with (
+        b.websocket_connect(f"/ws/{gid}") as bob,
+        watcher.websocket_connect(f"/ws/{gid}") as guest,
+        a.websocket_connect(f"/ws/{gid}") as ann,
+    ):
+        hello(bob, "B")
+        hello(guest)
+        hello(ann, "R", g["tokens"]["R"])
+        ann.send_json({"type": "chat", "text": "from Ann"})
+        ann.send_json({"type": "react", "emoji": "👍"})
+        assert _said(guest)["message"]["text"] == "from Ann"
+        assert _said(guest) == {"type": "reaction", "colour": "R", "name": "Ann", "emoji": "👍"}
+        guest.send_json({"type": "chat", "text": "from a watcher", "name": "Watcher"})
+        assert _said(bob)["message"]["text"] == "from a watcher"  # Ann's two never came
+        # the history a new page of Bob's gets leaves her line out; the watcher's has it
+        with b.websocket_connect(f"/ws/{gid}") as again:
+            again.send_json({"type": "hello", "seat": "B"})
+            history = recv(again, "chat_history")["messages"]
+        assert [m["text"] for m in history] == ["from a watcher"]
+        with watcher.websocket_connect(f"/ws/{gid}") as again:
+            again.send_json({"type": "hello"})
+            history = recv(again, "chat_history")["messages"]
+        assert [m["text"] for m in history] == ["from Ann", "from a watcher"]
+        # unblocked: her next line reaches his open page
+        assert b.post("/api/account/block", json={"name": "Ann", "blocked": False}).json() == {
+            "name": "Ann",
+            "blocked": False,
+        }
+        ann.send_json({"type": "chat", "text": "sorry"})
+        assert _said(bob)["message"]["text"] == "sorry"
 
 
 def test_report_a_chat_line(app: TestClient) -> None:
@@ -553,14 +626,14 @@ def test_turn_rows_written_together_never_go_back(database: str) -> None:
     import sqlalchemy as sa
 
     from sorry.web import account_tables as t
-    from sorry.web.clocks import Clocks, Turn
+    from sorry.web.accounts import AccountStore, TurnRow
     from sorry.web.db import Database
 
     db = Database(database)
     try:
 
-        def turn(gid: str, seq: int, to_move: int) -> Turn:
-            return Turn(gid, seq, to_move, float(seq), None, None, ())
+        def turn(gid: str, seq: int, to_move: int) -> TurnRow:
+            return TurnRow(gid, seq, to_move, float(seq), None)
 
         def rows() -> dict[str, tuple[int, int]]:
             with db.engine.connect() as conn:
@@ -568,10 +641,10 @@ def test_turn_rows_written_together_never_go_back(database: str) -> None:
                 return {r.game_id: (r.seq, r.to_move) for r in got}
 
         with db.engine.begin() as conn:
-            Clocks._upsert(conn, [turn("a", 5, 1), turn("b", 2, 0)])
+            AccountStore.write_turns_in(conn, [turn("a", 5, 1), turn("b", 2, 0)])
         assert rows() == {"a": (5, 1), "b": (2, 0)}
         with db.engine.begin() as conn:
-            Clocks._upsert(conn, [turn("a", 3, 2), turn("b", 4, 3), turn("c", 1, 1)])
+            AccountStore.write_turns_in(conn, [turn("a", 3, 2), turn("b", 4, 3), turn("c", 1, 1)])
         assert rows() == {"a": (5, 1), "b": (4, 3), "c": (1, 1)}
     finally:
         db.dispose()

@@ -288,6 +288,15 @@ def test_invite_by_name_your_turn_report_and_block(
             "() => document.querySelector('#chat-log li[data-colour=R] .report').disabled"
         )
         assert bob.inner_text("#chat-log li[data-colour=R] .report") == "Reported"
+        # a new line draws the chat again: the line reported stays reported, the new one can be
+        ann.fill("#chat-input", "and again")
+        ann.click("#chat-send")
+        bob.wait_for_function(
+            "() => document.querySelectorAll('#chat-log li[data-colour=R] .report').length === 2"
+        )
+        buttons = bob.locator("#chat-log li[data-colour=R] .report")
+        assert buttons.nth(0).inner_text() == "Reported" and buttons.nth(0).is_disabled()
+        assert buttons.nth(1).inner_text() == "Report" and buttons.nth(1).is_enabled()
         from sorry.cli import main
 
         assert main(["admin", "reports", "--database", server.database]) == 0

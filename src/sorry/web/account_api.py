@@ -165,7 +165,9 @@ async def register(request: Request) -> Response:
         return too_many("too many requests from this address: wait a minute", 60)
     try:
         name, password = _credentials(await read_json(request))
-        account, token = await asyncio.to_thread(people.store.create, name, password)
+        account, token = await asyncio.to_thread(
+            people.store.create, name, password, None, client_address(request)
+        )
     except BadRequest as exc:
         return error(400, str(exc))
     except AccountError as exc:
@@ -316,7 +318,7 @@ async def block(request: Request) -> Response:
         await asyncio.to_thread(people.store.block, account.id, other.id, on)
     except AccountError as exc:
         return error(409, str(exc))
-    people.blocks_changed(account.id)
+    await people.blocks_changed(account.id)
     return JSONResponse({"name": other.name, "blocked": on})
 
 

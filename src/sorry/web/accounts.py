@@ -7,7 +7,8 @@ tables in :mod:`sorry.web.account_tables`.
 * **Register** (:meth:`AccountStore.create`) and **log in** (:meth:`AccountStore.login`) answer
   a session token; a login for a name nobody has costs the same argon2 work as a wrong
   password, and both answer the same error (``bad_login``), after the attempt is counted
-  against the name and the address (:class:`~sorry.web.passwords.LoginLimits`).
+  against the name and the address (:class:`~sorry.web.passwords.LoginLimits`); a login with
+  the right password makes its address one the name is not locked out of.
 * **Change the password**: every other session of the account ends.
 * **Delete the account**: the password hash, sessions, ratings, notification settings, blocks
   and the name go; the games stay, with the account's seats renamed to a placeholder and no
@@ -16,20 +17,30 @@ tables in :mod:`sorry.web.account_tables`.
   history, and the games it played (the server adds each game's record).
 * **Claim a game** (:meth:`AccountStore.claim`): a finished game played as a guest joins the
   account's history when the seat's token is shown.
+
+With :mod:`sorry.web.db` (the games' tables), this is where the server's SQL is written: the
+accounts' tables (:mod:`sorry.web.account_tables`) are read and written here only (the ratings'
+update of :func:`~sorry.web.ratings.rate_game` and the notifications' outbox of
+:mod:`sorry.web.outbox` aside, each the one writer of its own tables); the service's modules
+(:mod:`~sorry.web.people`, :mod:`~sorry.web.clocks`, :mod:`~sorry.web.results`) call the
+methods below.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from . import account_tables as t
+from .db import games as game_rows, seats as seat_rows
 from .passwords import (
     SESSION_TTL,
     AccountError,
@@ -41,7 +52,7 @@ from .passwords import (
     name_key,
     new_session_token,
 )
-from .ratings import Rating, new_rating
+from .ratings import Change, Entry, Rating, new_rating, rate_game
 
 DELETED_NAME = "—"  # a deleted account's seats in its games
 SEEN_EVERY = 300.0  # a session's last use is written at most this often
@@ -57,6 +68,18 @@ class Account:
     email: str | None
     webhook: str | None
     settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """A game's row of ``sorry_turns``: whose turn it is since when, and in a correspondence
+    game when that move's time runs out."""
+
+    game_id: str
+    seq: int
+    to_move: int | None  # None: nobody (not started, or over)
+    since: float
+    deadline: float | None
 
 
 class LoginRefused(Exception):
@@ -95,9 +118,12 @@ class AccountStore:
         self.limits = limits or LoginLimits()
 
     # -- accounts and sessions -----------------------------------------------------------------
-    def create(self, name: str, password: str, now: float | None = None) -> tuple[Account, str]:
+    def create(
+        self, name: str, password: str, now: float | None = None, address: str | None = None
+    ) -> tuple[Account, str]:
         """A new account and a session for it; :class:`AccountError` (``bad_name``,
-        ``bad_password``, ``password_is_name``, ``name_taken``)."""
+        ``bad_password``, ``password_is_name``, ``name_taken``). ``address``, the client's, is
+        trusted for the name from now on (:class:`~sorry.web.passwords.LoginLimits`)."""
         clean = clean_account_name(name)
         why = check_password(password, clean)
         if why is not None:
@@ -126,6 +152,8 @@ class AccountStore:
             from .passwords import MESSAGES
 
             raise AccountError("name_taken", MESSAGES["name_taken"]) from None
+        if address is not None:
+            self.limits.succeeded(clean, address)
         account = self.get(account_id)
         assert account is not None
         return account, token
@@ -159,6 +187,7 @@ class AccountStore:
         if not self.passwords.verify(stored, password) or row is None:
             self.limits.failed(name, address)
             raise LoginRefused("bad_login")
+        self.limits.succeeded(name, address)
         at = time.time() if now is None else now
         with self.engine.begin() as conn:
             if self.passwords.needs_rehash(row.password_hash):
@@ -259,8 +288,9 @@ class AccountStore:
         ).all()
         for game_id, colour in seats:
             conn.execute(
-                sa.text("UPDATE sorry_seats SET name = :name WHERE game_id = :g AND colour = :c"),
-                {"name": DELETED_NAME, "g": game_id, "c": colour},
+                seat_rows.update()
+                .where(seat_rows.c.game_id == game_id, seat_rows.c.colour == colour)
+                .values(name=DELETED_NAME)
             )
         conn.execute(
             t.game_accounts.update()
@@ -365,15 +395,11 @@ class AccountStore:
     ) -> bool:
         """Add a finished guest game to the account's history, if ``token_hash`` is the seat's
         and nobody's account holds the seat yet (unrated: the game was played as a guest)."""
-        import hmac
-
         with self.engine.begin() as conn:
             row = conn.execute(
-                sa.text(
-                    "SELECT s.token_hash, g.status FROM sorry_seats s JOIN sorry_games g "
-                    "ON g.id = s.game_id WHERE s.game_id = :g AND s.colour = :c"
-                ),
-                {"g": game_id, "c": colour},
+                sa.select(seat_rows.c.token_hash, game_rows.c.status)
+                .join(game_rows, game_rows.c.id == seat_rows.c.game_id)
+                .where(seat_rows.c.game_id == game_id, seat_rows.c.colour == colour)
             ).first()
             if row is None or row.token_hash is None or row.status != "over":
                 return False
@@ -399,16 +425,13 @@ class AccountStore:
                 t.game_accounts.c.rated,
                 t.game_accounts.c.joined_at,
                 t.game_accounts.c.rank,
-                sa.literal_column("sorry_games.status").label("status"),
-                sa.literal_column("sorry_games.variant").label("variant"),
-                sa.literal_column("sorry_games.name").label("name"),
-                sa.literal_column("sorry_games.updated_at").label("updated_at"),
+                game_rows.c.status,
+                game_rows.c.variant,
+                game_rows.c.name,
+                game_rows.c.updated_at,
             )
             .select_from(
-                t.game_accounts.join(
-                    sa.table("sorry_games", sa.column("id")),
-                    sa.literal_column("sorry_games.id") == t.game_accounts.c.game_id,
-                )
+                t.game_accounts.join(game_rows, game_rows.c.id == t.game_accounts.c.game_id)
             )
             .where(t.game_accounts.c.account_id == account_id)
             .order_by(t.game_accounts.c.joined_at.desc())
@@ -430,6 +453,23 @@ class AccountStore:
     def rating(self, account_id: int, variant: str) -> Rating:
         got = self.ratings(account_id).get(variant)
         return got[0] if got is not None else new_rating()
+
+    def rating_deltas(self, account_id: int, limit: int) -> list[Any]:
+        """The account's last rating changes (``game_id``, ``mu_before``, ``mu_after``),
+        newest first, every variant."""
+        with self.reader.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.select(
+                        t.rating_changes.c.game_id,
+                        t.rating_changes.c.mu_before,
+                        t.rating_changes.c.mu_after,
+                    )
+                    .where(t.rating_changes.c.account_id == account_id)
+                    .order_by(t.rating_changes.c.at.desc())
+                    .limit(limit)
+                ).all()
+            )
 
     def history(self, account_id: int, variant: str, limit: int = 500) -> list[Any]:
         with self.reader.connect() as conn:
@@ -472,6 +512,198 @@ class AccountStore:
                 ).all()
             )
 
+    def your_turn(self, account_id: int) -> list[str]:
+        """The unfinished, started games in which it is the account's turn, longest waiting
+        first."""
+        q = (
+            sa.select(t.game_accounts.c.game_id)
+            .join(t.turns, t.turns.c.game_id == t.game_accounts.c.game_id)
+            .where(
+                t.game_accounts.c.account_id == account_id,
+                t.turns.c.to_move == t.game_accounts.c.colour,
+            )
+            .order_by(t.turns.c.since)
+        )
+        with self.reader.connect() as conn:
+            return [r[0] for r in conn.execute(q)]
+
+    def invitations(self, account_id: int, limit: int = 50) -> list[str]:
+        """Games being played whose seat the account was invited to by name and has not
+        taken yet, newest first."""
+        q = (
+            sa.select(t.game_accounts.c.game_id)
+            .join(
+                seat_rows,
+                (seat_rows.c.game_id == t.game_accounts.c.game_id)
+                & (seat_rows.c.colour == t.game_accounts.c.colour),
+            )
+            .join(game_rows, game_rows.c.id == t.game_accounts.c.game_id)
+            .where(
+                t.game_accounts.c.account_id == account_id,
+                seat_rows.c.claimed == 0,
+                game_rows.c.status == "playing",
+            )
+            .order_by(t.game_accounts.c.joined_at.desc())
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [r[0] for r in conn.execute(q)]
+
+    def seat_colour(self, game_id: str, account_id: int) -> int | None:
+        """The colour the account holds in a game, if any."""
+        with self.reader.connect() as conn:
+            return conn.execute(
+                sa.select(t.game_accounts.c.colour).where(
+                    t.game_accounts.c.game_id == game_id,
+                    t.game_accounts.c.account_id == account_id,
+                )
+            ).scalar()
+
+    # -- finished games: ranks, ratings, luck -------------------------------------------------
+    def settle(
+        self,
+        game_id: str,
+        ranks: dict[int, int] | None,
+        colours: Iterable[int],
+        rating: tuple[str, Sequence[Entry]] | None,
+    ) -> list[Change] | None:
+        """In one transaction: each account seat's rank (``colours``; 0: nobody won) and, for
+        a rated game (``rating``: its variant and seats), the ratings, once
+        (:func:`~sorry.web.ratings.rate_game`). Returns the rating changes (None: not rated
+        now)."""
+        with self.engine.begin() as conn:
+            for c in colours:
+                conn.execute(
+                    t.game_accounts.update()
+                    .where(t.game_accounts.c.game_id == game_id, t.game_accounts.c.colour == c)
+                    .values(rank=ranks.get(c, 0) if ranks else 0)
+                )
+            if ranks is None or rating is None:
+                return None
+            variant, entries = rating
+            return rate_game(conn, game_id, variant, entries, ranks)
+
+    def write_luck(self, game_id: str, rows: list[dict[str, Any]]) -> None:
+        """A game's luck rows (``colour``, ``account_id``, ``luck``, ``luck_se``, ``at``),
+        replacing those it had."""
+        with self.engine.begin() as conn:
+            conn.execute(t.luck.delete().where(t.luck.c.game_id == game_id))
+            conn.execute(t.luck.insert(), [{"game_id": game_id, **r} for r in rows])
+
+    def luck_rows(self, account_id: int, limit: int) -> list[dict[str, float]]:
+        """The luck of the account's last ``limit`` analysed games, newest first."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.luck.c.luck, t.luck.c.luck_se)
+                .where(t.luck.c.account_id == account_id)
+                .order_by(t.luck.c.at.desc())
+                .limit(limit)
+            ).all()
+        return [{"luck": r.luck, "luck_se": r.luck_se or 0.0} for r in rows]
+
+    def unsettled(self, limit: int) -> list[str]:
+        """Finished games with an account seat whose rank is not written, or rated and not
+        rated yet."""
+        rated = sa.exists().where(t.rated_games.c.game_id == t.game_accounts.c.game_id)
+        q = (
+            sa.select(t.game_accounts.c.game_id)
+            .distinct()
+            .join(game_rows, game_rows.c.id == t.game_accounts.c.game_id)
+            .where(
+                game_rows.c.status == "over",
+                t.game_accounts.c.account_id.is_not(None),
+                sa.or_(
+                    t.game_accounts.c.rank.is_(None),
+                    sa.and_(t.game_accounts.c.rated == 1, ~rated),
+                ),
+            )
+            .limit(limit)
+        )
+        with self.reader.connect() as conn:
+            return [r[0] for r in conn.execute(q)]
+
+    # -- turns (sorry_turns) ------------------------------------------------------------------
+    def turn(self, game_id: str) -> Any:
+        """A game's turn row (``seq``, ``to_move``, ``since``, ``deadline``), or None."""
+        with self.reader.connect() as conn:
+            return conn.execute(sa.select(t.turns).where(t.turns.c.game_id == game_id)).first()
+
+    @staticmethod
+    def write_turns_in(conn: Connection, rows: Sequence[TurnRow]) -> None:
+        """The turn rows without a deadline, inside the caller's transaction, each replacing
+        an older one of its game (not a newer): one statement for them all."""
+        insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+        ins = insert(t.turns)
+        new = ins.excluded
+        conn.execute(
+            ins.on_conflict_do_update(
+                index_elements=[t.turns.c.game_id],
+                set_={"seq": new.seq, "to_move": new.to_move, "since": new.since, "deadline": None},
+                where=t.turns.c.seq <= new.seq,
+            ),
+            [
+                {"game_id": x.game_id, "seq": x.seq, "to_move": x.to_move, "since": x.since}
+                for x in rows
+            ],
+        )
+
+    @staticmethod
+    def write_turn_in(conn: Connection, row: TurnRow) -> bool:
+        """One turn row, inside the caller's transaction, unless a newer one is written
+        (False)."""
+        values: dict[str, Any] = {
+            "seq": row.seq,
+            "to_move": row.to_move,
+            "since": row.since,
+            "deadline": row.deadline,
+        }
+        updated = conn.execute(
+            t.turns.update()
+            .where(t.turns.c.game_id == row.game_id, t.turns.c.seq <= row.seq)
+            .values(**values)
+        ).rowcount
+        if updated:
+            return True
+        exists = conn.execute(
+            sa.select(t.turns.c.seq).where(t.turns.c.game_id == row.game_id)
+        ).first()
+        if exists is not None:
+            return False  # a newer turn is written already
+        conn.execute(t.turns.insert().values(game_id=row.game_id, **values))
+        return True
+
+    @staticmethod
+    def channels_in(conn: Connection, account_id: int) -> Any:
+        """The account's ``webhook`` and ``email`` (inside the caller's transaction), or None."""
+        return conn.execute(
+            sa.select(t.accounts.c.webhook, t.accounts.c.email).where(t.accounts.c.id == account_id)
+        ).first()
+
+    def due_turns(self, now: float, limit: int = 200) -> list[Any]:
+        """Claim the turns whose time ran out (each by one process only: a conditional
+        update): their ``game_id``, ``seq`` and ``to_move``."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                sa.select(t.turns.c.game_id, t.turns.c.seq, t.turns.c.to_move)
+                .where(t.turns.c.deadline.is_not(None), t.turns.c.deadline <= now)
+                .limit(limit)
+            ).all()
+        claimed = []
+        with self.engine.begin() as conn:
+            for r in rows:
+                got = conn.execute(
+                    t.turns.update()
+                    .where(
+                        t.turns.c.game_id == r.game_id,
+                        t.turns.c.seq == r.seq,
+                        t.turns.c.deadline.is_not(None),
+                    )
+                    .values(deadline=None)
+                ).rowcount
+                if got:
+                    claimed.append(r)
+        return claimed
+
     # -- people ---------------------------------------------------------------------------------
     def block(self, account_id: int, other_id: int, on: bool, now: float | None = None) -> None:
         with self.engine.begin() as conn:
@@ -512,6 +744,16 @@ class AccountStore:
                     .join(t.blocks, t.blocks.c.blocked_id == t.accounts.c.id)
                     .where(t.blocks.c.account_id == account_id)
                     .order_by(t.accounts.c.name)
+                )
+            ]
+
+    def blocked_ids(self, account_id: int) -> list[int]:
+        """The ids of the accounts ``account_id`` blocked."""
+        with self.reader.connect() as conn:
+            return [
+                r[0]
+                for r in conn.execute(
+                    sa.select(t.blocks.c.blocked_id).where(t.blocks.c.account_id == account_id)
                 )
             ]
 

@@ -217,7 +217,7 @@ class Audience:
             if live.room.deadline is None:
                 turn_began(live)
         self.send_state(live, conn, full=True)
-        conn.send(live.room.chat.history_message())
+        conn.send(live.room.chat.history_message(conn.hidden))
         self.broadcast_seats(live)
 
     def detach(self, live: LiveGame, conn: Conn) -> None:

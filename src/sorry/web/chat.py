@@ -7,7 +7,9 @@
   client address one a second (bursts of six, whatever its connections), and the spectators of
   a game together :data:`SPECTATOR_RATE` a second (the players' lines are not held up by
   them); the host may switch the chat off for everyone (:mod:`sorry.web.room`). Muting a
-  player is the reader's choice, kept by the page.
+  player is the reader's choice, kept by the page. **Blocking** is an account's: the lines
+  (and reactions) of an account it blocked are never sent to its connections
+  (:attr:`Conn.hidden <sorry.web.conn.Conn.hidden>`), the history included.
 * A spectator's name may not be a seat's colour, a reserved word, or a player's name
   (:func:`sorry.web.tokens.spectator_name`).
 * The last :data:`HISTORY` messages stay with the game in memory and are sent to whoever
@@ -49,6 +51,7 @@ class ChatMessage:
     text: str | None
     phrase: str | None
     at: float
+    account: int | None = None  # the writer's account (never sent): who blocked it does not see it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,15 +96,41 @@ class ChatLog:
         return bucket.allow()
 
     def add(
-        self, colour: str | None, who: str, name: str, text: str | None, phrase: str | None
+        self,
+        colour: str | None,
+        who: str,
+        name: str,
+        text: str | None,
+        phrase: str | None,
+        account: int | None = None,
     ) -> ChatMessage:
         self.count += 1
-        msg = ChatMessage(self.count, colour, who, name, text, phrase, time.time())
+        msg = ChatMessage(self.count, colour, who, name, text, phrase, time.time(), account)
         self.messages.append(msg)
         return msg
 
-    def history_message(self) -> dict[str, Any]:
-        return {"type": "chat_history", "messages": [m.to_json() for m in self.messages]}
+    def history_message(self, hidden: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """The recent lines, without those of the accounts in ``hidden`` (the reader's blocks)."""
+        return {
+            "type": "chat_history",
+            "messages": [m.to_json() for m in self.messages if m.account not in hidden],
+        }
+
+
+def writer_account(live: LiveGame, conn: Conn) -> int | None:
+    """The account a line or reaction from ``conn`` comes from: its seat's, or the session's of
+    a spectator."""
+    if conn.seat is not None:
+        return live.seats[conn.seat].account_id
+    return conn.account
+
+
+def send_to_all(live: LiveGame, message: object, account: int | None) -> None:
+    """``message`` to every connection on the game but those that blocked ``account``."""
+    text = dumps(message)
+    for c in list(live.conns):
+        if account is None or account not in c.hidden:
+            c.send_text(text)
 
 
 def say(live: LiveGame, conn: Conn, request: ChatRequest, address: RateLimit) -> None:
@@ -130,8 +159,6 @@ def say(live: LiveGame, conn: Conn, request: ChatRequest, address: RateLimit) ->
     else:
         colour = None
         name = name or "Spectator"
-    msg = room.chat.add(colour, conn.ident, name, request.text, request.phrase)
-    out = {"type": "chat", "message": msg.to_json()}
-    text = dumps(out)
-    for c in list(live.conns):
-        c.send_text(text)
+    account = writer_account(live, conn)
+    msg = room.chat.add(colour, conn.ident, name, request.text, request.phrase, account)
+    send_to_all(live, {"type": "chat", "message": msg.to_json()}, account)

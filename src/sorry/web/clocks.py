@@ -26,12 +26,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from ..i18n import _, using
-from . import account_tables as t
+from .accounts import TurnRow
 from .cache import GameCache
 from .config import Settings
 from .correspondence import turn_notifications
@@ -59,13 +57,17 @@ class Turn:
     notify: int | None  # the account to tell it is their turn (a correspondence game's)
     here: tuple[int, ...]  # the colours with a page of the game open
 
+    @property
+    def row(self) -> TurnRow:
+        return TurnRow(self.game_id, self.seq, self.to_move, self.since, self.deadline)
+
 
 class Clocks:
     def __init__(self, cache: GameCache, people: People, settings: Settings) -> None:
         self.cache = cache
         self.people = people
         self.settings = settings
-        self.engine = cache.db.engine
+        self.store = people.store
         #: game -> (seq, started, over) of the turn row written or read for it
         self.known: dict[str, tuple[int, bool, bool]] = {}
         self.dispatcher: Dispatcher | None = None
@@ -163,8 +165,7 @@ class Clocks:
             self.cache.audience.broadcast(live)  # the room's deadline_in
 
     def read(self, game_id: str) -> Any:
-        with self.cache.db.reader.connect() as conn:
-            return conn.execute(sa.select(t.turns).where(t.turns.c.game_id == game_id)).first()
+        return self.store.turn(game_id)
 
     def write_turns(self, conn: Connection, turns: list[Turn]) -> tuple[list[bool], int]:
         """Each turn's row, unless a newer one is written (False), and the "your turn"
@@ -172,64 +173,26 @@ class Clocks:
         notifications were queued."""
         out = []
         queued = 0
-        plain = [x for x in turns if x.deadline is None and x.notify is None]
+        plain = [x.row for x in turns if x.deadline is None and x.notify is None]
         if plain:  # no clock, nobody to tell: one statement for them all
-            self._upsert(conn, plain)
+            self.store.write_turns_in(conn, plain)
         for turn in turns:
             if turn.deadline is None and turn.notify is None:
                 out.append(True)
                 continue
-            values = {
-                "seq": turn.seq,
-                "to_move": turn.to_move,
-                "since": turn.since,
-                "deadline": turn.deadline,
-            }
-            updated = conn.execute(
-                t.turns.update()
-                .where(t.turns.c.game_id == turn.game_id, t.turns.c.seq <= turn.seq)
-                .values(**values)
-            ).rowcount
-            if not updated:
-                exists = conn.execute(
-                    sa.select(t.turns.c.seq).where(t.turns.c.game_id == turn.game_id)
-                ).first()
-                if exists is not None:
-                    out.append(False)  # a newer turn is written already
-                    continue
-                conn.execute(t.turns.insert().values(game_id=turn.game_id, **values))
+            if not self.store.write_turn_in(conn, turn.row):
+                out.append(False)  # a newer turn is written already
+                continue
             if turn.notify is not None:
                 queued += self.notify(conn, turn)
             out.append(True)
         return out, queued
 
-    @staticmethod
-    def _upsert(conn: Connection, turns: list[Turn]) -> None:
-        """The rows of ``turns``, each replacing an older one of its game (not a newer)."""
-        insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-        ins = insert(t.turns)
-        new = ins.excluded
-        conn.execute(
-            ins.on_conflict_do_update(
-                index_elements=[t.turns.c.game_id],
-                set_={"seq": new.seq, "to_move": new.to_move, "since": new.since, "deadline": None},
-                where=t.turns.c.seq <= new.seq,
-            ),
-            [
-                {"game_id": x.game_id, "seq": x.seq, "to_move": x.to_move, "since": x.since}
-                for x in turns
-            ],
-        )
-
     def notify(self, conn: Connection, turn: Turn) -> int:
         """The "your turn" notifications of the account to move, if it is away."""
         if turn.notify is None or turn.to_move is None:
             return 0
-        account = conn.execute(
-            sa.select(t.accounts.c.webhook, t.accounts.c.email).where(
-                t.accounts.c.id == turn.notify
-            )
-        ).first()
+        account = self.store.channels_in(conn, turn.notify)
         if account is None:
             return 0
         channels = []
@@ -252,19 +215,11 @@ class Clocks:
         """The message of an outbox row, in the account's language; None when the turn has
         passed (the player moved meanwhile)."""
         turn = self.read(row.game_id)
-        with self.cache.db.reader.connect() as conn:
-            seat = conn.execute(
-                sa.select(t.game_accounts.c.colour).where(
-                    t.game_accounts.c.game_id == row.game_id,
-                    t.game_accounts.c.account_id == row.account_id,
-                )
-            ).first()
-            name = conn.execute(
-                sa.text("SELECT name FROM sorry_games WHERE id = :g"), {"g": row.game_id}
-            ).scalar()
-        if turn is None or seat is None or turn.seq != row.seq or turn.to_move != seat.colour:
+        colour = self.store.seat_colour(row.game_id, row.account_id)
+        name = self.cache.db.game_name(row.game_id)
+        if turn is None or colour is None or turn.seq != row.seq or turn.to_move != colour:
             return None
-        waiting = len(self.people.your_turn(row.account_id))
+        waiting = len(self.store.your_turn(row.account_id))
         url = f"{self.settings.public_url.rstrip('/')}/g/{row.game_id}"
         lang = json.loads(row.settings or "{}").get("lang") or "en"
         with using(lang):
@@ -283,28 +238,7 @@ class Clocks:
     # -- timeouts -------------------------------------------------------------------------------
     def due(self, now: float | None = None) -> list[Any]:
         """Claim the turns whose time ran out (each by one process only)."""
-        at = time.time() if now is None else now
-        with self.cache.db.reader.connect() as conn:
-            rows = conn.execute(
-                sa.select(t.turns.c.game_id, t.turns.c.seq, t.turns.c.to_move)
-                .where(t.turns.c.deadline.is_not(None), t.turns.c.deadline <= at)
-                .limit(200)
-            ).all()
-        claimed = []
-        with self.engine.begin() as conn:
-            for r in rows:
-                got = conn.execute(
-                    t.turns.update()
-                    .where(
-                        t.turns.c.game_id == r.game_id,
-                        t.turns.c.seq == r.seq,
-                        t.turns.c.deadline.is_not(None),
-                    )
-                    .values(deadline=None)
-                ).rowcount
-                if got:
-                    claimed.append(r)
-        return claimed
+        return self.store.due_turns(time.time() if now is None else now)
 
     async def sweep(self) -> int:
         """The correspondence moves whose time ran out: a bot plays them (``on_timeout``
@@ -334,7 +268,7 @@ class Clocks:
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:
         self.dispatcher = Dispatcher(
-            self.engine,
+            self.cache.db.engine,
             self.compose,
             smtp=self.settings.smtp,
             allow=parse_networks(self.settings.webhook_allow),

@@ -48,7 +48,9 @@ class Settings:
     #: argon2id's cost for account passwords (OWASP's minimum; the tests use less)
     password_memory_cost: int = 19456
     password_time_cost: int = 2
-    #: failed logins per name and per address in 15 minutes before logins are refused
+    #: failed logins in 15 minutes before logins are refused: per name from one address, and
+    #: per name from the addresses it never logged in from (sorry.web.passwords.LoginLimits);
+    #: per address on any names
     login_per_name: int = 10
     login_per_address: int = 30
     #: networks a notification webhook may reach although they are not public (``127.0.0.1/32``)

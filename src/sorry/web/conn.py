@@ -28,6 +28,10 @@ class Conn:
         self.seat: int | None = None
         self.lang = "en"  # the client's language (sorry.web.i18n): words of moves and log
         self.address = ""  # the client's address (per-address limits)
+        #: the account of the session the client's hello carried (None: a guest), and the
+        #: accounts it blocked: their chat lines and reactions are not sent to it
+        self.account: int | None = None
+        self.hidden: frozenset[int] = frozenset()
         self.max_bytes = max_bytes
         self.queued_bytes = 0  # what waits in the queue now
         self._queue: collections.deque[str | None] = collections.deque()

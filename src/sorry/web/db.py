@@ -677,6 +677,14 @@ class Database:
                     out.append(g)
         return out
 
+    def game_name(self, game_id: str) -> str | None:
+        """A game's name (None: no such game, or no name)."""
+        with self.reader.connect() as conn:
+            name: str | None = conn.execute(
+                sa.select(games.c.name).where(games.c.id == game_id)
+            ).scalar()
+        return name
+
     def dispose(self) -> None:
         self.writer.stop()
         if self.checkpointer is not None:

@@ -34,10 +34,11 @@ from .messages import (
     error,
     rejected,
 )
-from .protocol import describe_move, dumps
+from .protocol import describe_move
 from .room import acted, turn_began
 
 if TYPE_CHECKING:
+    from .accounts import Account
     from .service import GameService
 
 
@@ -52,6 +53,8 @@ class Context:
     states: RateLimit
     #: the account session the WebSocket's handshake carried (its cookie), if any
     session: str | None = None
+    #: its account, once looked up (None: not yet, or no valid session)
+    account: Account | None = None
 
 
 Handler = Callable[[Context, Any], Awaitable[None]]
@@ -141,9 +144,7 @@ async def on_react(ctx: Context, msg: React) -> None:
         "name": None if conn.seat is None else live.seats[conn.seat].name,
         "emoji": msg.emoji,
     }
-    text = dumps(out)
-    for c in list(live.conns):
-        c.send_text(text)
+    chat.send_to_all(live, out, chat.writer_account(live, conn))
 
 
 #: Every client message: its payload (and so its cost class) and its handler.

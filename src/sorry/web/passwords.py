@@ -12,8 +12,10 @@
 * **Sessions**: a random 256-bit token in an HttpOnly cookie; the database keeps only its
   SHA-256. The CSRF token a page sends back in ``X-CSRF-Token`` is derived from the session
   token (:func:`csrf_token`), so it needs no storage and another origin cannot read it.
-* **Login attempts** are limited per name and per client address (:class:`LoginLimits`), the
-  same way whether the name exists or not.
+* **Login attempts** are limited per name and address, per name from addresses that never
+  logged in to it, and per address (:class:`LoginLimits`), the same way whether the name
+  exists or not: guessing stays slow, and failing on purpose does not lock the owner out of
+  the address they log in from.
 
 >>> clean_account_name("  Ann_1 ")
 'Ann_1'
@@ -34,6 +36,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from ..i18n import N_
 
@@ -170,22 +173,33 @@ class _Window:
 
 
 class LoginLimits:
-    """Failed logins counted per name and per client address over a sliding window.
+    """Failed logins counted over a sliding window of ``window`` seconds, so that guessing a
+    password stays slow while nobody can lock the owner out by failing on purpose.
 
-    A name (whether or not an account has it) is refused after ``per_name`` failures within
-    ``window`` seconds, an address after ``per_address``; a success clears the name's count for
-    that address only, so an attacker's failures keep counting. Memory is bounded: the oldest
-    entries go first beyond ``max_entries``. Counts live in the process (several server
-    processes each count their own).
+    * **Per name and address**: an address that failed ``per_name`` times on a name is refused
+      that name (with the right password too) until its window ends: guesses from one place,
+      the owner's usual one included, stay bounded.
+    * **Per name, from addresses it has not logged in from**: ``per_name`` failures on a name
+      from such addresses (together, however many) close the name to every such address for
+      the window. An address that logged in to the name successfully in the last ``trust``
+      seconds (30 days) is not refused by this count: the owner logging in from their usual
+      place is not locked out by what others fail, and a guesser cannot make an address
+      trusted without the password.
+    * **Per address**: ``per_address`` failures on any names refuse the address everything.
+
+    So a name takes at most ``per_name`` guesses per window from all unknown addresses
+    together, plus ``per_name`` from each address that logged in to it before. The count is
+    the same whether or not an account has the name (no enumeration). Memory is bounded (the
+    oldest entries go first beyond ``max_entries``); counts and trusted addresses live in the
+    process (several server processes each keep their own).
 
     >>> limits = LoginLimits(per_name=2, per_address=5, window=60.0)
-    >>> limits.allowed("ann", "10.0.0.1", now=0.0)
-    True
-    >>> limits.failed("ann", "10.0.0.1", now=0.0); limits.failed("ann", "10.0.0.2", now=1.0)
-    >>> limits.allowed("ann", "10.0.0.3", now=2.0), limits.allowed("bob", "10.0.0.1", now=2.0)
+    >>> limits.succeeded("ann", "10.0.0.9", now=0.0)  # Ann's usual address
+    >>> limits.failed("ann", "10.0.0.1", now=1.0); limits.failed("ann", "10.0.0.2", now=1.0)
+    >>> limits.allowed("ann", "10.0.0.3", now=2.0), limits.allowed("ann", "10.0.0.9", now=2.0)
     (False, True)
-    >>> limits.allowed("ann", "10.0.0.3", now=62.0)
-    True
+    >>> limits.allowed("bob", "10.0.0.1", now=2.0), limits.allowed("ann", "10.0.0.3", now=62.0)
+    (True, True)
     """
 
     def __init__(
@@ -193,50 +207,89 @@ class LoginLimits:
         per_name: int = 10,
         per_address: int = 30,
         window: float = 900.0,
+        trust: float = 30 * 24 * 3600.0,
         max_entries: int = 100_000,
     ) -> None:
         self.per_name = per_name
         self.per_address = per_address
         self.window = window
+        self.trust = trust
         self.max_entries = max_entries
+        #: name -> failures from addresses it was not logged in from
         self._names: OrderedDict[str, _Window] = OrderedDict()
+        #: (name, address) -> failures
+        self._pairs: OrderedDict[tuple[str, str], _Window] = OrderedDict()
         self._addresses: OrderedDict[str, _Window] = OrderedDict()
+        #: (name, address) -> when the name last logged in from there
+        self._trusted: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _count(self, table: OrderedDict[str, _Window], key: str, now: float) -> int:
+    def _count(self, table: OrderedDict[Any, _Window], key: Any, now: float) -> int:
         w = table.get(key)
         if w is None or now - w.start >= self.window:
             return 0
         return w.count
 
+    def _is_trusted(self, key: str, address: str, now: float) -> bool:
+        at = self._trusted.get((key, address))
+        return at is not None and now - at < self.trust
+
+    def _refusing(self, name: str, address: str, now: float) -> list[_Window]:
+        """The windows that refuse a login now (empty: allowed)."""
+        key = name_key(name)
+        out = []
+        for table, k, limit in (
+            (self._pairs, (key, address), self.per_name),
+            (self._addresses, address, self.per_address),
+        ):
+            if self._count(table, k, now) >= limit:
+                out.append(table[k])
+        strangers = self._count(self._names, key, now)
+        if strangers >= self.per_name and not self._is_trusted(key, address, now):
+            out.append(self._names[key])
+        return out
+
     def allowed(self, name: str, address: str, now: float | None = None) -> bool:
         t = time.monotonic() if now is None else now
         with self._lock:
-            return (
-                self._count(self._names, name_key(name), t) < self.per_name
-                and self._count(self._addresses, address, t) < self.per_address
-            )
+            return not self._refusing(name, address, t)
 
     def failed(self, name: str, address: str, now: float | None = None) -> None:
         t = time.monotonic() if now is None else now
+        key = name_key(name)
         with self._lock:
-            for table, key in ((self._names, name_key(name)), (self._addresses, address)):
-                w = table.get(key)
+            tables: list[tuple[OrderedDict[Any, _Window], Any]] = [
+                (self._pairs, (key, address)),
+                (self._addresses, address),
+            ]
+            if not self._is_trusted(key, address, t):
+                tables.append((self._names, key))
+            for table, k in tables:
+                w = table.get(k)
                 if w is None or t - w.start >= self.window:
-                    table[key] = _Window(t, 1)
+                    table[k] = _Window(t, 1)
                 else:
                     w.count += 1
-                table.move_to_end(key)
+                table.move_to_end(k)
                 while len(table) > self.max_entries:
                     table.popitem(last=False)
 
+    def succeeded(self, name: str, address: str, now: float | None = None) -> None:
+        """A login (or a registration) with the right password from ``address``: the address
+        is trusted for the name from now on, and its own failures on the name are forgotten
+        (other addresses' are not)."""
+        t = time.monotonic() if now is None else now
+        key = name_key(name)
+        with self._lock:
+            self._pairs.pop((key, address), None)
+            self._trusted[(key, address)] = t
+            self._trusted.move_to_end((key, address))
+            while len(self._trusted) > self.max_entries:
+                self._trusted.popitem(last=False)
+
     def retry_after(self, name: str, address: str, now: float | None = None) -> int:
-        """Seconds until both windows that refuse have run out (at least 1)."""
+        """Seconds until every window that refuses has run out (at least 1)."""
         t = time.monotonic() if now is None else now
         with self._lock:
-            ends = [
-                w.start + self.window - t
-                for table, key in ((self._names, name_key(name)), (self._addresses, address))
-                if (w := table.get(key)) is not None
-            ]
+            ends = [w.start + self.window - t for w in self._refusing(name, address, t)]
         return max(1, int(max(ends, default=1.0)) + 1)

@@ -11,6 +11,9 @@ hold, invitations by name, and what the players' pages show (profiles, the leade
   another account's session never opens a seat it does not hold. A seat invited by name is
   held by that account from the start.
 * **Rated games** (``room.rated``) are for accounts: a guest cannot take their seats.
+* **Blocks.** An account that blocks another never gets its chat lines or reactions, on any
+  game (:mod:`sorry.web.chat`; a connection knows its account and blocks from its hello), and
+  cannot be invited by it.
 """
 
 from __future__ import annotations
@@ -20,12 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..i18n import _, using
-from . import account_tables as t
 from .accounts import Account, AccountStore
 from .cache import GameCache
 from .config import Settings
@@ -163,9 +164,24 @@ class People:
             if any(s.account_id == account_id for s in live.seats.values()):
                 await self.cache.refresh(live)
 
-    def blocks_changed(self, account_id: int) -> None:
-        """An account's blocks changed (the chat reads them again)."""
+    async def hidden_from(self, account_id: int) -> frozenset[int]:
+        """The accounts whose chat lines and reactions ``account_id`` does not get (those it
+        blocked), read once and kept until they change."""
+        ids = self.blocking.get(account_id)
+        if ids is None:
+            ids = frozenset(await asyncio.to_thread(self.store.blocked_ids, account_id))
+            self.blocking[account_id] = ids
+        return ids
+
+    async def blocks_changed(self, account_id: int) -> None:
+        """An account's blocks changed: read them again, and its open connections hear (or
+        stop hearing) the chat of whom it blocked (or unblocked) from now on."""
         self.blocking.pop(account_id, None)
+        ids = await self.hidden_from(account_id)
+        for live in list(self.cache.live.values()):
+            for conn in live.conns:
+                if conn.account == account_id:
+                    conn.hidden = ids
 
     def carry(self, live: LiveGame) -> NewLink:
         """The write that gives the next game of a match the same accounts' seats."""
@@ -181,38 +197,14 @@ class People:
     # -- what the pages show ------------------------------------------------------------------
     def your_turn(self, account_id: int) -> list[str]:
         """The unfinished, started games in which it is the account's turn."""
-        q = (
-            sa.select(t.game_accounts.c.game_id)
-            .join(t.turns, t.turns.c.game_id == t.game_accounts.c.game_id)
-            .where(
-                t.game_accounts.c.account_id == account_id,
-                t.turns.c.to_move == t.game_accounts.c.colour,
-            )
-            .order_by(t.turns.c.since)
-        )
-        with self.store.reader.connect() as conn:
-            return [r[0] for r in conn.execute(q)]
+        return self.store.your_turn(account_id)
 
     def invitations(self, account_id: int) -> list[str]:
         """Games whose seat the account was invited to by name and has not taken yet."""
-        q = sa.text(
-            "SELECT ga.game_id FROM sorry_game_accounts ga JOIN sorry_seats s "
-            "ON s.game_id = ga.game_id AND s.colour = ga.colour JOIN sorry_games g "
-            "ON g.id = ga.game_id WHERE ga.account_id = :a AND s.claimed = 0 "
-            "AND g.status = 'playing' ORDER BY ga.joined_at DESC LIMIT 50"
-        )
-        with self.store.reader.connect() as conn:
-            return [r[0] for r in conn.execute(q, {"a": account_id})]
+        return self.store.invitations(account_id)
 
     def luck_rows(self, account_id: int, limit: int = LUCK_GAMES) -> list[dict[str, float]]:
-        with self.store.reader.connect() as conn:
-            rows = conn.execute(
-                sa.select(t.luck.c.luck, t.luck.c.luck_se)
-                .where(t.luck.c.account_id == account_id)
-                .order_by(t.luck.c.at.desc())
-                .limit(limit)
-            ).all()
-        return [{"luck": r.luck, "luck_se": r.luck_se or 0.0} for r in rows]
+        return self.store.luck_rows(account_id, limit)
 
     def profile(self, name: str, lang: str, viewer: Account | None) -> dict[str, Any] | None:
         """``GET /api/players/NAME`` (None: no such account). The account's own view adds
@@ -269,17 +261,7 @@ class People:
         return out
 
     def _deltas(self, account_id: int) -> dict[str, int]:
-        with self.store.reader.connect() as conn:
-            rows = conn.execute(
-                sa.select(
-                    t.rating_changes.c.game_id,
-                    t.rating_changes.c.mu_before,
-                    t.rating_changes.c.mu_after,
-                )
-                .where(t.rating_changes.c.account_id == account_id)
-                .order_by(t.rating_changes.c.at.desc())
-                .limit(PROFILE_GAMES * 2)
-            ).all()
+        rows = self.store.rating_deltas(account_id, PROFILE_GAMES * 2)
         return {r.game_id: display(r.mu_after) - display(r.mu_before) for r in rows}
 
     def rating_picture(self, name: str, variant: str, lang: str) -> str | None:

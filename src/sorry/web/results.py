@@ -17,16 +17,13 @@ import logging
 import time
 from typing import Any
 
-import sqlalchemy as sa
-
 from ..board import COLOUR_LETTERS
 from ..rulebook import partner
-from . import account_tables as t
 from .cache import GameCache
 from .config import Settings
 from .live import LiveGame
 from .people import People, rateable
-from .ratings import Entry, game_ranks, rate_game
+from .ratings import Entry, game_ranks
 
 log = logging.getLogger("sorry.web")
 
@@ -55,7 +52,7 @@ class Results:
         self.cache = cache
         self.people = people
         self.settings = settings
-        self.engine = cache.db.engine
+        self.store = people.store
         #: the service (set by it): the analyses are computed in its worker pool
         self.service: Any = None
         #: the after-game analyses (sorry.web.analysis.AnalysisCache, set by the app)
@@ -90,18 +87,9 @@ class Results:
         ranks = game_ranks(
             game.colours, game.winners, dict(game.scores) if game.scores else None, game.rules.teams
         )
-        with self.engine.begin() as conn:
-            for c, s in live.seats.items():
-                if s.account_id is None:
-                    continue
-                conn.execute(
-                    t.game_accounts.update()
-                    .where(t.game_accounts.c.game_id == live.id, t.game_accounts.c.colour == c)
-                    .values(rank=ranks.get(c, 0) if ranks else 0)  # 0: nobody won
-                )
-            if ranks is None or not rateable(live):
-                return None
-            return rate_game(conn, live.id, game.rules.variant, entries_of(live), ranks)
+        held = [c for c, s in live.seats.items() if s.account_id is not None]
+        rating = (game.rules.variant, entries_of(live)) if rateable(live) else None
+        return self.store.settle(live.id, ranks, held, rating)
 
     async def luck(self, live: LiveGame) -> None:
         """The game's analysis (computed once, in the worker pool, at low priority), and each
@@ -142,7 +130,6 @@ class Results:
             se = p.get("luck_se")
             rows.append(
                 {
-                    "game_id": live.id,
                     "colour": colour,
                     "account_id": seat.account_id,
                     "luck": float(luck),
@@ -152,23 +139,14 @@ class Results:
             )
         if not rows:
             return 0
-        with self.engine.begin() as conn:
-            conn.execute(t.luck.delete().where(t.luck.c.game_id == live.id))
-            conn.execute(t.luck.insert(), rows)
+        self.store.write_luck(live.id, rows)
         return len(rows)
 
     # -- at start-up ------------------------------------------------------------------------------
     def unsettled(self, limit: int = SWEEP_GAMES) -> list[str]:
         """Finished games with an account seat whose rank is not written, or rated and not
         rated yet."""
-        q = sa.text(
-            "SELECT DISTINCT ga.game_id FROM sorry_game_accounts ga JOIN sorry_games g "
-            "ON g.id = ga.game_id WHERE g.status = 'over' AND ga.account_id IS NOT NULL AND "
-            "(ga.rank IS NULL OR (ga.rated = 1 AND NOT EXISTS (SELECT 1 FROM sorry_rated_games r "
-            "WHERE r.game_id = ga.game_id))) LIMIT :n"
-        )
-        with self.cache.db.reader.connect() as conn:
-            return [r[0] for r in conn.execute(q, {"n": limit})]
+        return self.store.unsettled(limit)
 
     async def sweep(self) -> int:
         """Settle the finished games a process left unsettled (it stopped before it could).

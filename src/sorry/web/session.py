@@ -35,6 +35,7 @@ from .messages import MAX_MESSAGE_BYTES, Cost, Hello, ProtocolError, error, pars
 from .passwords import SESSION_COOKIE
 
 if TYPE_CHECKING:
+    from .accounts import Account
     from .service import GameService
 
 HELLO_TIMEOUT = 15.0
@@ -133,7 +134,7 @@ async def _hello(ctx: Context, hello: Hello) -> bool:
             conn.close(1008, "too many wrong tokens from this address")
             return False
         if hello.token is None:  # the seat of the account whose session this is
-            account = await service.people.account(ctx.session)
+            account = await _account(ctx)
             held = service.people.holds(ctx.live, hello.seat, account)
         else:
             held = await service.games.seat_token(ctx.live, hello.seat, hello.token)
@@ -142,6 +143,10 @@ async def _hello(ctx: Context, hello: Hello) -> bool:
             wrong.allow()
             return False
         conn.seat = hello.seat
+    account = await _account(ctx)
+    if account is not None:  # whom it blocked: their chat is not sent to this connection
+        conn.account = account.id
+        conn.hidden = await service.people.hidden_from(account.id)
     await service.turns.turn()  # the full state waits for its turn (moves first)
     fresh = await service.cache.get(ctx.live.id)  # the game object in memory now
     if fresh is not None and fresh is not ctx.live:
@@ -159,6 +164,15 @@ async def _hello(ctx: Context, hello: Hello) -> bool:
     )
     service.audience.attach(ctx.live, conn)
     return True
+
+
+async def _account(ctx: Context) -> Account | None:
+    """The account of the session the WebSocket's handshake carried (looked up once)."""
+    if ctx.session is None:
+        return None
+    if ctx.account is None:
+        ctx.account = await ctx.service.people.account(ctx.session)
+    return ctx.account
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:

@@ -189,6 +189,10 @@ export function showRatingChange(gameId, over, rated) {
   ask().catch(() => {});
 }
 
+/** The chat lines reported from this page ("game:n"): the chat is drawn again at each new
+ * line, and a line reported stays reported. */
+const reported = new Set();
+
 /**
  * A report button on each chat line of a seat held by another account (logged in only).
  * @param {string} gameId
@@ -202,15 +206,21 @@ export function reportButtons(gameId, seats) {
     const seat = seats.find((s) => s.colour === colour);
     if (!seat || !seat.account || seat.account === me.name) continue;
     const n = Number(li.dataset.n);
-    const b = el("button", { type: "button", class: "report link", text: t("Report") });
+    const key = `${gameId}:${n}`;
+    const b = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "report link", text: t("Report") }));
+    if (reported.has(key)) {
+      b.textContent = t("Reported");
+      b.disabled = true;
+    }
     b.addEventListener("click", async () => {
+      b.disabled = true;
       const r = await fetch(`/api/games/${gameId}/report`, {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
         body: JSON.stringify({ n }),
       });
+      if (r.ok) reported.add(key);
       b.textContent = r.ok ? t("Reported") : t("Something went wrong.");
-      /** @type {HTMLButtonElement} */ (b).disabled = true;
     });
     li.append(b);
   }
