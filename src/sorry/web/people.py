@@ -65,8 +65,6 @@ class People:
             Passwords(settings.password_memory_cost, settings.password_time_cost),
             LoginLimits(settings.login_per_name, settings.login_per_address),
         )
-        #: account id -> the ids it blocked (read when needed, forgotten when they change)
-        self.blocking: dict[int, frozenset[int]] = {}
 
     # -- sessions ---------------------------------------------------------------------------
     async def account(self, token: str | None) -> Account | None:
@@ -166,17 +164,13 @@ class People:
 
     async def hidden_from(self, account_id: int) -> frozenset[int]:
         """The accounts whose chat lines and reactions ``account_id`` does not get (those it
-        blocked), read once and kept until they change."""
-        ids = self.blocking.get(account_id)
-        if ids is None:
-            ids = frozenset(await asyncio.to_thread(self.store.blocked_ids, account_id))
-            self.blocking[account_id] = ids
-        return ids
+        blocked), read when one of its pages opens a game (so a change made through another
+        server process holds from the next page opened)."""
+        return frozenset(await asyncio.to_thread(self.store.blocked_ids, account_id))
 
     async def blocks_changed(self, account_id: int) -> None:
-        """An account's blocks changed: read them again, and its open connections hear (or
-        stop hearing) the chat of whom it blocked (or unblocked) from now on."""
-        self.blocking.pop(account_id, None)
+        """An account's blocks changed: its connections to this process hear (or stop
+        hearing) the chat of whom it blocked (or unblocked) from now on."""
         ids = await self.hidden_from(account_id)
         for live in list(self.cache.live.values()):
             for conn in live.conns:
