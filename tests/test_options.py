@@ -225,3 +225,20 @@ def test_options_round_trip() -> None:
     assert Rules.from_dict(r.to_dict()) == r
     assert Rules.from_options("standard", r.options_text().split()) == r
     assert r.turn_limit == 300 and r.deck == 44 and r.two_draws_again is False
+
+
+# -- the options' vocabulary ------------------------------------------------------------------
+def test_every_option_a_form_offers_has_words_for_every_value() -> None:
+    """The one table the faces read (sorry.rules.OPTIONS): a label and words for each value,
+    the short ones fitting the terminal's 30-column choice in every language."""
+    from sorry.i18n import LANGUAGES, _, using
+    from sorry.rules import FORM_OPTIONS, OPTION_TABLE, OPTION_VALUES
+
+    assert set(FORM_OPTIONS) == set(OPTION_VALUES) - {"turn_limit"}
+    for name in FORM_OPTIONS:
+        o = OPTION_TABLE[name]
+        assert o.label and o.short and set(o.words) == set(o.values), name
+        for lang in LANGUAGES:
+            with using(lang):
+                for value in o.values:
+                    assert len(_(o.value_words(value, short=True))) <= 30, (lang, name, value)
