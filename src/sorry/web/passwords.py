@@ -238,12 +238,11 @@ class LoginLimits:
         """The windows that refuse a login now (empty: allowed)."""
         key = name_key(name)
         out = []
-        for table, k, limit in (
-            (self._pairs, (key, address), self.per_name),
-            (self._addresses, address, self.per_address),
-        ):
-            if self._count(table, k, now) >= limit:
-                out.append(table[k])
+        pair = (key, address)
+        if self._count(self._pairs, pair, now) >= self.per_name:
+            out.append(self._pairs[pair])
+        if self._count(self._addresses, address, now) >= self.per_address:
+            out.append(self._addresses[address])
         strangers = self._count(self._names, key, now)
         if strangers >= self.per_name and not self._is_trusted(key, address, now):
             out.append(self._names[key])
