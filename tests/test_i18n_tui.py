@@ -221,3 +221,15 @@ def test_footers_fit_80_columns(lang: str) -> None:
         assert footer.virtual_size.width <= footer.size.width == 80, footer_words(app)
 
     run(SorryApp(speed=0), new_game, size=(80, 24))
+
+
+def test_option_words_are_translated_from_the_core_table() -> None:
+    """The new-game screen's option labels and values come from sorry.rules.OPTIONS, in the
+    player's language (a yes is a yes in Greek too)."""
+    from sorry.tui.app import option_label, option_value_name
+
+    with i18n.using("el"):
+        assert option_value_name("two_draws_again", "yes") == "ναι"
+        assert option_value_name("deck", "44") == "44"
+        assert option_label("ten_backward") == "10: 1 πίσω"
+        assert option_value_name("ten_backward", "fallback") == "αν δεν γίνεται 10 μπροστά"

@@ -1754,8 +1754,7 @@ def option_label(name: str) -> str:
 
 def option_value_name(name: str, value: str) -> str:
     """A rule option's value in short words of the current language."""
-    words = OPTION_TABLE[name].value_words(value, short=True)
-    return _(words) if words != value else value
+    return _(OPTION_TABLE[name].value_words(value, short=True))
 
 
 #: The variants' names, marked for translation.
