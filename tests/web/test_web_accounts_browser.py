@@ -285,9 +285,10 @@ def test_invite_by_name_your_turn_report_and_block(
         bob.wait_for_selector("#chat-log li[data-colour=R] .report")
         bob.click("#chat-log li[data-colour=R] .report")
         bob.wait_for_function(
-            "() => document.querySelector('#chat-log li[data-colour=R] .report').disabled"
+            "() => document.querySelector('#chat-log li[data-colour=R] .report')"
+            ".textContent === 'Reported'"
         )
-        assert bob.inner_text("#chat-log li[data-colour=R] .report") == "Reported"
+        assert bob.locator("#chat-log li[data-colour=R] .report").is_disabled()
         # a new line draws the chat again: the line reported stays reported, the new one can be
         ann.fill("#chat-input", "and again")
         ann.click("#chat-send")

@@ -88,12 +88,23 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     assert page.locator('#options select[data-option="points_bonus"]').is_hidden()
     page.select_option("#variant", "standard")
     page.select_option("#seat-G", "none")  # the teams had filled every seat
+    # the options' words come from the core's table through /api/meta, the default first
+    ten = page.locator('#options select[data-option="ten_backward"] option')
+    assert [ten.nth(k).get_attribute("value") for k in range(ten.count())] == [
+        "choice",
+        "fallback",
+    ]
+    assert ten.nth(1).inner_text() == "only when no pawn can move 10 forward (house rule)"
+    deck = page.locator('#options select[data-option="deck"] option')
+    assert deck.nth(0).get_attribute("value") == "45"  # not sorted as numbers would be
+    page.select_option('#options select[data-option="ten_backward"]', "fallback")
     # the host makes a game: Red is me, Blue invited, Yellow a bot; the waiting room opens
     page.fill("#host-name", "Ann")
     page.fill("#game-name", "Screens")
     page.select_option("#seat-B", "invite")
     page.click("#create-btn")
     page.wait_for_selector("#room:not([hidden]) .invite-link")
+    assert "ten_backward=fallback" in page.inner_text("#subtitle")
     page.click(".show-qr")
     page.wait_for_selector(".qr-box svg.qr")
     check_sizes(page, viewport)
