@@ -1,6 +1,7 @@
 """The learned evaluation (``sorry.learned``) and the ``learned`` bot: the features of concrete
 positions, their symmetry under a turn of the board, training that a seed reproduces and a
-checkpoint resumes exactly, the shipped model, the bot's choices and ``sorry train``'s errors."""
+checkpoint resumes exactly (in each variant), the shipped models, the bot's choices, the hard
+bot's learned leaves and ``sorry train``'s errors."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from sorry.cli import main
 from sorry.compiled.arrays import STATE_LEN, rule_arrays, state_array
 from sorry.errors import SorryError
 from sorry.learned import _net, evaluator
-from sorry.learned.model import N_FEATURES, Model, shipped
+from sorry.learned.model import N_FEATURES, N_HAND, Model, inputs_for, shipped
 from sorry.learned.train import TrainConfig, train
+from sorry.moves import DISCARD
 from sorry.position import Position
 from sorry.rng import Rng
 
@@ -192,11 +194,17 @@ def test_state_len_matches_the_kernel() -> None:
     assert STATE_LEN == 76
 
 
+def shipped_standard_path() -> str:
+    from importlib import resources
+
+    return str(resources.files("sorry.learned") / "data" / "standard.npz")
+
+
 @pytest.mark.parametrize("variant", ["teams", "points"])
-def test_variants_it_was_not_trained_on_are_played_as_hard_plays_them(variant: str) -> None:
+def test_a_network_of_another_variant_is_played_as_hard_plays(variant: str) -> None:
     rules = Rules(variant=variant)
     g = Game(rules, 4 if variant == "teams" else 2, seed=5)
-    learned, hard = make_bot("learned"), make_bot("hard")
+    learned, hard = make_bot("learned", model=shipped_standard_path()), make_bot("hard")
     for _ in range(30):
         while g.is_chance():
             g.draw()
@@ -206,3 +214,129 @@ def test_variants_it_was_not_trained_on_are_played_as_hard_plays_them(variant: s
         move = learned.choose(view, Rng(1))
         assert move == hard.choose(view, Rng(1))
         g.push(move)
+
+
+def test_points_features_read_the_kept_hand() -> None:
+    x = np.zeros(inputs_for("points"))
+    hand = np.zeros(N_HAND, dtype=np.int64)
+    hand[0] = 2  # two 1s
+    hand[10] = 1  # a Sorry!
+    hand[4] = 2  # two 5s
+    _net.hand_features(hand, 5, x)  # a 5 played: one 5 kept
+    kept = x[_net.G_HAND :]
+    assert list(kept) == [2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
+    x = np.zeros(N_FEATURES)  # a network without the hand's inputs: nothing written
+    _net.hand_features(hand, 5, x)
+    assert not x.any()
+
+
+def test_points_next_card_is_what_the_chooser_cannot_see() -> None:
+    """The compiled probabilities of a points game's next card are those of the view (the
+    draw pile and the others' hands)."""
+    from sorry.cards import CARD_INDEX
+
+    g = Game(Rules(variant="points"), 2, seed=11)
+    while g.is_chance():
+        g.draw()
+    view = g.view(g.to_move)
+    piles = np.zeros((2, 48), dtype=np.int8)
+    counts = np.zeros(6, dtype=np.int64)
+    # the draw pile and the other hand as the kernel holds them
+    unseen = view.unseen_counts()
+    other = next(c for c in view.colours if c != view.viewer)
+    hands = np.zeros((4, 11), dtype=np.int64)
+    cards = [c for c, n in unseen.items() for _ in range(n)]
+    for card in cards[:5]:
+        hands[other, CARD_INDEX[card]] += 1
+    for k, card in enumerate(cards[5:]):
+        piles[0, k] = card
+    counts[0] = len(cards) - 5
+    for card in view.hand:
+        hands[view.viewer, CARD_INDEX[card]] += 1
+    probs = np.empty(11)
+    _net.hidden_probs(piles, counts, hands, view.viewer, probs)
+    want = np.zeros(11)
+    for card, p in view.next_card_probabilities().items():
+        want[CARD_INDEX[card]] = p
+    np.testing.assert_allclose(probs, want)
+
+
+@pytest.mark.parametrize("variant", ["teams", "points"])
+def test_training_a_variant_is_reproducible_and_resumes(tmp_path: Path, variant: str) -> None:
+    cfg = TrainConfig(games=8, seed=4, hidden=8, chunk=4, eval_every=4, eval_deals=2, rules=variant)
+    a = train(tmp_path / "a.npz", cfg, progress=lambda _s: None)
+    half = TrainConfig(
+        games=4, seed=4, hidden=8, chunk=4, eval_every=4, eval_deals=2, rules=variant
+    )
+    train(tmp_path / "b.npz", half, progress=lambda _s: None)
+    b = train(tmp_path / "b.npz", cfg, progress=lambda _s: None)
+    assert a.variant == b.variant == variant and a.W1.shape[0] == inputs_for(variant)
+    for x, y in zip(a.net, b.net, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert not np.array_equal(Model.new(8, 4, variant).W1, a.W1)
+    assert all(0.0 <= p["medium"] <= 1.0 for p in a.meta["curve"])
+    other = TrainConfig(games=12, seed=4, hidden=8, rules="standard")
+    with pytest.raises(SorryError, match=f"a network of the {variant} game"):
+        train(tmp_path / "a.npz", other, progress=lambda _s: None)
+
+
+def test_teams_training_needs_four_players() -> None:
+    with pytest.raises(SorryError, match="four players"):
+        TrainConfig(rules="teams", players="2:1").player_weights()
+
+
+def test_a_network_values_only_its_own_variant() -> None:
+    g = Game(Rules(variant="teams"), 4, seed=1)
+    while g.is_chance():
+        g.draw()
+    with pytest.raises(SorryError, match="standard game cannot value the teams game"):
+        evaluator(g.view(g.to_move), shipped("standard"))
+
+
+@pytest.mark.parametrize("variant", ["teams", "points"])
+@pytest.mark.parametrize("level", ["learned", "hard:evaluation=learned"])
+def test_variant_bots_play_whole_games(variant: str, level: str) -> None:
+    from sorry.sim.runner import build_bot
+
+    n = 4 if variant == "teams" else 2
+    bots = [build_bot(level)] + [make_bot("easy") for _ in range(n - 1)]
+    g = play_game(Rules(variant=variant), bots, seed=3)
+    assert g.is_over()
+
+
+def test_the_learned_points_bot_values_the_hand_it_keeps(tmp_path: Path) -> None:
+    """In points the network reads the cards kept: a dead hand's discards leave the same
+    board, and a points network values each by the hand it leaves."""
+    path = tmp_path / "points.npz"
+    Model.new(8, 1, "points").save(path)
+    g = Game.from_position(
+        "R:S,S,S,S Y:S,S,S,S R",
+        Rules(variant="points"),
+        hands={0: [3, 4, 5, 7, 8], 2: [1, 2, 10, 11, 12]},
+    )
+    view = g.view(0)
+    assert all(m.kind == DISCARD for m in view.legal_moves) and len(view.legal_moves) == 5
+    values = [v for _m, v in make_bot("learned", model=str(path)).ranked(view)]
+    assert len({round(v, 9) for v in values}) == 5
+    assert all(0.0 < v < 1.0 for v in values)
+
+
+@pytest.mark.parametrize("evaluation", ["tuned", "learned"])
+def test_hard_takes_a_winning_move_with_either_evaluation(evaluation: str) -> None:
+    start = "R:H,H,H,58 Y:S,S,S,S R"
+    g = Game.from_position(start, card=10)
+    g.push(make_bot("hard", evaluation=evaluation).choose(g.view(0), Rng(1)))
+    assert g.is_over() and g.winner == 0
+
+
+def test_hard_with_learned_leaves_values_plays_as_chances() -> None:
+    g = Game.from_position("R:S,S,10,40 Y:36,S,S,S R", card=5)
+    view = g.view(0)
+    ranked = make_bot("hard", evaluation="learned").ranked(view)
+    assert sorted(str(m) for m, _v in ranked) == sorted(str(m) for m in view.legal_moves)
+    assert all(0.0 < v < 1.0 for _m, v in ranked)
+
+
+def test_an_unknown_evaluation_is_refused() -> None:
+    with pytest.raises(SorryError, match="evaluation must be one of"):
+        make_bot("hard", evaluation="deep")

@@ -17,6 +17,11 @@ counted probabilities; ``"progress"`` is the medium bot's measure (progress only
 opponent is credited with ``reply_hand`` cards to choose from (1 by default, not its five:
 assuming the worst of a five-card hand made the bot too timid; ``docs/strength.md`` has the
 measurements behind these defaults).
+
+``evaluation="learned"`` scores the leaves with the network learned by self-play instead
+(:func:`sorry.bots.learned.hard_scores`, the ``fast`` extra): the bot's chance of winning, its
+team's in teams, in points with the cards it keeps (then ``hand_weight`` and ``potential``
+are not used: the network reads the kept hand itself).
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ Value = Callable[[PawnState], float]
 
 #: How the points variant values the cards kept in hand (see :class:`HardBot`).
 POTENTIALS = ("progress", "eval", "draw")
+#: What scores the leaves: the hand-tuned evaluation or the learned network.
+EVALUATIONS = ("tuned", "learned")
 
 
 class HardBot:
@@ -52,7 +59,16 @@ class HardBot:
         hand_weight: float = 0.3,
         reply_hand: int = 1,
         potential: str = "eval",
+        evaluation: str = "tuned",
     ) -> None:
+        if evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"evaluation must be one of {', '.join(EVALUATIONS)}, not {evaluation!r}"
+            )
+        if evaluation == "learned":
+            from ..features import compiled_engine
+
+            compiled_engine().require()  # numpy and numba: a one-line error without them
         if potential not in POTENTIALS:
             raise ValueError(f"potential must be one of {', '.join(POTENTIALS)}, not {potential!r}")
         if not isinstance(reply_hand, int) or reply_hand < 1:
@@ -63,6 +79,7 @@ class HardBot:
         self.hand_weight = hand_weight
         self.reply_hand = reply_hand
         self.potential = potential
+        self.evaluation = evaluation
 
     def choose(self, view: PlayerView, rng: Rng) -> Move:
         moves = list(view.legal_moves)
@@ -85,6 +102,11 @@ class HardBot:
         return [(plays[i], scores[i]) for i in order]
 
     def scores(self, view: PlayerView, plays: Sequence[Move]) -> list[float]:
+        if self.evaluation == "learned":
+            from .learned import hard_scores, trained_for
+
+            if trained_for(view):  # else (no network of the variant) the tuned evaluation
+                return hard_scores(view, plays, self.reply_hand)
         rules = view.rules
         team = team_of(rules, view.viewer)
         colours = view.colours

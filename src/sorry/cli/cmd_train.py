@@ -29,9 +29,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--lam", type=float, default=0.7, help=_("lambda of TD(lambda)"))
     p.add_argument("--lr", type=float, default=0.01, help=_("learning rate"))
     p.add_argument(
+        "--rules",
+        choices=("standard", "teams", "points"),
+        default="standard",
+        help=_("the variant the network learns (one network per variant)"),
+    )
+    p.add_argument(
         "--players",
-        default="2:7,3:1,4:2",
-        help=_("player counts of the games and their weights (N:WEIGHT,...)"),
+        default="",
+        help=_(
+            "player counts of the games and their weights (N:WEIGHT,...; "
+            "default 2:7,3:1,4:2, in teams 4:1)"
+        ),
     )
     p.add_argument(
         "--eval-every", type=int, default=5_000, help=_("games between points of the curve")
@@ -71,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         eval_deals=args.eval_deals,
         minutes=args.minutes,
         players=args.players,
+        rules=args.rules,
     )
     cfg.player_weights()
     try:

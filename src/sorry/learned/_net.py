@@ -21,6 +21,11 @@ from ``ref`` (relative seat 0 is ``ref``), so one network plays every colour. Pe
 Then the globals: who moves next (relative seat, one-hot 4), the number of players (one-hot
 2, 3, 4), the next card's probabilities (11 kinds) and the draw pile's size / 45.
 
+A network of the points variant has :data:`N_HAND` inputs more (:data:`G_HAND`): the cards the
+chooser keeps in its hand after the play, by kind (the card drawn to refill it is not known
+yet); its next card's probabilities are those of the cards the chooser cannot see (the draw
+pile and the others' hands, as ``PlayerView.next_card_probabilities``).
+
 The network: one hidden layer (tanh), then a softmax over the seats in play: the probability
 that each relative seat wins. A move's value for its player is output 0.
 """
@@ -50,6 +55,9 @@ G_PLAYERS = G_BASE + 4  # 3: two, three, four players
 G_PROBS = G_BASE + 7  # 11: the next card's probabilities by kind
 G_DRAW = G_BASE + 18  # the draw pile's size / 45
 N_FEATURES = G_BASE + 19
+G_HAND = N_FEATURES  # points: 11, the chooser's kept cards by kind
+N_HAND = 11
+N_FEATURES_POINTS = N_FEATURES + N_HAND
 N_OUT = 4
 
 NKINDS = len(_ev.BUMP_STEPS)
@@ -83,6 +91,43 @@ def card_probs(piles: Arr, counts: Arr, probs: Arr) -> None:
 
 
 @jit
+def hidden_probs(piles: Arr, counts: Arr, hands: Arr, colour: int, probs: Arr) -> None:
+    """Points: the next card's probabilities as ``colour`` knows them: every card it cannot
+    see (the draw pile and the others' hands) equally likely; the discards when the draw
+    pile is empty (they are reshuffled)."""
+    for s in range(11):
+        probs[s] = 0.0
+    total = 0.0
+    if counts[0] == 0:
+        for k in range(counts[1]):
+            probs[K.CARD_SLOT[piles[1, k]]] += 1.0
+            total += 1.0
+    else:
+        for k in range(counts[0]):
+            probs[K.CARD_SLOT[piles[0, k]]] += 1.0
+            total += 1.0
+        for c in range(4):
+            if c != colour:
+                for s in range(11):
+                    probs[s] += hands[c, s]
+                    total += hands[c, s]
+    if total > 0.0:
+        for s in range(11):
+            probs[s] /= total
+
+
+@jit
+def hand_features(hand: Arr, card: int, x: Arr) -> None:
+    """Points (a network with the hand's inputs): the cards of ``hand`` (counts by kind) the
+    chooser keeps after playing or discarding ``card``."""
+    if x.shape[0] <= N_FEATURES:
+        return
+    played = K.CARD_SLOT[card] if card >= 0 else -1
+    for s in range(N_HAND):
+        x[G_HAND + s] = hand[s] - (1 if s == played else 0)
+
+
+@jit
 def features(
     S: Arr,
     cols: Arr,
@@ -98,8 +143,8 @@ def features(
 ) -> None:
     """Fill ``x`` with the features of state ``S`` seen from the seat at position ``ref`` of
     ``cols`` (turn order), the seat at position ``nxt`` to move next. ``cover`` int64[40]
-    scratch."""
-    for i in range(N_FEATURES):
+    scratch. The inputs past :data:`N_FEATURES` (a points network's hand) are set to 0."""
+    for i in range(x.shape[0]):
         x[i] = 0.0
     # what each colour's next card could bump: masks of track squares per bump kind
     for c in range(4):
@@ -273,9 +318,11 @@ def choose_learned(
     h: Arr,
     p: Arr,
     pbest: Arr,
+    hand: Arr,
 ) -> int:
     """The move of mv[:n] whose afterstate the network values most for ``colour`` (ties: the
-    first); its features in ``xbest`` and its seats' probabilities in ``pbest``."""
+    first); its features in ``xbest`` and its seats' probabilities in ``pbest``. ``hand``:
+    ``colour``'s hand by kind (points; read only by a network with the hand's inputs)."""
     W1, b1, W2, b2 = net
     teams = P[K.P_TEAMS] != 0
     ref = position_of(cols, ncols, colour)
@@ -288,6 +335,7 @@ def choose_learned(
         again = (P[K.P_AGAIN] >> card) & 1 and mv[m, K.M_KIND] != K.K_DISCARD
         nxt = ref if again else (ref + 1) % ncols
         features(W[2], cols, ncols, ref, nxt, teams, probs, draw, hitm, cover, xt)
+        hand_features(hand, card, xt)
         if team_home(W[2], colour, teams):  # the mover wins (in teams: as its team's winner)
             for k in range(N_OUT):
                 p[k] = 0.0
@@ -338,7 +386,8 @@ def selfplay_game(
     g = np.empty(N_OUT)
     probs = np.empty(11)
     cover = np.empty(40, dtype=np.int64)
-    xt = np.empty(N_FEATURES)
+    xt = np.empty(W1.shape[0])
+    points = P[K.P_POINTS] != 0
     first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
     to_move = first
     turn = 0
@@ -346,7 +395,10 @@ def selfplay_game(
     t = 0
     while True:
         _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
-        card_probs(piles, counts, probs)
+        if points:
+            hidden_probs(piles, counts, hands, to_move, probs)
+        else:
+            card_probs(piles, counts, probs)
         idx = choose_learned(
             S,
             slide,
@@ -367,6 +419,7 @@ def selfplay_game(
             h,
             p,
             V[t],
+            hands[to_move],
         )
         if explore > 0.0 and n > 1 and K.below(rng, 1 + to_move, 1_000_000) < explore * 1e6:
             idx = K.below(rng, 1 + to_move, n)
@@ -374,11 +427,12 @@ def selfplay_game(
             K.apply_move(Wk[2], slide, P, mv, idx)
             card = mv[idx, K.M_CARD]
             ref = position_of(cols, ncols, to_move)
-            again = (P[K.P_AGAIN] >> card) & 1
+            again = (P[K.P_AGAIN] >> card) & 1 and mv[idx, K.M_KIND] != K.K_DISCARD
             nxt = ref if again else (ref + 1) % ncols
             features(
                 Wk[2], cols, ncols, ref, nxt, P[K.P_TEAMS] != 0, probs, counts[0], hitm, cover, X[t]
             )
+            hand_features(hands[to_move], card, X[t])
             forward(X[t], ncols, W1, b1, W2, b2, h, V[t])
         ref_of[t] = position_of(cols, ncols, to_move)
         t += 1
@@ -429,7 +483,7 @@ def selfplay_batch(
     """Self-play games from ``seeds`` (game k with ``nplayers[k]`` players: the colours of
     sorry.rulebook.colours_for), learning after each."""
     work = SR.new_work()
-    X = np.empty((MAX_STEPS, N_FEATURES))
+    X = np.empty((MAX_STEPS, net[0].shape[0]))
     V = np.empty((MAX_STEPS, N_OUT))
     ref_of = np.empty(MAX_STEPS, dtype=np.int64)
     for g in range(seeds.shape[0]):
@@ -468,8 +522,9 @@ def match_game(
     pb = np.empty(N_OUT)
     probs = np.empty(11)
     cover = np.empty(40, dtype=np.int64)
-    xt = np.empty(N_FEATURES)
-    xb = np.empty(N_FEATURES)
+    xt = np.empty(net[0].shape[0])
+    xb = np.empty(net[0].shape[0])
+    points = P[K.P_POINTS] != 0
     first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
     to_move = first
     turn = 0
@@ -477,7 +532,10 @@ def match_game(
     while True:
         _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
         if learner[to_move]:
-            card_probs(piles, counts, probs)
+            if points:
+                hidden_probs(piles, counts, hands, to_move, probs)
+            else:
+                card_probs(piles, counts, probs)
             idx = choose_learned(
                 S,
                 slide,
@@ -498,6 +556,7 @@ def match_game(
                 h,
                 p,
                 pb,
+                hands[to_move],
             )
         else:
             idx = SR.decide(
@@ -533,17 +592,26 @@ def match_game(
 def match_batch(
     seeds: Arr, pol: int, slide: Arr, P: Arr, hitm: Arr, E: Arr, net: Any, out: Arr
 ) -> None:
-    """Heads-up paired deals against policy ``pol``: deal k is played with the network as Red,
-    then as Yellow; out[k] = the network's wins in the two games (0, 1 or 2)."""
+    """Paired deals against policy ``pol``: deal k is played with the network as Red, then
+    as Yellow, heads-up; in teams (four seats) as Red and Yellow, then as Blue and Green.
+    out[k] = the network's wins in the two games (0, 1 or 2)."""
     work = SR.new_work()
-    cols = np.array([0, 2], dtype=np.int64)
+    teams = P[K.P_TEAMS] != 0
+    if teams:
+        cols = np.array([0, 1, 2, 3], dtype=np.int64)
+        sides = (0, 1)
+    else:
+        cols = np.array([0, 2], dtype=np.int64)
+        sides = (0, 2)
     learner = np.zeros(4, dtype=np.int64)
     for g in range(seeds.shape[0]):
         wins = 0
-        for side in (0, 2):
-            learner[0] = 1 if side == 0 else 0
-            learner[2] = 1 if side == 2 else 0
-            if match_game(seeds[g], cols, learner, pol, slide, P, hitm, E, net, work) == side:
+        for side in sides:
+            partner = K.PARTNER[side] if teams else side
+            for c in range(4):
+                learner[c] = 1 if c == side or c == partner else 0  # noqa: SIM109 (compiled)
+            winner = match_game(seeds[g], cols, learner, pol, slide, P, hitm, E, net, work)
+            if winner >= 0 and learner[winner]:
                 wins += 1
         out[g] = wins
 
@@ -556,18 +624,22 @@ def evaluate_states(
     ref: int,
     teams: bool,
     probs: Arr,
-    draw: int,
+    draws: Arr,
     hitm: Arr,
     net: Any,
+    kept: Arr,
     out: Arr,
 ) -> None:
     """out[m] = the network's probabilities of each relative seat winning in states[m] (seen
-    from the seat at position ``ref`` of ``cols``, the seat at position nexts[m] to move)."""
+    from the seat at position ``ref`` of ``cols``, the seat at position nexts[m] to move, the
+    next card's probabilities probs[m] and the draw pile's size draws[m]); kept[m]: the cards
+    ref keeps in its hand by kind (read by a points network only)."""
     ncols = cols.shape[0]
     W1, b1, W2, b2 = net
     h = np.empty(b1.shape[0])
     cover = np.empty(40, dtype=np.int64)
-    x = np.empty(N_FEATURES)
+    x = np.empty(W1.shape[0])
     for m in range(states.shape[0]):
-        features(states[m], cols, ncols, ref, nexts[m], teams, probs, draw, hitm, cover, x)
+        features(states[m], cols, ncols, ref, nexts[m], teams, probs[m], draws[m], hitm, cover, x)
+        hand_features(kept[m], -1, x)
         forward(x, ncols, W1, b1, W2, b2, h, out[m])

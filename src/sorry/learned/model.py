@@ -1,8 +1,9 @@
 """The learned network's weights: created, saved and loaded (numpy alone).
 
 A model is four arrays (the hidden layer's weights and biases, the output layer's) and a
-little metadata (how it was trained: the command, the seed, the games played). It is saved as
-one ``.npz`` file; the one the project ships is ``sorry/learned/data/standard.npz``.
+little metadata (how it was trained: the variant, the command, the seed, the games played).
+It is saved as one ``.npz`` file. The project ships one model per variant it was trained on,
+``sorry/learned/data/<variant>.npz`` (standard, teams, points).
 """
 
 from __future__ import annotations
@@ -20,12 +21,20 @@ from ..errors import SorryError
 
 Array = npt.NDArray[Any]
 
-#: Inputs and outputs of the network (the layout is documented in :mod:`sorry.learned._net`).
+#: Inputs and outputs of the network (the layout is documented in :mod:`sorry.learned._net`):
+#: the points variant's network also reads the chooser's kept hand (11 inputs more).
 N_FEATURES = 555
+N_HAND = 11
 N_OUT = 4
 #: The format of the saved file (bumped when the features change).
 FORMAT = 1
-SHIPPED = "standard.npz"
+#: The variants a model is trained for, each with its shipped file.
+VARIANTS = ("standard", "teams", "points")
+
+
+def inputs_for(variant: str) -> int:
+    """The number of inputs of a network of ``variant``."""
+    return N_FEATURES + (N_HAND if variant == "points" else 0)
 
 
 @dataclass
@@ -39,16 +48,29 @@ class Model:
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def new(cls, hidden: int, seed: int) -> Model:
-        """Small random weights (seeded)."""
+    def new(cls, hidden: int, seed: int, variant: str = "standard") -> Model:
+        """Small random weights (seeded) for a network of ``variant``."""
         rng = np.random.default_rng(seed)
         return cls(
             W1=rng.normal(0.0, 0.1, (N_FEATURES, hidden)),
             b1=np.zeros(hidden),
             W2=rng.normal(0.0, 0.1, (hidden, N_OUT)),
             b2=np.zeros(N_OUT),
-            meta={"format": FORMAT, "hidden": hidden, "games": 0},
-        )
+            meta={"format": FORMAT, "hidden": hidden, "games": 0, "rules": variant},
+        ).with_inputs(inputs_for(variant), rng)
+
+    def with_inputs(self, n: int, rng: np.random.Generator) -> Model:
+        """The model with ``n`` inputs: the hand's rows of a points network drawn after the
+        others, so that its first 555 rows are a standard network's from the same seed."""
+        extra = n - self.W1.shape[0]
+        if extra > 0:
+            self.W1 = np.vstack([self.W1, rng.normal(0.0, 0.1, (extra, self.W1.shape[1]))])
+        return self
+
+    @property
+    def variant(self) -> str:
+        """The variant the network was trained for (standard, teams or points)."""
+        return str(self.meta.get("rules", "standard"))
 
     @property
     def net(self) -> tuple[Array, Array, Array, Array]:
@@ -85,19 +107,32 @@ class Model:
                 )
         except (OSError, KeyError, ValueError) as exc:
             raise SorryError(f"{path}: not a learned model ({exc})") from None
-        if meta.get("format") != FORMAT or m.W1.shape[0] != N_FEATURES:
+        if (
+            meta.get("format") != FORMAT
+            or m.variant not in VARIANTS
+            or m.W1.shape[0] != inputs_for(m.variant)
+        ):
             raise SorryError(f"{path}: a model of another format (this version reads {FORMAT})")
         return m
 
 
-_shipped: Model | None = None
+_shipped: dict[str, Model] = {}
 
 
-def shipped() -> Model:
-    """The model the project ships (loaded once)."""
-    global _shipped
-    if _shipped is None:
-        ref = resources.files("sorry.learned") / "data" / SHIPPED
+def has_shipped(variant: str) -> bool:
+    """Whether the project ships a network of ``variant``."""
+    return (
+        variant in VARIANTS
+        and (resources.files("sorry.learned") / "data" / f"{variant}.npz").is_file()
+    )
+
+
+def shipped(variant: str = "standard") -> Model:
+    """The model the project ships for ``variant`` (loaded once)."""
+    if variant not in VARIANTS:
+        raise SorryError(f"no learned model for the variant {variant!r}")
+    if variant not in _shipped:
+        ref = resources.files("sorry.learned") / "data" / f"{variant}.npz"
         with resources.as_file(ref) as path:
-            _shipped = Model.load(path)
-    return _shipped
+            _shipped[variant] = Model.load(path)
+    return _shipped[variant]

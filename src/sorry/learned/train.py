@@ -4,9 +4,13 @@ The network plays against itself on the compiled engine (every seat greedy on it
 evaluation of the afterstates); after each game every afterstate's prediction is moved
 towards its lambda-return (the result at the end, the later predictions before it).
 Games are seeded ``derive_seed(seed, k)`` for game k, so a run is reproducible and resumes
-where its checkpoint stopped. Every ``eval_every`` games the network plays paired heads-up
-deals against the compiled ``medium`` and ``easy`` bots (the same deals each time): the
-learning curve, kept in the checkpoint's metadata.
+where its checkpoint stopped. Every ``eval_every`` games the network plays paired deals
+(heads-up; in teams two against two) against the compiled ``medium`` and ``easy`` bots (the
+same deals each time): the learning curve, kept in the checkpoint's metadata.
+
+One network is trained per variant (``rules``): standard, teams (four players, the
+partnership's win: a move's value is its seat's chance plus its partner's) or points (the
+win of the hand, the network also reading the chooser's kept cards).
 """
 
 from __future__ import annotations
@@ -20,14 +24,18 @@ from typing import Any
 import numpy as np
 
 from ..errors import SorryError
+from ..i18n import _
 from ..rng import derive_seed
 from ..rules import Rules
-from .model import Model
+from .model import VARIANTS, Model
 
 #: The policies the learning curve is measured against (the compiled bots).
 CURVE_OPPONENTS = {"medium": 10, "easy": 3}
 #: The seed of the learning curve's deals (apart from the training games).
 CURVE_SEED = 7_777
+#: The player counts of the self-play games and their weights (heads-up is what the ladder
+#: measures), in the standard game and points.
+DEFAULT_PLAYERS = "2:7,3:1,4:2"
 
 
 @dataclass
@@ -42,18 +50,31 @@ class TrainConfig:
     eval_every: int = 5_000
     eval_deals: int = 500
     minutes: float | None = None
-    players: str = "2:7,3:1,4:2"  # player counts and their weights
+    players: str = ""  # player counts and their weights ("" : the variant's default)
+    rules: str = "standard"  # the variant: standard, teams or points
+
+    def player_mix(self) -> str:
+        """The player counts and their weights (teams: four players only)."""
+        if self.players:
+            return self.players
+        return "4:1" if self.rules == "teams" else DEFAULT_PLAYERS
 
     def player_weights(self) -> list[tuple[int, int]]:
+        if self.rules not in VARIANTS:
+            raise SorryError(f"rules: {self.rules!r} (one of {', '.join(VARIANTS)})")
         out = []
-        for part in self.players.split(","):
-            n, _, w = part.partition(":")
+        for part in self.player_mix().split(","):
+            n, _sep, w = part.partition(":")
             try:
                 pair = (int(n), int(w or 1))
             except ValueError:
                 raise SorryError(f"players: {part!r} is not N:WEIGHT (e.g. 2:7,4:3)") from None
             if pair[0] not in (2, 3, 4) or pair[1] < 0:
                 raise SorryError(f"players: {part!r} (2, 3 or 4 players, a weight >= 0)")
+            if self.rules == "teams" and pair[0] != 4 and pair[1] > 0:
+                raise SorryError(
+                    _("players: {part!r} (the teams variant needs four players)").format(part=part)
+                )
             out.append(pair)
         if not out or sum(w for _n, w in out) == 0:
             raise SorryError("players: give at least one count with a positive weight")
@@ -84,11 +105,12 @@ def game_plan(cfg: TrainConfig, lo: int, hi: int) -> tuple[np.ndarray, np.ndarra
 
 
 def curve_point(model: Model, deals: int, rules: Rules | None = None) -> dict[str, float]:
-    """The network's score (share of games won) on ``deals`` paired heads-up deals against
-    each of :data:`CURVE_OPPONENTS`, played greedily on its evaluation."""
+    """The network's score (share of games won) on ``deals`` paired deals against each of
+    :data:`CURVE_OPPONENTS`, played greedily on its evaluation (heads-up; in teams the
+    network's two seats against the bot's two), in the variant it was trained for."""
     from . import _net
 
-    rules = rules or Rules()
+    rules = rules or Rules(variant=model.variant)
     P, slide, hitm, E = _arrays(rules)
     seeds = np.array([derive_seed(CURVE_SEED, k) for k in range(deals)], dtype=np.uint64)
     out: dict[str, float] = {}
@@ -111,25 +133,33 @@ def train(
     from . import _net
 
     path = Path(path)
+    cfg.player_weights()  # a bad --players or --rules: one line before anything starts
     if path.exists() and resume:
         model = Model.load(path)
+        if model.variant != cfg.rules:
+            raise SorryError(
+                _(
+                    "{path} is a network of the {variant} game, not {rules} "
+                    "(give --rules {variant} to go on training it)"
+                ).format(path=path, variant=model.variant, rules=cfg.rules)
+            )
         progress(f"resuming {path} at game {model.meta.get('games', 0):,}")
     else:
         if path.parent and not path.parent.exists():
             raise SorryError(f"{path.parent}: no such directory")
-        model = Model.new(cfg.hidden, cfg.seed)
+        model = Model.new(cfg.hidden, cfg.seed, cfg.rules)
         model.meta.update(
             seed=cfg.seed,
             lam=cfg.lam,
             lr=cfg.lr,
             explore=cfg.explore,
-            players=cfg.players,
-            rules="standard",
+            players=cfg.player_mix(),
+            rules=cfg.rules,
             curve=[],
             seconds=0.0,
         )
     meta = model.meta
-    rules = Rules()
+    rules = Rules(variant=model.variant)
     P, slide, hitm, _E = _arrays(rules)
     start = time.monotonic()
     base_seconds = float(meta.get("seconds", 0.0))
