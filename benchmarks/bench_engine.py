@@ -4,7 +4,8 @@
                                       [--rounds 3] [--clock wall|cpu]
 
 Measures, on one core, random 4-player standard games per second (our ``Game`` object driven
-through its public API; our playouts, the loop simulations and bots use; apologies through
+through its public API; our playouts, the lean loop over the same move generation that
+simulations of random bots and the bots' Python rollouts use; apologies through
 ``next_turn`` / ``construct_legal_moves`` / ``execute_move``) and legal-move generation per call
 on the same positions (sampled from apologies' random games and converted to our notation).
 Each figure is the best of ``--rounds`` rounds, interleaved, so a busy machine hurts both sides

@@ -124,7 +124,7 @@ def reference_moves(
         g = Game.from_position(position, rules, card=card)
     out = []
     for m in g.legal_moves:
-        st = PawnState(g.position().pawns, rules.slide_on, rules.swap_slides)
+        st = PawnState(g.position().pawns, rules)
         st.apply(m, [])
         text = " ".join(field_text(c, st.pawns[c]) for c in g.colours)
         out.append((str(m), text))

@@ -235,7 +235,7 @@ def test_hard_counts_the_card_drawn_to_refill_the_hand() -> None:
     from sorry.state import PawnState
 
     view = dead_hand_view()
-    state = PawnState(view.pawns, view.rules.slide_on, view.rules.swap_slides)
+    state = PawnState(view.pawns, view.rules)
     kept = [3, 5, 8, 12]
 
     def value(s: PawnState) -> float:

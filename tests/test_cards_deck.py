@@ -79,6 +79,22 @@ def test_shuffle_is_a_permutation_and_reproducible() -> None:
     assert a == b and sorted(a) == list(range(45)) and a != list(range(45))
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 44, 45, 100])
+def test_shuffle_draws_as_next64_one_at_a_time(size: int) -> None:
+    """Rng.shuffle makes its draws all at once (on lanes of one big int); the result and the
+    generator's state after it are those of Fisher-Yates with one next64 per swap."""
+    for seed in (0, 1, 2**64 - 1, 0x9E3779B97F4A7C15, *range(2, 30)):
+        items = list(range(size))
+        rng = Rng(seed)
+        rng.shuffle(items)
+        expected = list(range(size))
+        one_by_one = Rng(seed)
+        for i in range(size - 1, 0, -1):
+            j = one_by_one.next64() % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and rng.state == one_by_one.state
+
+
 def test_shuffle_reaches_every_position() -> None:
     # Fisher-Yates with a fair generator: each card ends in each place with the same frequency.
     seen = Counter()

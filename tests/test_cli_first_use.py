@@ -161,7 +161,7 @@ def test_a_run_stopped_before_any_game_ended_prints_no_table_of_zeros(
     def stop_at_once(*args: Any, **kw: Any) -> list[Any]:
         raise runner.RunInterrupted([])
 
-    monkeypatch.setattr("sorry.sim.analysis.run_games", stop_at_once)
+    monkeypatch.setattr("sorry.sim.report.run_games", stop_at_once)
     if kind == "simulate":
         text = simulate_text(simulate(500, players=2, seed=1, engine="python"))
     else:

@@ -8,9 +8,10 @@ setting must change at least one game of the sample, so an engine that ignored a
 would play the default games and fail: adding an option that an engine neither plays nor
 declares fails here.
 
-The engines: the playouts (their inlined random paths and their policy path), the bots'
-rollouts (``sorry.bots.rollout.Playout``, followed turn by turn beside the reference: every
-turn must be a legal move with the same piles, hands and next player), and every policy the
+The engines: the lean loop of ``sorry.playout`` (random games, and games with a policy), the
+bots' pure-Python rollouts (``sorry.bots.greedy_rollout`` on a ``sorry.playout.Table``, followed
+turn by turn beside the reference: every turn must be a legal move with the same piles, hands
+and next player), and every policy the
 compiled engine plays, each against the reference playing the same policy with the same
 streams: ``sorry.fast.simulate`` with ``random``, ``easy``, ``easybot`` and ``medium`` (whole
 games: the final pawns, the turns, the winner and the points, which an unfinished points game
@@ -83,20 +84,24 @@ Engine = Callable[[Rules, int, int], Result]
 
 
 def game_random(rules: Rules, players: int, seed: int) -> Result:
-    """The reference with the playouts' random player (``Rng(seed ^ 0x5EED)``)."""
+    """The reference with the lean loop's random player (``Rng(seed ^ 0x5EED)``)."""
     g = play_out(Game(rules, players, seed=seed), rng_moves(Rng(seed ^ 0x5EED)))
-    return g.winners, g.turn
+    return g.winners, g.turn, g.scores
 
 
 def playout_random(rules: Rules, players: int, seed: int) -> Result:
-    """The playouts' uniformly random games (the inlined paths)."""
-    return playout.random_game(rules, players, seed)
+    """The lean loop's uniformly random games."""
+    table = playout.Table.new(rules, players, seed)
+    winners = table.play(limit=rules.turn_limit, chooser=Rng(seed ^ 0x5EED))
+    return winners, table.turn, table.scores(winners)
 
 
 def playout_policy(rules: Rules, players: int, seed: int) -> Result:
-    """The playouts' games with a policy (the move generator's path), choosing as above."""
+    """The lean loop's games with a policy, choosing as above."""
     rng = Rng(seed ^ 0x5EED)
-    return playout.play(rules, players, seed, lambda s, c, card, moves: rng.next64() % len(moves))
+    table = playout.Table.new(rules, players, seed)
+    winners = table.play(lambda s, c, card, moves: rng.next64() % len(moves), rules.turn_limit)
+    return winners, table.turn, table.scores(winners)
 
 
 def game_fast_streams(rules: Rules, players: int, seed: int) -> Result:
@@ -273,17 +278,18 @@ def game_vector(rules: Rules, players: int, seed: int) -> Result:
 
 
 def game_and_rollout(rules: Rules, players: int, seed: int) -> Result:
-    """The bots' rollout (``sorry.bots.rollout.Playout``, greedy on progress) turn by turn
+    """The bots' rollout (``sorry.bots.greedy_rollout``, greedy on progress) turn by turn
     beside the reference: after each of the rollout's turns the reference plays the listed
     move (or pass, or discard) that leads to the same pawns with the same card, and both must
-    agree on who plays next, the piles and the hands. The rollout knows no turn count (its
-    horizon is its caller's depth): the comparison ends where the reference's game ends."""
-    from sorry.bots.rollout import Playout
+    agree on who plays next, the piles and the hands. The rollout plays the depth its caller
+    gives it (here one turn at a time): the comparison ends where the reference's game ends."""
+    from sorry.bots import greedy_rollout
+    from sorry.playout import Table
 
     g = Game(rules, players, seed=seed)
     while rules.points and g.is_chance():  # the deal
         g.draw()
-    sim = Playout(
+    sim = Table(
         rules,
         g.colours,
         g.state.copy(),
@@ -294,7 +300,7 @@ def game_and_rollout(rules: Rules, players: int, seed: int) -> Result:
         Rng(g.rng.state),
     )
     while not g.is_over():
-        winner = sim.run(1)
+        winner = greedy_rollout.run(sim, 1)
         if g.is_chance():
             g.draw()
         same = [m for m in g.legal_moves if _agrees(_after(g, m), sim)]

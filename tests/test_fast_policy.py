@@ -98,7 +98,7 @@ def test_compiled_evaluation_is_the_evaluation(variant: str, players: int) -> No
     checked = 0
     for pos, _hand in sample_positions(rules, players, games=6, every=3):
         position = Position.parse(pos)
-        state = PawnState(position.pawns, rules.slide_on, rules.swap_slides)
+        state = PawnState(position.pawns, rules)
         S = fast._state_of(position)
         colours = position.colours
         cols = np.array(colours, dtype=np.int64)

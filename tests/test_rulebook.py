@@ -109,3 +109,46 @@ def test_the_compiled_kernel_reads_the_rulebook() -> None:
         for cumulative in (False, True)
     ]
     assert list(k.CARD_KINDS) == list(CARDS)
+
+
+def test_a_state_takes_the_rulebook_s_slide_table_and_swap_rule() -> None:
+    """PawnState is given the rules whole and reads its rulebook's tables (no copy of them)."""
+    from sorry.state import PawnState
+
+    pawns = ((START,) * 4, None, (START,) * 4, None)
+    for rules in (Rules(), Rules(slide_on="all", swap_slides="both"), Rules(slide_on="own")):
+        state = PawnState(pawns, rules)
+        assert state.slide is rules.book.slide
+        assert state.swap_both == (rules.swap_slides == "both") == rules.book.swap_both
+        assert state.copy().slide is rules.book.slide
+    assert PawnState(pawns).slide == Rules().book.slide
+
+
+@pytest.mark.parametrize("variant", ["standard", "teams"])
+def test_a_side_wins_with_every_pawn_home(variant: str) -> None:
+    book = Rules(variant=variant).book
+    home = [HOME] * 4
+    almost = [HOME, HOME, HOME, 30]
+    assert book.wins([home, almost, almost, almost], 0) == (variant == "standard")
+    assert book.wins([home, almost, home, almost], 2)
+    assert not book.wins([almost, almost, home, almost], 0)
+    assert not book.wins([[], [], [], []], 0)  # a colour not playing has not won
+
+
+def test_points_hands_are_dealt_round_the_table_then_refilled_to_the_player() -> None:
+    """Game's opening deal and refills follow rulebook.deal_to."""
+    g = Game(Rules(variant="points"), players=3, seed=4)
+    order = []
+    while g.is_chance():
+        order.append(g.deal_to)
+        g.draw()
+    first = g.to_move
+    seats = g.colours[g.colours.index(first) :] + g.colours[: g.colours.index(first)]
+    assert order == list(seats) * 5
+    mover = g.to_move
+    g.push(g.legal_moves[0])
+    if not g.is_over():
+        assert (
+            g.deal_to == mover
+            and rulebook.deal_to(g.colours, [len(h) for h in g.hands], g.to_move) == mover
+        )

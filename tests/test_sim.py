@@ -175,7 +175,7 @@ def test_every_engine_plays_the_same_games(rules: Rules, players: int, bots: lis
 
     reference = simulate(12, players=players, rules=rules, bots=bots, seed=9, engine="python")
     assert reference["engine"] == "python"
-    engines = ["playout"] if set(bots) == {"random"} and not rules.points else []
+    engines = ["playout"] if set(bots) == {"random"} else []
     if fast_installed():
         engines.append("fast")
     for engine in engines:
@@ -227,15 +227,13 @@ def test_auto_picks_the_fastest_engine_that_plays_the_bots(
     monkeypatch.setattr(runner, "fast_installed", lambda: False)
     assert choose(Rules(), ["random"] * 4) == "playout"
     assert choose(Rules(variant="teams"), ["random"] * 4) == "playout"
-    assert choose(Rules(variant="points"), ["random"] * 4) == "python"
+    assert choose(Rules(variant="points"), ["random"] * 4) == "playout"
     assert choose(Rules(), ["random", "easy"]) == "python"
     assert choose(Rules(), ["hard", "random"], "python") == "python"
     with pytest.raises(SorryError, match="random bots only"):
         choose(Rules(), ["easy", "random"], "playout")
     with pytest.raises(SorryError, match="fast extra"):
         choose(Rules(), ["random"], "fast")
-    with pytest.raises(SorryError, match="points"):
-        choose(Rules(variant="points"), ["random"], "playout")
     monkeypatch.setattr(runner, "fast_installed", lambda: True)
     pytest.importorskip("numba")
     assert choose(Rules(), ["random", "easy", "medium"]) == "fast"
@@ -279,7 +277,7 @@ def test_an_interrupted_run_reports_the_games_finished(
 
     real = runner.run_games
     monkeypatch.setattr(
-        "sorry.sim.analysis.run_games",
+        "sorry.sim.report.run_games",
         lambda *a, **k: real(*a, **k, on_batch=stop_after_two),
     )
     res = simulate(10_000, players=2, seed=1, jobs=jobs, engine="python")

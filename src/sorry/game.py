@@ -37,7 +37,7 @@ from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .effects import Effect
 from .errors import GameStateError, IllegalMoveError, NotationError, RulesError
 from .i18n import _
-from .movegen import card_moves, legal_moves as standard_moves, matching_move
+from .movegen import hand_moves, legal_moves as standard_moves, matching_move
 from .moves import DISCARD, PASS, SPLIT, Move
 from .position import Position, field_text
 from .rng import Rng
@@ -46,7 +46,7 @@ from .rulebook import (
     HAND_SIZE,
     check_colours,
     colours_for,
-    may_decline,
+    deal_to,
     score as points_score,
     seat_after,
 )
@@ -219,15 +219,7 @@ class Game:
 
     def _next_deal(self) -> None:
         """Points: the next seat short of five cards (dealing round the table), or none."""
-        n = len(self.colours)
-        start = self.colours.index(self.to_move)
-        best = None
-        for k in range(n):
-            c = self.colours[(start + k) % n]
-            if len(self.hands[c]) < HAND_SIZE and (
-                best is None or len(self.hands[c]) < len(self.hands[best])
-            ):
-                best = c
+        best = deal_to(self.colours, [len(h) for h in self.hands], self.to_move)
         self._deal_to = best
         self.phase = CHANCE if best is not None else DECISION
 
@@ -330,22 +322,7 @@ class Game:
         if not self.rules.points:
             assert self.card is not None
             return standard_moves(self.state, self.rules, self.to_move, self.card)
-        return self._points_moves()
-
-    def _points_moves(self) -> list[Move]:
-        hand = self.hands[self.to_move]
-        plays: list[Move] = []
-        must_play = False
-        for card in CARDS:
-            if card not in hand:
-                continue
-            moves = card_moves(self.state, self.rules, self.to_move, card)
-            if moves and not may_decline(card, moves):
-                must_play = True
-            plays.extend(m._replace(card=card) for m in moves)
-        if not must_play:
-            plays.extend(Move(DISCARD, card=c) for c in CARDS if c in hand)
-        return plays
+        return hand_moves(self.state, self.rules, self.to_move, self.hands[self.to_move])
 
     def is_legal(self, move: Move) -> bool:
         if self.phase != DECISION:
@@ -478,9 +455,8 @@ class Game:
         self._stack.append(_new(Undo, (move, False, before, changes, idx, hand, None)))
         self._moves_cache = None
         # Who won? Only the team of the mover can have completed its pawns.
-        team = book.movers[mover]
-        if all(self.state.all_home(c) for c in team):
-            self.winners = team
+        if book.wins(self.state.pawns, mover):
+            self.winners = book.movers[mover]
             self.phase = OVER
             if book.points:
                 self.scores = self._score()
@@ -680,9 +656,8 @@ class Game:
         game.rules = rules
         game.seed = seed
         game._restore(snap)
-        team = game.team_of(game.to_move)
-        if game.phase == OVER and all(game.state.all_home(c) for c in team):
-            game.winners = team
+        if game.phase == OVER and rules.book.wins(game.state.pawns, game.to_move):
+            game.winners = game.team_of(game.to_move)
             if rules.points:
                 game.scores = game._score()
         return game

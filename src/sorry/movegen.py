@@ -10,8 +10,10 @@ way plays (a split's halves in the other order, a move left out because another 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .board import BACKWARD as BWD, FORWARD as FWD, HOME, START, START_EXIT, TRACK_LEN
-from .cards import SORRY
+from .cards import CARDS, SORRY
 from .moves import (
     BACKWARD,
     DISCARD,
@@ -24,7 +26,14 @@ from .moves import (
     SWAP,
     Move,
 )
-from .rulebook import BACKWARD_STEPS, FORWARD_STEPS, SORRY_FORWARD, may_decline
+from .rulebook import (
+    BACKWARD_STEPS,
+    FACES,
+    FORWARD_STEPS,
+    SORRY_FORWARD,
+    START_CARDS,
+    may_decline,
+)
 from .rules import Rules
 from .state import PAWN_WEIGHT, Change, PawnState
 
@@ -37,7 +46,55 @@ FORWARD_MOVES = tuple(
 BACKWARD_MOVES = tuple(
     tuple(tuple(Move(BACKWARD, c, loc, n) for n in range(5)) for loc in range(67)) for c in range(4)
 )
+#: Moves built by ``_new(Move, fields)`` (all eight, in order): a NamedTuple's own constructor
+#: is a Python call, and move generation makes thousands a game.
+_new = tuple.__new__
 ENTER_MOVES = tuple(Move(ENTER, c, START, 0, -1, START_EXIT[c]) for c in range(4))
+#: DISCARD_MOVES[card]: the points variant's discard of ``card``.
+DISCARD_MOVES = {card: Move(DISCARD, card=card) for card in CARDS}
+
+#: STARTS[card]: whether the card may start a pawn (``rulebook.START_CARDS``), by face.
+STARTS = tuple(card in START_CARDS for card in range(FACES))
+
+
+def _step_moves(forward: bool, backward: bool) -> tuple[_StepRows, ...]:
+    """A table of STEP_MOVES' shape with the forward moves, the backward moves, or both."""
+    return tuple(
+        tuple(
+            tuple(
+                tuple(
+                    (dest, moves[loc][n])
+                    for n, dest, moves in (
+                        (
+                            FORWARD_STEPS[card] if forward else 0,
+                            FWD[c][loc][FORWARD_STEPS[card]],
+                            FORWARD_MOVES[c],
+                        ),
+                        (
+                            BACKWARD_STEPS[card] if backward else 0,
+                            BWD[c][loc][BACKWARD_STEPS[card]],
+                            BACKWARD_MOVES[c],
+                        ),
+                    )
+                    if n and dest >= 0 and loc < HOME
+                )
+                for loc in range(67)
+            )
+            for c in range(4)
+        )
+        for card in range(FACES)
+    )
+
+
+#: One card's moves for each colour and location (see STEP_MOVES).
+_StepRows = tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]
+#: STEP_MOVES[card][colour][location]: (landing square, move) of the card's forward move, then
+#: its backward move, for a pawn there (the moves off the board left out); the 7's and the
+#: 11's forward moves too. Built once from the rulebook's card tables; FORWARD_STEP_MOVES and
+#: BACKWARD_STEP_MOVES hold each direction alone (``ten_backward=fallback``).
+STEP_MOVES = _step_moves(True, True)
+FORWARD_STEP_MOVES = _step_moves(True, False)
+BACKWARD_STEP_MOVES = _step_moves(False, True)
 
 
 def movers(rules: Rules, colour: int) -> tuple[int, ...]:
@@ -66,22 +123,22 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
     out: list[Move] = []
     pawns = state.pawns
     occ = state.occ
-    if card == 1 or card == 2:
+    if STARTS[card]:
         for c in cols:
             if START in pawns[c]:
                 o = occ[START_EXIT[c]]
                 if o < 0 or o >> 2 != c:
                     out.append(ENTER_MOVES[c])
     if card != 7 and card != 11 and card != SORRY:
-        back = BACKWARD_STEPS[card]
-        if back and rules.book.backward_fallback:  # ten_backward=fallback
+        slide = state.slide
+        if BACKWARD_STEPS[card] and rules.book.backward_fallback:  # ten_backward=fallback
             listed = len(out)
-            _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], 0, out)
+            sliding = _simple_moves(pawns, occ, slide, cols, FORWARD_STEP_MOVES[card], out)
             if len(out) == listed:  # no pawn can move forward: the backward move
-                _simple_moves(pawns, occ, cols, 0, back, out)
+                sliding = _simple_moves(pawns, occ, slide, cols, BACKWARD_STEP_MOVES[card], out)
         else:
-            _simple_moves(pawns, occ, cols, FORWARD_STEPS[card], back, out)
-        if len(out) > 1 and _slides_may_collide(state, out):
+            sliding = _simple_moves(pawns, occ, slide, cols, STEP_MOVES[card], out)
+        if sliding > 1:
             return _dedupe(state, out)
         return out
     can_land = state.can_land
@@ -99,7 +156,7 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
         return out
     if card == 7:
         return _seven_moves(state, rules, order)
-    _simple_moves(pawns, occ, cols, 11, 0, out)
+    _simple_moves(pawns, occ, state.slide, cols, STEP_MOVES[11], out)
     swaps = _swap_moves(state, rules, colour, order)
     if _swaps_may_collide(state, swaps):
         return _dedupe(state, out + swaps)
@@ -110,42 +167,36 @@ def card_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[M
 def _simple_moves(
     pawns: list[list[int]],
     occ: list[int],
+    slide: tuple[tuple[int, ...], ...],
     cols: tuple[int, ...],
-    fwd: int,
-    back: int,
+    rows: _StepRows,
     out: list[Move],
-) -> None:
-    """Forward ``fwd`` and/or backward ``back`` steps for each pawn, in canonical order.
+) -> int:
+    """The moves of ``rows`` (a card's STEP_MOVES) for each pawn, in canonical order; returns
+    how many of them land on a triangle and slide: only when two do can two of them end alike
+    (a 4 back from the end of a long slide lands on its triangle and slides back to where it
+    was: Red 43-4 and Red 58-4 both leave the board as it is).
 
     The hot path of every game, so ``PawnState.can_land`` is inlined: on the track no pawn of
     the same colour may be there; in the Safety Zone no own pawn; HOME takes any number."""
+    sliding = 0
     for c in cols:
         pc = pawns[c]
-        fc = FWD[c]
-        bc = BWD[c]
-        fm = FORWARD_MOVES[c]
-        bm = BACKWARD_MOVES[c]
+        rc = rows[c]
+        sc = slide[c]
         for loc in sorted(pc):
             if loc >= HOME:
                 break
-            if fwd:
-                dest = fc[loc][fwd]
-                if dest >= 0:
-                    if dest < TRACK_LEN:
-                        o = occ[dest]
-                        if o < 0 or o >> 2 != c:
-                            out.append(fm[loc][fwd])
-                    elif dest == HOME or dest not in pc:
-                        out.append(fm[loc][fwd])
-            if back:
-                dest = bc[loc][back]
-                if dest >= 0:
-                    if dest < TRACK_LEN:
-                        o = occ[dest]
-                        if o < 0 or o >> 2 != c:
-                            out.append(bm[loc][back])
-                    elif dest not in pc:  # still inside the Safety Zone
-                        out.append(bm[loc][back])
+            for dest, m in rc[loc]:
+                if dest < TRACK_LEN:
+                    o = occ[dest]
+                    if o < 0 or o >> 2 != c:
+                        out.append(m)
+                        if sc[dest] >= 0:
+                            sliding += 1
+                elif dest == HOME or dest not in pc:
+                    out.append(m)
+    return sliding
 
 
 def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[Move]:
@@ -157,19 +208,48 @@ def legal_moves(state: PawnState, rules: Rules, colour: int, card: int) -> list[
     return moves
 
 
+def hand_moves(state: PawnState, rules: Rules, colour: int, hand: Sequence[int]) -> list[Move]:
+    """The moves of the points variant's turn with ``hand`` (docs/variants.md, Play for
+    points): every distinct legal move of each card in the hand, tagged with its card, in
+    card order; and a discard of each card when no card must be played (none moves, or only
+    an 11 that may be declined)."""
+    plays: list[Move] = []
+    must_play = False
+    for card in CARDS:
+        if card not in hand:
+            continue
+        moves = card_moves(state, rules, colour, card)
+        if moves and not may_decline(card, moves):
+            must_play = True
+        plays.extend(m._replace(card=card) for m in moves)
+    if not must_play:
+        plays.extend(DISCARD_MOVES[c] for c in CARDS if c in hand)
+    return plays
+
+
+def sorry_may_take(rules: Rules, colour: int, c: int, t: int) -> bool:
+    """Whether the player ``colour``, starting a pawn of colour ``c`` with a Sorry! card, may
+    take the place of a pawn of colour ``t``: an opponent's in the standard game, any other
+    colour's in the teams variant (docs/rules.md, Cards; docs/variants.md, Team variant)."""
+    return t != c and (rules.teams or t not in rules.book.movers[colour])
+
+
+def may_swap_with(rules: Rules, colour: int, c: int, t: int) -> bool:
+    """Whether the player ``colour``'s pawn of colour ``c`` may swap places with a pawn of
+    colour ``t`` on an 11: another colour's, not a partner's unless ``team_swap_partner``."""
+    return t != c and (rules.team_swap_partner or t not in rules.book.movers[colour])
+
+
 def _sorry_moves(state: PawnState, rules: Rules, colour: int, cols: tuple[int, ...]) -> list[Move]:
     out = []
-    teams = rules.variant == "teams"
     pawns = state.pawns
     for c in cols:
         if START not in pawns[c]:
             continue
         for t, victims in enumerate(pawns):
-            # Standard: opponents only. Teams: any colour other than the placed pawn's.
-            if t == c or (not teams and t == colour):
-                continue
-            for loc in sorted(v for v in victims if v < TRACK_LEN):
-                out.append(Move(SORRY_KIND, c, START, 0, t, loc))
+            if sorry_may_take(rules, colour, c, t):
+                for loc in sorted(v for v in victims if v < TRACK_LEN):
+                    out.append(_new(Move, (SORRY_KIND, c, START, 0, t, loc, (), None)))
     return out
 
 
@@ -177,18 +257,17 @@ def _swap_moves(
     state: PawnState, rules: Rules, colour: int, order: list[tuple[int, int, int]]
 ) -> list[Move]:
     out = []
-    pawns = state.pawns
-    team = set(movers(rules, colour))
-    partner_ok = rules.team_swap_partner
+    team = rules.book.movers[colour]
+    # each colour's pawns on the track, in order, listed once for every pawn that swaps
+    on_track = [sorted(v for v in others if v < TRACK_LEN) for others in state.pawns]
+    others = {c: [t for t in (0, 1, 2, 3) if may_swap_with(rules, colour, c, t)] for c in team}
     for c, _i, loc in order:
         if loc >= TRACK_LEN:
             continue
-        for t, others in enumerate(pawns):
-            if t == c or (t in team and not partner_ok):
-                continue
-            for tloc in sorted(v for v in others if v < TRACK_LEN):
-                out.append(Move(SWAP, c, loc, 0, t, tloc))
-    if partner_ok and len(team) > 1:
+        for t in others[c]:
+            for tloc in on_track[t]:
+                out.append(_new(Move, (SWAP, c, loc, 0, t, tloc, (), None)))
+    if rules.team_swap_partner and len(team) > 1:
         out = _dedupe(state, out)
     return out
 
@@ -268,45 +347,56 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
     if rules.variant == "teams" and rules.team_seven_split == "any":
         _split_any(state, movable, (), 7, 0, set(), seen, out, state.code())
         return out
-    for a, (ca, ia) in enumerate(movable):
-        pca = pawns[ca]
+    # each pawn's colour, index, pawn list and tables, looked up once
+    pawn_rows = [
+        (c, i, pawns[c], FWD[c], FORWARD_MOVES[c], slide[c], PAWN_WEIGHT[c]) for c, i in movable
+    ]
+    for a, (ca, ia, pca, fwd_ca, moves_ca, slide_ca, weight_ca) in enumerate(pawn_rows):
         la = pca[ia]
-        fwd_a = FWD[ca][la]
+        fwd_a = fwd_ca[la]
+        moves_a = moves_ca[la]
         code_a = ca * 4 + ia
         for k in range(1, 7):
             da = fwd_a[k]
-            if da < 0 or not can_land(ca, da):
+            if da < 0:
                 continue
-            first = FORWARD_MOVES[ca][la][k]
-            ch: list[Change] = []
-            quiet_first = da >= TRACK_LEN or (occ[da] < 0 and slide[ca][da] < 0)
+            if da < TRACK_LEN:  # can_land, inlined
+                o = occ[da]
+                if o >= 0 and o >> 2 == ca:
+                    continue
+                quiet_first = o < 0 and slide_ca[da] < 0
+            elif da != HOME and da in pca:
+                continue
+            else:
+                quiet_first = True
+            first = moves_a[k]
             if quiet_first:  # move the pawn by hand: cheaper than place() and undo()
                 if la < TRACK_LEN:
                     occ[la] = -1
                 if da < TRACK_LEN:
                     occ[da] = code_a
                 pca[ia] = da
-                after_first = base - PAWN_WEIGHT[ca][la] + PAWN_WEIGHT[ca][da]
+                after_first = base - weight_ca[la] + weight_ca[da]
             else:
+                ch: list[Change] = []
                 state.place(ca, ia, da, ch)
                 after_first = base + state.code_delta(ch)
             rest = 7 - k
-            for b, (cb, ib) in enumerate(movable):
+            for b, (cb, ib, pcb, fwd_cb, moves_cb, slide_cb, weight_cb) in enumerate(pawn_rows):
                 if b == a:
                     continue
-                pcb = pawns[cb]
                 lb = pcb[ib]
                 if lb >= HOME:  # bumped back to START by the first half
                     continue
-                db = FWD[cb][lb][rest]
+                db = fwd_cb[lb][rest]
                 if db < 0:
                     continue
                 if db < TRACK_LEN:
                     o = occ[db]
                     if o >= 0 and o >> 2 == cb:
                         continue
-                    if o < 0 and slide[cb][db] < 0:
-                        key = after_first - PAWN_WEIGHT[cb][lb] + PAWN_WEIGHT[cb][db]
+                    if o < 0 and slide_cb[db] < 0:
+                        key = after_first - weight_cb[lb] + weight_cb[db]
                     else:
                         ch2: list[Change] = []
                         state.place(cb, ib, db, ch2)
@@ -315,10 +405,11 @@ def _seven_moves(state: PawnState, rules: Rules, order: list[tuple[int, int, int
                 elif db != HOME and db in pcb:
                     continue
                 else:
-                    key = after_first - PAWN_WEIGHT[cb][lb] + PAWN_WEIGHT[cb][db]
+                    key = after_first - weight_cb[lb] + weight_cb[db]
                 if key not in seen:
                     seen.add(key)
-                    out.append(Move(SPLIT, parts=(first, FORWARD_MOVES[cb][lb][rest])))
+                    parts = (first, moves_cb[lb][rest])
+                    out.append(_new(Move, (SPLIT, -1, -1, 0, -1, -1, parts, None)))
             if quiet_first:
                 if da < TRACK_LEN:
                     occ[da] = -1
@@ -417,9 +508,9 @@ def _playable(
         if not (0 <= t < 4 and t != c and move.target < TRACK_LEN and move.target in pawns[t]):
             return False
         if kind == SWAP:
-            ok = card == 11 and move.src < TRACK_LEN and (rules.team_swap_partner or t not in team)
-        else:  # Sorry!: any other colour in the teams variant, an opponent's otherwise
-            ok = card == SORRY and move.src == START and (rules.teams or t not in team)
+            ok = card == 11 and move.src < TRACK_LEN and may_swap_with(rules, colour, c, t)
+        else:
+            ok = card == SORRY and move.src == START and sorry_may_take(rules, colour, c, t)
     elif (kind in (FORWARD, BACKWARD)) and move.src != START and move.src != HOME:
         if kind == FORWARD:
             sorry_4 = card == SORRY and any(m.kind == FORWARD for m in listed)

@@ -1,10 +1,11 @@
 """The rulebook: every rule of a turn that an engine needs, written once, as plain tables.
 
-Each engine stores the board its own way (:class:`sorry.game.Game` and the bots on
-:class:`sorry.state.PawnState`, the random playouts on a compact state of their own, the
-compiled kernel of :mod:`sorry.fast` on integer arrays) but reads the rules from here: the
-card tables, partners and movable colours, the declinable 11, who plays again, seat order,
-the default colours and the player-count check, points scoring and the progress of a pawn.
+Each engine stores the board its own way (:class:`sorry.game.Game`, the lean loop of
+:mod:`sorry.playout` and the bots on :class:`sorry.state.PawnState`, the compiled kernel of
+:mod:`sorry.fast` on integer arrays) but reads the rules from here: the card tables, partners
+and movable colours, the declinable 11, who plays again, who has won, seat order, the default
+colours and the player-count check, the deal and the scoring of the points variant and the
+progress of a pawn.
 The kernel converts these tables with numpy at import; nothing is retyped.
 
 :meth:`Rulebook.of` gives the one cached table object of a :class:`~sorry.rules.Rules`.
@@ -22,6 +23,10 @@ The kernel converts these tables with numpy at import; nothing is retyped.
 {0: 85, 1: 5}
 >>> book.sides((0, 1, 2, 3)), r.book.sides((0, 2))
 (((0, 2), (1, 3)), ((0,), (2,)))
+>>> book.wins([[65] * 4, [], [65, 65, 65, 3], []], 0), r.book.wins([[65] * 4, [], [], []], 0)
+(False, True)
+>>> deal_to((0, 1, 2), [5, 4, 4, 0], 0), deal_to((0, 1, 2), [5, 5, 5, 0], 1)
+(1, None)
 >>> from sorry.moves import PASS_MOVE
 >>> declines(11, [PASS_MOVE]), declines(11, [Move.parse("R4<>Y30"), PASS_MOVE])
 (False, True)
@@ -109,6 +114,20 @@ def seat_after(colours: Sequence[int]) -> tuple[int, ...]:
     return tuple(next_colour(colours, c) if c in colours else c for c in COLOURS)
 
 
+def deal_to(colours: Sequence[int], hand_sizes: Sequence[int], to_move: int) -> int | None:
+    """Points: the seat the next card is dealt to, or None when every hand holds five: the
+    seat with the fewest cards, the first such from the player to move round the table (so the
+    opening deal goes round one card at a time, and a refill goes to the player who played)."""
+    n = len(colours)
+    start = colours.index(to_move)
+    best = None
+    for k in range(n):
+        c = colours[(start + k) % n]
+        if hand_sizes[c] < HAND_SIZE and (best is None or hand_sizes[c] < hand_sizes[best]):
+            best = c
+    return best
+
+
 def colours_for(players: int | Sequence[int] | None, rules: Rules) -> tuple[int, ...]:
     """The colours in play, in seat order: the default ones for a count of 2, 3 or 4 players,
     or the colours given; :class:`RulesError` for a count or set that cannot play ``rules``."""
@@ -180,6 +199,8 @@ class Rulebook:
     backward_fallback: bool
     #: slide[colour][square]: the end of the slide a ``colour`` pawn landing there takes, or -1.
     slide: tuple[tuple[int, ...], ...]
+    #: Whether the other pawn of a swap slides too when it lands on a triangle (``swap_slides``).
+    swap_both: bool
     #: ``(name, value)`` of the variant and every option, as text (``Rules.settings``).
     settings: frozenset[tuple[str, str]]
 
@@ -201,6 +222,7 @@ class Rulebook:
             sorry_forward_4=rules.sorry_forward_4,
             backward_fallback=rules.ten_backward == "fallback",
             slide=slide_table(rules.slide_on),
+            swap_both=rules.swap_slides == "both",
             settings=frozenset(rules.settings().items()),
         )
 
@@ -208,6 +230,15 @@ class Rulebook:
         """Who wins together among ``colours``, in seat order: the two teams (Red+Yellow,
         Blue+Green) in the teams variant, else each colour alone."""
         return tuple(dict.fromkeys(tuple(sorted(self.movers[c])) for c in colours))
+
+    def wins(self, pawns: Sequence[Sequence[int]], colour: int) -> bool:
+        """Whether ``colour`` has won with the move it has just made: every pawn of its side
+        (itself, and its partner in the teams variant) is HOME (docs/rules.md, Turns)."""
+        for c in self.movers[colour]:
+            p = pawns[c]
+            if not p or p.count(HOME) != len(p):
+                return False
+        return True
 
     def plays_again(self, card: int, discarded: bool = False) -> bool:
         """Whether the player of ``card`` draws again (a discarded card never does)."""
@@ -236,6 +267,7 @@ __all__ = [
     "Rulebook",
     "check_colours",
     "colours_for",
+    "deal_to",
     "declines",
     "may_decline",
     "next_colour",

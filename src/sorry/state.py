@@ -7,8 +7,6 @@ pawn it changes, so a move can be taken back exactly by :meth:`PawnState.undo`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .board import (
     BACKWARD as BWD,
     FORWARD as FWD,
@@ -18,14 +16,11 @@ from .board import (
     TRACK_LEN,
     backward_path,
     forward_path,
-    slide_table,
 )
 from .effects import Effect, EffectKind
 from .moves import BACKWARD, ENTER, FORWARD, SORRY, SPLIT, SWAP, Move
 from .position import Pawns, sorted_locs
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules
 
 #: One undo record: (colour, pawn index, location before the change).
 Change = tuple[int, int, int]
@@ -38,6 +33,10 @@ PAWN_WEIGHT: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+#: The rules of a state made without any.
+_STANDARD = Rules()
+
+
 class PawnState:
     """Pawn locations per colour (``[]`` for a colour not in play) and track occupancy.
 
@@ -46,24 +45,23 @@ class PawnState:
 
     __slots__ = ("occ", "pawns", "slide", "swap_both")
 
-    def __init__(self, pawns: Pawns, slide_on: str = "other", swap_slides: str = "mover") -> None:
+    def __init__(self, pawns: Pawns, rules: Rules | None = None) -> None:
+        """The pawns ``pawns`` under ``rules`` (default: the standard rules): its rulebook's
+        slide table and swap rule, the rules passed whole."""
         self.pawns: list[list[int]] = [list(p) if p is not None else [] for p in pawns]
         self.occ: list[int] = [-1] * TRACK_LEN
         for c, locs in enumerate(self.pawns):
             for i, loc in enumerate(locs):
                 if loc < TRACK_LEN:
                     self.occ[loc] = c * 4 + i
-        self.slide = slide_table(slide_on)
-        self.swap_both = swap_slides == "both"
+        book = (rules or _STANDARD).book
+        self.slide = book.slide
+        self.swap_both = book.swap_both
 
     @classmethod
     def of(cls, pawns: Pawns, rules: Rules) -> PawnState:
-        """The state of ``pawns`` under ``rules``: its rulebook's slide table and swap rule
-        (the rules passed whole, never unpacked into strings by the caller)."""
-        state = cls(pawns)
-        state.slide = rules.book.slide
-        state.swap_both = rules.swap_slides == "both"
-        return state
+        """``PawnState(pawns, rules)``."""
+        return cls(pawns, rules)
 
     def copy(self) -> PawnState:
         new = PawnState.__new__(PawnState)

@@ -2,7 +2,7 @@
 against the cards that could have come, each decision against the best move, and per player
 totals that add up exactly (``docs/analysis.md``).
 
-Not to be confused with :mod:`sorry.sim.analysis`, the reports of ``sorry simulate`` and
+Not to be confused with :mod:`sorry.sim.report`, the reports of ``sorry simulate`` and
 ``sorry tournament``.
 """
 

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, Protocol, runtime_checkable
 
-from ..bots import make_bot
+from ..bots import greedy_rollout, make_bot
 from ..bots.base import team_of
-from ..bots.rollout import Playout
 from ..game import Game
 from ..moves import Move
+from ..playout import Table
 from ..rng import Rng, derive_seed
 from ..rulebook import HAND_SIZE
 from ..rules import Rules
@@ -193,7 +193,7 @@ def rollout_seed(seed: int, k: int) -> int:
 
 
 class PlayoutEstimator:
-    """Pure-Python rollouts: :class:`sorry.bots.rollout.Playout`, the greedy playouts of the
+    """Pure-Python rollouts: :mod:`sorry.bots.greedy_rollout`, the greedy playouts of the
     expert's search, played to the end of the game. The policy is greedy one ply on progress:
     the move after which the mover's side's progress minus the others' is largest (the
     ``easy`` bot; ties to the first move listed in the rollouts, at random for the
@@ -260,10 +260,10 @@ class PlayoutEstimator:
             elif not rules.points:
                 assert game.card is not None
                 pile.append(game.card)  # the card in hand is the first one the rollout draws
-            sim = Playout(
+            table = Table(
                 rules, game.colours, game.state.copy(), game.to_move, pile, discard, hands, world
             )
-            winner = sim.run(limit)
+            winner = greedy_rollout.run(table, limit)
             row = [0.0, 0.0, 0.0, 0.0]
             if winner is not None:
                 for c in team_of(rules, winner):

@@ -122,7 +122,7 @@ class HardBot:
         for m in plays:
             changes: list[Change] = []
             state.apply(m, changes)
-            if any(state.all_home(c) for c in team) and all(state.all_home(c) for c in team):
+            if rules.book.wins(state.pawns, view.viewer):
                 out.append(WIN)
                 state.undo(changes)
                 continue

@@ -8,7 +8,7 @@ played, and every seat then plays the compiled ``medium`` bot to the end of the 
 ``depth`` moves).
 
 ``python`` (the fallback, always there): the same worlds, the move, then a greedy playout on
-progress (:mod:`sorry.bots.rollout`) of at most ``depth`` moves.
+progress (:mod:`sorry.bots.greedy_rollout`) of at most ``depth`` moves.
 
 Either way a world's score is 1 (the viewer's side won), 0 (lost) or, for a playout cut off,
 the evaluation squashed into (0, 1); every move is played in the same worlds (common random
@@ -21,11 +21,12 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ..moves import DISCARD, Move
+from ..moves import Move
+from ..playout import Table
 from ..rng import Rng
 from ..view import PlayerView
-from .base import deck_probabilities, next_colour, state_of, team_of
-from .rollout import Playout
+from . import greedy_rollout
+from .base import deck_probabilities, state_of, team_of
 
 ENGINES = ("auto", "compiled", "python")
 
@@ -132,33 +133,21 @@ class PythonRoot:
         return [[self.playout(moves[j], int(w), depth) for j in cands] for w in worlds]
 
     def playout(self, move: Move, world: int, depth: int) -> float:
-        """Score of ``move`` in the determinised world ``world`` (a seed)."""
+        """Score of ``move`` in the determinised world ``world`` (a seed): the move, then at
+        most ``depth`` greedy moves."""
         view = self.view
         rules = view.rules
-        team = team_of(rules, view.viewer)
         hands, pile = view.deal(Rng(world))  # the world: as Game.from_view(view, world) deals
-        discard = list(view.discard_pile)
+        if not rules.points:
+            assert view.card is not None
+            pile.append(view.card)  # the card in hand, drawn again first
         state = state_of(view)
-        state.apply(move, [])
-        played = move.card if rules.points else view.card
-        assert played is not None
-        me = view.viewer
-        if all(state.all_home(c) for c in team):
-            return 1.0
-        discard.append(played)
-        if rules.points:
-            hands[me].remove(played)
-        sim = Playout(
-            rules, view.colours, state, me, pile, discard, hands, Rng(world ^ 0x5DEECE66D)
-        )
-        if rules.points:
-            new = sim._draw()
-            if new is not None:
-                hands[me].append(new)
-        if not rules.book.plays_again(played, discarded=move.kind == DISCARD):
-            sim.mover = next_colour(view.colours, me)
-        winner = sim.run(depth)
-        return sim.score(team, winner, self.probs, self.scale)
+        discard = list(view.discard_pile)
+        reshuffles = Rng(world ^ 0x5DEECE66D)
+        table = Table(rules, view.colours, state, view.viewer, pile, discard, hands, reshuffles)
+        winner = greedy_rollout.run(table, depth + 1, first=move)
+        team = team_of(rules, view.viewer)
+        return greedy_rollout.score(table, team, winner, self.probs, self.scale)
 
 
 __all__ = [

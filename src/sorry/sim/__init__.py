@@ -9,7 +9,7 @@ parallel backends (processes, Ray) that all play the same games for the same mas
 
 from __future__ import annotations
 
-from .analysis import (
+from .report import (
     plot,
     simulate,
     simulate_text,

@@ -20,7 +20,7 @@ from ..errors import SorryError
 from ..fast import FastResult, simulate
 from ..rulebook import PARTNER
 from ..rules import Rules
-from .analysis import colours_for, tournament_report
+from .report import colours_for, tournament_report
 from .runner import GameRecord, RunSpec
 from .stats import median, percentile, wilson
 

@@ -30,7 +30,7 @@ BACKENDS = ("process", "ray")
 
 #: The engines that play a run, fastest first: ``fast`` (the compiled engine, extra ``fast``:
 #: random, easy and medium bots), ``playout`` (:func:`sorry.playout.random_bots_game`: random
-#: bots only, no points variant), ``python`` (the reference :class:`~sorry.game.Game` with bot
+#: bots only, every variant), ``python`` (the reference :class:`~sorry.game.Game` with bot
 #: objects: anything). All three play the same games for the same seed; ``auto`` picks the
 #: fastest that can play the run (:func:`choose_engine`).
 ENGINES = ("auto", "fast", "playout", "python")
@@ -219,16 +219,18 @@ def play_one(spec: RunSpec, index: int, bots: Sequence[Bot] | None = None) -> Ga
 def _play_out(spec: RunSpec, index: int) -> GameRecord:
     """Game ``index`` on the playouts: the same game as :func:`play_one` with random bots."""
     seed = spec.game_seed(index)
-    winners, turns, first = random_bots_game(spec.rules, spec.colours, seed)
+    played = random_bots_game(spec.rules, spec.colours, seed)
     idx = {c: k for k, c in enumerate(spec.colours)}
     return GameRecord(
         index=index,
         seed=seed,
         seats=spec.seating(index),
-        winners=tuple(sorted(idx[c] for c in winners)),
-        first=idx[first],
-        turns=turns,
-        scores=None,
+        winners=tuple(sorted(idx[c] for c in played.winners)),
+        first=idx[played.first],
+        turns=played.turns,
+        scores=tuple(played.scores.get(c, 0) for c in spec.colours)
+        if played.scores is not None
+        else None,
     )
 
 

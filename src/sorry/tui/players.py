@@ -27,6 +27,7 @@ from ..errors import SorryError
 from ..game import Game
 from ..i18n import _
 from ..moves import Move
+from ..playout import Table
 from ..rng import Rng, derive_seed
 from ..view import PlayerView
 
@@ -175,15 +176,13 @@ def seats_text(seats: Mapping[int, Seat]) -> str:
 
 
 # -- hints -------------------------------------------------------------------------------------
-def _rollout(game: Game, rng: Rng, max_steps: int = 4000) -> None:
-    steps = 0
-    while not game.is_over() and steps < max_steps:
-        if game.is_chance():
-            game.draw()
-        else:
-            moves = game.legal_moves
-            game.push(moves[rng.below(len(moves))])
-        steps += 1
+def _rollout(game: Game, rng: Rng, max_turns: int = 2000) -> tuple[int, ...]:
+    """The winners of ``game`` played on to its end (or ``max_turns`` more turns) by uniformly
+    random players drawing from ``rng`` at every decision, on the lean loop of
+    :mod:`sorry.playout` (the game itself is left as it is)."""
+    table = Table.of(game)
+    limit = game.rules.turn_limit or game.turn + max_turns
+    return table.play(limit=limit, streams=(rng, rng, rng, rng))
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,9 +276,9 @@ def estimate_chances(
         for i, move in enumerate(moves):
             g = Game.from_view(view, derive_seed(seed, k * 131 + i))
             g.push(move)
-            _rollout(g, rng)
+            winners = g.winners if g.is_over() else _rollout(g, rng)
             runs[i] += 1
-            wins[i] += any(c in g.winners for c in side)
+            wins[i] += any(c in winners for c in side)
         k += 1
         now = time.monotonic()
         if progress is not None and now - last_report > 0.3:
