@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import play_out, rng_moves
+from engine_helpers import below_moves, play_out, rng_moves
 from sorry.game import Game
 from sorry.playout import Table, play, random_bots_game, random_game
 from sorry.rng import Rng
@@ -114,7 +114,6 @@ def test_a_table_of_a_game_goes_on_as_the_game(variant: str) -> None:
         table = Table.of(g)
         winners = table.play(streams=[Rng(9)] * 4)
         assert g.snapshot() == before
-        chooser = Rng(9)
-        play_out(g, lambda game, moves: moves[chooser.below(len(moves))])
+        play_out(g, below_moves(Rng(9)))
         assert (winners, table.turn) == (g.winners, g.turn)
         assert table.state.key() == g.state.key()
