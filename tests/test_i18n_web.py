@@ -196,3 +196,46 @@ def test_every_script_string_is_in_the_catalog() -> None:
     page = web_i18n.render_page("sw")
     for english in ("New game with friends", "Create game", "Your moves", "Game log", "Lobby"):
         assert f">{english}<" not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_page_names_every_track_square_as_a_player_sees_the_board(lang: str) -> None:
+    """The catalog the page reads holds sorry.describe's words of each square: as a
+    spectator reads them, and what differs for each player ("your Safety Zone")."""
+    import json
+
+    from sorry.describe import square_words
+    from sorry.i18n import using
+    from sorry.web.i18n import render_page
+
+    page = render_page(lang)
+    block = re.search(r'<script id="i18n-data" type="application/json">(.*?)</script>', page)
+    assert block is not None
+    squares = json.loads(block.group(1).replace("<\\/", "</"))["squares"]
+    with using(lang):
+        assert squares["-"] == [square_words(s) for s in range(60)]
+        for k, letter in enumerate("RBYG"):
+            own = {int(s): w for s, w in squares[letter].items()}
+            assert 13 <= len(own) <= 15  # the squares by the player's own landmarks
+            assert all(w == square_words(s, k) != square_words(s) for s, w in own.items())
+
+
+@pytest.mark.parametrize("lang", ["en", "ca", "eo", "el", "sw"])
+def test_the_rules_page_says_the_players_rules_in_each_language(
+    client: TestClient, lang: str
+) -> None:
+    """/rules is sorry.howto's text (the words of docs/rules.md's "How to play") in the
+    page's language, every part in order, and the lobby and the game page link to it."""
+    from html import unescape
+
+    from sorry.howto import blocks
+    from sorry.i18n import using
+
+    r = client.get(f"/rules?lang={lang}")
+    assert r.status_code == 200 and f'<html lang="{lang}"' in r.text
+    shown = [unescape(t) for t in re.findall(r"<(?:h2|p|li)>([^<]*)</(?:h2|p|li)>", r.text)]
+    with using(lang):
+        said = [text for _kind, text in blocks()]
+    assert shown == said
+    page = client.get(f"/?lang={lang}").text
+    assert page.count('href="/rules"') == 2  # the lobby's and the game page's

@@ -114,9 +114,9 @@ def _short_part(part: Move, o: Outcome, mover: int | None = None) -> str:
         )
     elif kind == BACKWARD:
         text = (
-            _("{start} ← {end} (back {n})").format(start=start, end=end, n=part.steps)
+            _("{start} → {end} (back {n})").format(start=start, end=end, n=part.steps)
             if own
-            else _("{colour} {start} ← {end} (back {n})").format(
+            else _("{colour} {start} → {end} (back {n})").format(
                 colour=who, start=start, end=end, n=part.steps
             )
         )

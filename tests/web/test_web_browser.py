@@ -102,6 +102,7 @@ def test_every_screen_fits(server: ServerProcess, browser: Any, viewport: str) -
     page.fill("#host-name", "Ann")
     page.fill("#game-name", "Screens")
     page.select_option("#seat-B", "invite")
+    page.select_option("#start-mode", "host")  # started by the host, after Blue's bot
     page.click("#create-btn")
     page.wait_for_selector("#room:not([hidden]) .invite-link")
     assert "ten_backward=fallback" in page.inner_text("#subtitle")
@@ -174,6 +175,7 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     host.select_option("#seat-B", "invite")
     host.select_option("#seat-Y", "bot:random")
     host.select_option("#seat-G", "invite")
+    host.select_option("#start-mode", "host")  # started by the host, after everyone came
     host.check("#public")
     host.click("#create-btn")
     host.wait_for_selector("#room:not([hidden])")

@@ -48,3 +48,14 @@ def test_a_hint_while_the_search_is_prepared_says_so(monkeypatch: pytest.MonkeyP
     result = workers.hint_move(view_of(POSITION, 4), 5)
     reply = hint_reply(3, result)
     assert reply["provisional"] is True and reply["moves"] == [] and reply["move"]
+
+
+def test_the_hinted_move_is_said_as_the_list_of_moves_says_it_slides_included() -> None:
+    """The hint's line and the list under it say the same thing: the slide and the bump too."""
+    from sorry.web.protocol import hint_words, view_json
+
+    g = Game.from_position("R:S,S,13,s2 B:S,S,S,18 R", card=3)
+    words = hint_words(g, "R13+3")
+    assert words == "Red 13 → 16, slides to 19, bumps Blue from 18"
+    listed = {m["move"]: m["text"] for m in view_json(g.view(g.to_move), g)["legal_moves"]}
+    assert listed["R13+3"] == words

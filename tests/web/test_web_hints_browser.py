@@ -1,7 +1,8 @@
-"""In the browser, on a 390x844 phone, in two languages (issue 18, items 4 and 5): the hint's
-list of moves with their chances, intervals and tie marks under the hinted move, and each bot
-level's sentence under the chosen level on the new-game form and in the waiting room; all of it
-on screen, inside the viewport, in the page's language. Set SORRY_SCREENSHOTS=DIR to keep the
+"""In the browser, on a 390x844 phone, in two languages: the hint in a player's words (the
+best move's chance of winning in tenths, which moves are as good as it), its figures (chances
+and 95% intervals) under Details, and each bot level's sentence under the chosen level on the
+new-game form and in the waiting room; all of it on screen, inside the viewport, in the page's
+language. Set SORRY_SCREENSHOTS=DIR to keep the
 screenshots."""
 
 from __future__ import annotations
@@ -145,19 +146,35 @@ def hint_page(server: ServerProcess, browser: Any, lang: str, position: str, car
 
 def rows(page: Any) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = page.evaluate(
-        """() => [...document.querySelectorAll('#hint-list li')].map((li) => ({
+        """() => [...document.querySelectorAll('#hint-list .hint-moves li')].map((li) => ({
           move: li.dataset.move, cls: li.className,
-          chance: li.querySelector('.chance').textContent,
-          tie: li.querySelector('.tie') ? li.querySelector('.tie').textContent : '',
+          tag: li.querySelector('.tag').textContent,
           words: li.querySelector('.words').textContent,
+          chance: document.querySelector(
+            `#hint-list .hint-figures li[data-move="${li.dataset.move}"] .chance`).textContent,
           listed: document.querySelector(`#moves .move[data-move="${li.dataset.move}"]`)
             .textContent }))"""
     )
     return rows
 
 
+def chance_phrases(tr: Any) -> set[str]:
+    """Every way the page says a chance of winning in a player's words."""
+    said = {tr.gettext("less than 1 chance in 10 to win"), tr.gettext("almost sure to win")}
+    for n in range(1, 10):
+        one, other = "about {n} chance in 10 to win", "about {n} chances in 10 to win"
+        said.add(tr.ngettext(one, other, n).format(n=n))
+    return said
+
+
+def said_with_a_chance(text: str, template: str, tr: Any) -> bool:
+    head, _, tail = template.partition("{chance}")
+    middle = text[len(head) : len(text) - len(tail)]
+    return text.startswith(head) and text.endswith(tail) and middle in chance_phrases(tr)
+
+
 @pytest.mark.parametrize("lang", ["en", "el"])
-def test_the_hint_lists_the_moves_with_their_chances(
+def test_the_hint_says_the_moves_in_a_players_words_with_the_figures_on_demand(
     server: ServerProcess, browser: Any, lang: str
 ) -> None:
     tr = translation(lang)
@@ -167,6 +184,14 @@ def test_the_hint_lists_the_moves_with_their_chances(
     assert page.get_attribute("#moves .move.hinted", "data-move") == "Rs1+5"
     best, other = rows(page)
     assert (best["move"], best["cls"], other["move"]) == ("Rs1+5", "best", "R50+5")
+    assert (best["tag"], other["tag"]) == (tr.gettext("best"), tr.gettext("not as good"))
+    # the line above the list and the list say the same move in the same words
+    assert page.inner_text("#hint") == tr.gettext("Hint: {text}").format(text=best["words"])
+    say = page.inner_text("#hint-list .hint-say")
+    assert said_with_a_chance(say, tr.gettext("Best: {chance}, better than the others."), tr)
+    # the figures: under Details, closed until asked for
+    assert page.locator("#hint-list .hint-figures").is_hidden()
+    page.tap("#hint-list .hint-details summary")
     for r in (best, other):
         win, low, high = (
             int(x)
@@ -180,21 +205,27 @@ def test_the_hint_lists_the_moves_with_their_chances(
         assert 0 <= low <= win <= high <= 100, r
         assert r["words"] == r["listed"]  # the move's words, in the page's language
     assert int(best["chance"].split("%")[0]) > int(other["chance"].split("%")[0])
-    assert best["tie"] == other["tie"] == ""  # told apart
     head = page.inner_text("#hint-list .hint-head")
     assert head == tr.gettext("Chance of winning [interval at 95%]")
     assert page.locator("#hint-list .hint-note").count() == 0
-    on_screen(page, "#hint-list")
+    on_screen(page, "#hint-list .hint-figures")
     check_sizes(page, "phone")
     shot(page, f"hint-list-{lang}")
-    # every move tied: marked, and the page says the hint cannot tell them apart
+    # two moves the hint cannot tell apart: said so, in words
     page = hint_page(server, browser, lang, *TIED)
     errors += watch_errors(page)
     listed = rows(page)
-    assert len(listed) == 2 and listed[0]["tie"] == ""  # the first is not marked
-    assert listed[1]["tie"] == tr.gettext("tied")
+    assert len(listed) == 2
+    assert (listed[0]["tag"], listed[1]["tag"]) == (tr.gettext("best"), tr.gettext("as good"))
+    say = page.inner_text("#hint-list .hint-say")
+    two = tr.gettext("Best: {chance}; these two are about as good as each other.")
+    assert said_with_a_chance(say, two, tr)
+    page.tap("#hint-list .hint-details summary")
     note = page.inner_text("#hint-list .hint-note")
-    assert note == tr.gettext("All tied: the hint cannot tell these moves apart.")
+    assert note == tr.gettext(
+        "Moves marked as good cannot be told apart from the best: the difference is within "
+        "the estimates' noise."
+    )
     on_screen(page, "#hint-list")
     check_sizes(page, "phone")
     shot(page, f"hint-tied-{lang}")

@@ -54,3 +54,18 @@ def test_a_forfeit_is_logged_as_a_forfeit(card: int) -> None:
     assert entry["text"] == "has no legal move: the turn is forfeited"
     with using("ca"):
         assert "moviment legal" in translated_entry(entry, said)["text"]
+
+
+def test_a_logged_move_names_the_pawns_it_moved_where_they_ended() -> None:
+    """The page names those squares the way a player sees the board and marks them."""
+    g, rows = logged("R:S,S,13,s2 B:S,S,S,18 R", 3, ["R13+3"])
+    (entry,), said = log_entries(g, rows)
+    assert entry["movers"] == [["R", "13", "19"]]  # after the slide, not 16
+    g, rows = logged("R:S,S,20,40 B:S,S,S,S R", 7, ["R20+3/R40+4"])
+    (entry,), said = log_entries(g, rows)
+    assert entry["movers"] == [["R", "20", "23"], ["R", "40", "44"]]
+    with using("el"):
+        assert translated_entry(entry, said)["movers"] == entry["movers"]
+    g, rows = logged("R:S,S,S,S Y:S,S,S,30 R", 5, ["pass"])
+    (entry,), said = log_entries(g, rows)
+    assert entry["movers"] == []

@@ -242,3 +242,35 @@ def test_takeover_bots_wait_for_the_start(sqlite_url: str) -> None:
                     recv(ws, "accepted")
                 time.sleep(0.05)
             assert all(e["colour"] == "B" for e in live.log if e["actor"] == "takeover")
+
+
+def test_a_player_who_leaves_is_played_by_a_bot_until_back(client: TestClient) -> None:
+    """Leave: the seat is away at once, a bot plays its turns while the other player plays
+    on; back, the seat is the player's again."""
+    g = new_game(client, {"R": "invite", "B": "invite"})
+    with (
+        client.websocket_connect(f"/ws/{g['id']}") as wr,
+        client.websocket_connect(f"/ws/{g['id']}") as wb,
+    ):
+        hello(wr, "R", g["tokens"]["R"])
+        state = hello(wb, "B", g["tokens"]["B"])
+        wr.send_json({"type": "leave"})
+
+        def red_away(msg: dict[str, Any]) -> bool:
+            seats = msg.get("seats") if msg["type"] in ("seats", "state") else None
+            return bool(seats) and next(s for s in seats if s["colour"] == "R")["away"]
+
+        recv_until(wr, red_away)
+        # Blue plays; Red's turns are the bot's (actor timeout, as after a turn timer)
+        while True:
+            if state["view"]["to_move"] == "B" and state["view"]["legal_moves"]:
+                move = state["view"]["legal_moves"][0]["move"]
+                wb.send_json({"type": "move", "seq": state["seq"], "move": move})
+            state = recv_until(wb, lambda m: m["type"] == "state")
+            last = state["last"]
+            if last and last["colour"] == "R":
+                break
+        assert last["actor"] in ("timeout", "forced")
+        wr.send_json({"type": "back"})
+        seats = recv_until(wr, lambda m: m["type"] == "seats")["seats"]
+        assert next(s for s in seats if s["colour"] == "R")["away"] is False

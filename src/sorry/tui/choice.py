@@ -94,7 +94,7 @@ def _simple_path(state: PawnState, move: Move, mover: int) -> tuple[Token, ...]:
         label = _("{start} → {end} (+{n})").format(start=start, end=end, n=move.steps)
         return pawn, Token("dest", c, landing, move.steps, _tail(state, move, label)[1])
     if kind == BACKWARD:
-        label = _("{start} ← {end} (back {n})").format(start=start, end=end, n=move.steps)
+        label = _("{start} → {end} (back {n})").format(start=start, end=end, n=move.steps)
         return pawn, Token("dest", c, landing, -move.steps, _tail(state, move, label)[1])
     if kind == ENTER:
         label = _("{start} → {end}").format(start=place_name(START), end=end)

@@ -3,7 +3,7 @@
 >>> from sorry import Game
 >>> g = Game.from_position("R:S,S,4,s2 Y:12,33,40,H R", card=10)
 >>> [describe_move(g.state, m) for m in g.legal_moves]
-['Red 4 → 14', 'Red 4 ← 3 (back 1)', 'Red Safety 2 ← Safety 1 (back 1)']
+['Red 4 → 14', 'Red 4 → 3 (back 1)', 'Red Safety 2 → Safety 1 (back 1)']
 """
 
 from __future__ import annotations

@@ -193,6 +193,15 @@ async def people_page(request: Request) -> Response:
     )
 
 
+async def rules_page(request: Request) -> Response:
+    """The rules in a player's words (``sorry.howto``), in the request's language."""
+    lang = request_language(request)
+    return HTMLResponse(
+        render_page(lang, "rules"),
+        headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"},
+    )
+
+
 async def favicon(request: Request) -> Response:
     return Response(status_code=204)
 
@@ -527,6 +536,7 @@ def create_app(
         Route("/account", people_page),
         Route("/leaderboard", people_page),
         Route("/u/{name}", people_page),
+        Route("/rules", rules_page),
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/board", board),

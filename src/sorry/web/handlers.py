@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import COLOUR_LETTERS
 from ..i18n import using
-from ..moves import Move
 from . import chat
 from .conn import Conn
 from .limits import RateLimit
@@ -25,6 +24,7 @@ from .messages import (
     ChatRequest,
     Hello,
     HintRequest,
+    Leave,
     MoveRequest,
     Payload,
     Ping,
@@ -34,7 +34,7 @@ from .messages import (
     error,
     rejected,
 )
-from .protocol import describe_move
+from .protocol import hint_words
 from .room import acted, turn_began
 
 if TYPE_CHECKING:
@@ -98,6 +98,18 @@ async def on_back(ctx: Context, msg: Back) -> None:
         ctx.service.audience.broadcast_seats(ctx.live)
 
 
+async def on_leave(ctx: Context, msg: Leave) -> None:
+    """The player leaves: their seat is away at once (a bot plays it, as after a turn timer
+    ran out) until they are back."""
+    seat = _seated(ctx)
+    live = ctx.live
+    if seat is None or not live.room.settings.started or live.game.is_over():
+        return
+    live.room.away.add(seat)
+    ctx.service.audience.broadcast_seats(live)
+    ctx.service.cache.changed(live)  # the bot takes the turn if it is theirs
+
+
 async def on_move(ctx: Context, msg: MoveRequest) -> None:
     seat = _seated(ctx)
     if seat is None:
@@ -118,7 +130,7 @@ async def on_hint(ctx: Context, msg: HintRequest) -> None:
     reply = await service.hints.hint_for(ctx.live, seat, msg.seq, limit)
     if reply["type"] == "hint":
         with using(ctx.conn.lang):  # the hint's words in the client's language
-            reply["text"] = describe_move(Move.parse(reply["move"]))
+            reply["text"] = hint_words(ctx.live.game, reply["move"])
     ctx.conn.send(reply)
     if reply["type"] == "rejected" and reply["code"] == "stale":
         service.audience.send_state(ctx.live, ctx.conn)
@@ -158,6 +170,7 @@ ROUTES: dict[str, Route] = {
         Route(Ping, on_ping),
         Route(ChatRequest, on_chat),
         Route(Back, on_back),
+        Route(Leave, on_leave),
         Route(React, on_react),
     )
 }

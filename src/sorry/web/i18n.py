@@ -22,8 +22,9 @@ from functools import cache
 from html import escape
 from pathlib import Path
 
-from ..board import COLOUR_KEYS, COLOUR_NAMES
-from ..describe import CARD_HELP
+from ..board import COLOUR_KEYS, COLOUR_LETTERS, COLOUR_NAMES, COLOURS, TRACK_LEN
+from ..describe import CARD_HELP, square_words
+from ..howto import blocks
 from ..i18n import (
     DEFAULT,
     LANGUAGES,
@@ -317,9 +318,6 @@ SCRIPT_MESSAGES = (
     # the hint's moves with their chances (issue 18)
     N_("Chance of winning [interval at 95%]"),
     N_("{win}% [{low}–{high}]"),
-    N_("tied"),
-    N_("All tied: the hint cannot tell these moves apart."),
-    N_("A move marked tied may be as good as the first."),
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
     *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
@@ -340,6 +338,7 @@ def script_plurals() -> dict[str, list[str]]:
             ngettext("Match: {n} game played", "Match: {n} games played", n) for n in (1, 2)
         ],
         **people_words.plurals(),
+        **play_words.plurals(),
     }
 
 
@@ -379,6 +378,19 @@ def script_forms(lang: str) -> dict[str, object]:
     return {"words": words, "square": table.get("square", {}), "squares": squares}
 
 
+def square_table(lang: str) -> dict[str, object]:
+    """The track squares as a player sees the board (``sorry.describe.square_words``) in
+    ``lang``: ``"-"`` -> every square's words for a spectator (colours named), and each
+    colour's letter -> the squares said otherwise to that player (``your Safety Zone``)."""
+    with using(lang):
+        seen = [square_words(s) for s in range(TRACK_LEN)]
+        table: dict[str, object] = {"-": seen}
+        for c in COLOURS:
+            own = {str(s): square_words(s, c) for s in range(TRACK_LEN)}
+            table[COLOUR_LETTERS[c]] = {k: v for k, v in own.items() if v != seen[int(k)]}
+    return table
+
+
 def script_catalog(lang: str) -> dict[str, object]:
     """The script's strings in ``lang``: msgid -> text, and for plurals the singular msgid
     -> [singular, plural] (every language served has the rule ``n != 1``)."""
@@ -398,7 +410,28 @@ _ATTR = re.compile(r'\b(placeholder|title|aria-label|alt)="([^"]*)"')
 
 
 #: The pages served (``static/NAME.html``) and their scripts.
-PAGES = {"index": "main", "people": "people", "learn": "tutorial"}
+PAGES = {"index": "main", "people": "people", "learn": "tutorial", "rules": "rules"}
+
+
+def rules_html(lang: str) -> str:
+    """The rules in a player's words (:mod:`sorry.howto`) as the rules page's HTML, in
+    ``lang``: a heading for each part, its paragraphs and lists."""
+    out: list[str] = []
+    listing = False
+    with using(lang):
+        parts = blocks()
+    for kind, text in parts:
+        if listing and kind != "li":
+            out.append("</ul>")
+            listing = False
+        if kind == "li" and not listing:
+            out.append("<ul>")
+            listing = True
+        tag = {"h": "h2", "p": "p", "li": "li"}[kind]
+        out.append(f"<{tag}>{escape(text, quote=False)}</{tag}>")
+    if listing:
+        out.append("</ul>")
+    return "\n".join(out)
 
 
 @cache
@@ -424,6 +457,8 @@ def render_page(lang: str, page: str = "index") -> str:
 
     html = (STATIC / f"{page}.html").read_text(encoding="utf-8")
     html = _ATTR.sub(attr, _TEXT.sub(text, html))
+    if page == "rules":
+        html = html.replace("<!--rules-->", rules_html(code), 1)
     for ident, label in ARIA_LABELS.items():
         html = html.replace(
             f'id="{ident}"', f'id="{ident}" aria-label="{escape(tr.gettext(label))}"', 1
@@ -438,7 +473,12 @@ def render_page(lang: str, page: str = "index") -> str:
         menu.append(f'<option value="{c}" lang="{c}"{selected}>{escape(name)}</option>')
     menu.append("</select></label>")
     html = html.replace("</header>", "".join(menu) + "</header>", 1)
-    catalog = {"lang": code, "messages": script_catalog(code), "forms": script_forms(code)}
+    catalog = {
+        "lang": code,
+        "messages": script_catalog(code),
+        "forms": script_forms(code),
+        "squares": square_table(code),
+    }
     data = json.dumps(catalog, ensure_ascii=False)
     data = data.replace("</", "<\\/")
     # a data block, not a script: nothing inline runs (the page allows no inline script)

@@ -22,7 +22,7 @@ from .conn import Conn
 from .db import MoveRow, SeatRow
 from .limits import RateLimit
 from .players import HintResult
-from .protocol import describe_move, paths_of
+from .protocol import describe_move, movers_of, paths_of
 from .room import RoomState
 
 
@@ -141,8 +141,8 @@ def log_entry(
     animate: bool = True,
 ) -> dict[str, Any]:
     """A log entry: the move in words from what it did (slides and bumps too; a declined 11
-    is not a forfeit) and, to ``animate`` it, the paths and effects the page walks the pawns
-    along."""
+    is not a forfeit), the pawns the player moved (the page names and shows their squares)
+    and, to ``animate`` it, the paths and effects the page walks the pawns along."""
     return {
         "seq": seq,
         "colour": COLOUR_LETTERS[colour],
@@ -150,6 +150,7 @@ def log_entry(
         "move": str(move),
         "text": describe_move(move, said.effects, card, said.declined, colour),
         "card": card_name(card) if card is not None else None,
+        "movers": movers_of(move, said.effects),
         "paths": paths_of(said.effects) if animate else [],
         "effects": effects_json(said.effects) if animate else [],
     }

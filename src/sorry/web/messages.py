@@ -188,6 +188,14 @@ class Back(Payload):
 
 
 @dataclass(frozen=True)
+class Leave(Payload):
+    """A player leaves the game: a bot plays their seat until they are back (``back``)."""
+
+    TYPE = "leave"
+    COST = Cost.CHEAP
+
+
+@dataclass(frozen=True)
 class ChatRequest(Payload):
     """Say something to everyone on the game: free ``text`` or a quick ``phrase`` (one of
     them); a spectator may add a ``name``."""
@@ -233,7 +241,8 @@ class React(Payload):
 
 #: Every client message, by type.
 CLIENT_PAYLOADS: dict[str, type[Payload]] = {
-    p.TYPE: p for p in (Hello, MoveRequest, HintRequest, Resync, Ping, Back, ChatRequest, React)
+    p.TYPE: p
+    for p in (Hello, MoveRequest, HintRequest, Resync, Ping, Back, Leave, ChatRequest, React)
 }
 
 
@@ -364,6 +373,9 @@ class LogEntry(TypedDict):
     move: str
     text: str
     card: str | None
+    movers: Annotated[
+        list[Path_], "the pawns the player moved, in playing order (to: where each ended)"
+    ]
     paths: list[Path_]
     effects: NotRequired[
         Annotated[list[Effect], "what the move did, in order (when the server sends them)"]

@@ -5,7 +5,7 @@ page catalogs of :mod:`sorry.web.i18n`."""
 
 from __future__ import annotations
 
-from ..i18n import N_
+from ..i18n import N_, ngettext
 
 #: Texts of ``index.html`` (text nodes and label attributes), translated when served.
 PAGE_MESSAGES = (
@@ -17,6 +17,10 @@ PAGE_MESSAGES = (
     N_("Other players' moves"),
     N_("Replay speed"),
     N_("New chat message"),
+    # the rules page (/rules: sorry.howto's words) and the links to it
+    N_("Rules of the game"),
+    N_("Play a game"),
+    N_("Leave the game"),
 )
 
 #: Strings the game page's scripts show through ``t()``.
@@ -48,9 +52,48 @@ SCRIPT_MESSAGES = (
     N_("Click a ringed pawn to move it."),
     N_("Click where it goes."),
     N_("Rough hint: {text}"),
+    # a move with where it takes the pawns, as a player sees the board (sorry.describe)
+    N_("{move} ({where})"),
+    N_("{first}; {second}"),
+    N_(
+        "Leave the game? A bot plays for you until you come back: this game's link brings you back."
+    ),
+    # the hint in a player's words; the figures under Details
+    N_("less than 1 chance in 10 to win"),
+    N_("almost sure to win"),
+    N_("Best: {chance}; these moves are all about as good as each other."),
+    N_("Best: {chance}; these two are about as good as each other."),
+    N_("Best: {chance}, better than the others."),
+    N_("best"),
+    N_("as good"),
+    N_("not as good"),
+    N_("Details"),
+    N_(
+        "Moves marked as good cannot be told apart from the best: the difference is within "
+        "the estimates' noise."
+    ),
     N_("Rough hint (Python playouts): chance of winning [95%]"),
     N_(
         "The computer's search is still being prepared (the first start compiles it, which can "
         "take minutes): this hint is a quick bot's choice, without chances."
     ),
 )
+
+
+def plurals() -> dict[str, list[str]]:
+    """The plural messages of those scripts (``tn()``) in the current language: singular
+    msgid -> [the form for 1, the form for other numbers]."""
+    return {
+        "about {n} chance in 10 to win": [
+            ngettext("about {n} chance in 10 to win", "about {n} chances in 10 to win", n)
+            for n in (1, 2)
+        ],
+        "Best: {chance}; {n} other move is about as good.": [
+            ngettext(
+                "Best: {chance}; {n} other move is about as good.",
+                "Best: {chance}; {n} other moves are about as good.",
+                n,
+            )
+            for n in (1, 2)
+        ],
+    }

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from ..board import COLOUR_LETTERS, HOME, loc_name
 from ..cards import Card, card_label, card_name
-from ..describe import short
+from ..describe import landings, short
 from ..effects import Effect, net_moves
 from ..game import Game
 from ..i18n import _
@@ -45,6 +45,19 @@ def paths_of(effects: Sequence[Effect]) -> list[list[Any]]:
     return [[COLOUR_LETTERS[c], loc_name(src), loc_name(to)] for c, src, to in net_moves(effects)]
 
 
+def movers_of(move: Move, effects: Sequence[Effect]) -> list[list[str]]:
+    """The pawns the player moves, ``[colour, from, to]`` in playing order, ``to`` where each
+    ends after any slide (``sorry.describe.landings``): what the page names the way a
+    player sees the board and marks when the move is pointed at."""
+    if move.kind in (PASS, DISCARD):
+        return []
+    parts = move.parts if move.kind == SPLIT else (move,)
+    return [
+        [COLOUR_LETTERS[p.colour], loc_name(p.src), loc_name(end)]
+        for p, end in zip(parts, landings(move, effects), strict=True)
+    ]
+
+
 def describe_move(
     move: Move,
     effects: Sequence[Effect] | None = None,
@@ -63,6 +76,15 @@ def describe_move(
         # the card as players call it (one name for the Sorry! card everywhere)
         return _("[{card}] {move}").format(card=card_label(move.card), move=text)
     return text
+
+
+def hint_words(game: Game, notation: str) -> str:
+    """The hinted move (``notation``) in the words the page's list of moves gives it, its
+    slides and bumps included, judged on ``game`` (the position hinted)."""
+    move = Move.parse(notation)
+    legal = move in game.legal_moves and move.kind not in (PASS, DISCARD)
+    effects = game.effects(move) if legal else None
+    return describe_move(move, effects, game.card, declines(game.card, game.legal_moves))
 
 
 def move_picks(move: Move, paths: list[list[Any]]) -> dict[str, Any]:

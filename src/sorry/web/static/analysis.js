@@ -70,7 +70,11 @@ export class EndAnalysis {
     this.status = el("p", { id: "analysis-status", class: "ag-status", role: "status" });
     this.graph = el("div", { id: "analysis-graph", class: "ag-graph" });
     this.turnText = el("p", { id: "analysis-turn", class: "ag-turn", "aria-live": "polite" });
-    this.turnText.append(el("span", { class: "ag-hint", text: t("Point at a turn to see its card and move; tap it to see it in the replay.") }));
+    // said for the input at hand: a finger taps, a mouse points and clicks
+    const hint = matchMedia("(pointer: coarse)").matches
+      ? t("Tap a turn to see its card and move in the replay.")
+      : t("Point at a turn to see its card and move; click it to see it in the replay.");
+    this.turnText.append(el("span", { class: "ag-hint", text: hint }));
     this.legend = el("ul", { class: "ag-legend" });
     this.swings = el("ol", { id: "analysis-swings", class: "ag-swings" });
     this.draws = el("ol", { id: "analysis-draws", class: "ag-swings" });
@@ -330,7 +334,8 @@ export class EndAnalysis {
       el("th", { scope: "col", text: t("own moves") }),
       el("th", { scope: "col", text: t("others' moves") }),
       el("th", { scope: "col", text: t("accuracy") }),
-      el("th", { scope: "col", text: t("errors"), title: t("inaccuracies, mistakes, blunders") }),
+      // the three counts of the column, in the order of its cells
+      el("th", { scope: "col", class: "ag-errors", text: t("inaccuracies · mistakes · blunders") }),
     );
     const rows = d.players.map((/** @type {any} */ p) =>
       el(

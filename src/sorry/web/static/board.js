@@ -84,7 +84,7 @@ export class Board {
     root.setAttribute("preserveAspectRatio", "xMidYMid meet");
     /** @type {Record<string, SVGGElement>} */
     this.layers = {};
-    for (const id of ["marks", "card-layer", "pawn-layer", "targets"]) {
+    for (const id of ["marks", "spots", "card-layer", "pawn-layer", "targets"]) {
       const g = /** @type {SVGGElement} */ (svg("g", { id }));
       root.append(g);
       this.layers[id] = g;
@@ -455,6 +455,21 @@ export class Board {
       g.append(letter);
       layer.append(g);
     });
+  }
+
+  /** The squares a line of words names, marked while it is pointed at or after a tap (the
+   * log, the line by the board, the hint): each pawn's square before and after; null clears.
+   * @param {Path[] | null} movers */
+  spot(movers) {
+    const layer = this.layers.spots;
+    layer.replaceChildren();
+    for (const [c, from, to] of movers || []) {
+      const a = this.xy(c, from, 0);
+      const b = this.xy(c, to, 0);
+      layer.append(svg("circle", { class: "spot-from", cx: a.x, cy: a.y, r: PAWN_R + 7 }));
+      layer.append(svg("circle", { class: "spot-to", cx: b.x, cy: b.y, r: PAWN_R + 9 }));
+    }
+    this.svg.dataset.spots = (movers || []).map((p) => p.join(":")).join(" ");
   }
 
   /** The drawn card, face up in the middle of the board; it turns over when it changes.

@@ -7,7 +7,8 @@
 /**
  * @typedef {Record<string, string>} Forms a word's forms by name ("gen": "του Κίτρινου")
  * @typedef {{words: Record<string, Forms>, square: Forms, squares: Record<string, Forms>}} FormTable
- * @type {{lang: string, messages: Record<string, string | string[]>, forms?: FormTable}}
+ * @typedef {{"-": string[]} & Record<string, Record<string, string> | string[]>} SquareTable
+ * @type {{lang: string, messages: Record<string, string | string[]>, forms?: FormTable, squares?: SquareTable}}
  */
 const I18N = (() => {
   try {
@@ -127,6 +128,32 @@ const COLOUR_WORDS = { R: "Red", B: "Blue", Y: "Yellow", G: "Green" };
 /** @param {string} c a colour letter */
 export function colourName(c) {
   return t(COLOUR_WORDS[c] || c);
+}
+
+/**
+ * A track square the way a player sees the board ("4 squares before your Safety Zone", "2
+ * squares after Yellow's START": sorry.describe.square_words, sent by the server in the
+ * page's language); null for START, HOME and Safety Zone squares (the move's words name them).
+ * @param {string} loc a location as the server names it ("31", "s2", "H")
+ * @param {string | null} [seat] the player looking (their own landmarks are "your")
+ */
+export function squareWords(loc, seat) {
+  const table = I18N.squares;
+  if (!table || !/^\d+$/.test(loc)) return null;
+  const own = seat ? /** @type {Record<string, string> | undefined} */ (table[seat]) : undefined;
+  return (own && own[loc]) || table["-"][Number(loc)] || null;
+}
+
+/**
+ * Where a move takes the player's pawns, in those words (both squares of a split 7); "" when
+ * no pawn ends on the track.
+ * @param {string[][] | undefined} movers [colour, from, to] of each pawn the player moves
+ * @param {string | null} [seat]
+ */
+export function whereWords(movers, seat) {
+  const said = (movers || []).map((p) => squareWords(p[2], seat)).filter((w) => w);
+  if (said.length === 2) return t("{first}; {second}", { first: said[0], second: said[1] });
+  return said[0] || "";
 }
 
 /** @param {string} text said to screen readers (politely) */

@@ -57,6 +57,8 @@ export async function lobbyPage(account) {
   variant.addEventListener("change", () => showOptionsOf(applies));
   const start = select("start-mode");
   start.append(option("host", t("when I start it")), option("full", t("when every seat is taken")), option("now", t("at once")));
+  // a friend invited by default: the game starts when they come, never waiting for them mid-game
+  start.value = "full";
   const timer = select("timer");
   timer.append(option("0", t("none")), option("30", t("{s} seconds", { s: 30 })), option("60", t("{s} seconds", { s: 60 })), option("120", t("2 minutes")));
   const seats = $("seat-choices");

@@ -7,7 +7,7 @@ import { t, tn, colourName, series, announce, initLanguage } from "./i18n.js";
 import { api, creds, saveCreds, forgetSeat, Connection, GameStore } from "./net.js";
 import { Board, cardName } from "./board.js";
 import * as picks from "./picks.js";
-import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, renderHintList, logLine, PHRASES } from "./panels.js";
+import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, renderHintList, logLine, moveWords, spotOn, PHRASES } from "./panels.js";
 import { renderRoom, renderAbsent } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
@@ -191,14 +191,14 @@ function render() {
   renderBanner(s, seat, s.replay ? null : secondsLeft());
   $("happened").textContent = s.last ? happened(s.last, s.view.variant) : "";
   renderSeats(s, seat, ui.muted, toggleMute);
-  renderLog(s.log, s.view.variant);
+  renderLog(s.log, s.view.variant, seat, spot);
   renderRoom(st.room, st.seats, { seat, host: !!creds(gameId).host, links: creds(gameId).links || {}, levels, sentences: levelSentences }, roomActions);
   renderAbsent(st.room, st.seats, st.status, { host: !!creds(gameId).host, levels }, roomActions);
   renderActions(s, mine, moves, cand);
   renderMoves(all, play, (m) => {
     ui.preview = m;
     render();
-  }, ui.hint);
+  }, ui.hint, seat);
   renderOver(s);
   if (analysis) analysis.update(st.status === "over", ui.replay ? ui.replay.at : null);
   renderReplayPanel();
@@ -226,6 +226,8 @@ function renderActions(s, mine, moves, cand) {
   const panel = $("actions");
   const seated = !!conn.seat && !s.replay && s.status === "playing" && s.room.started;
   panel.hidden = !seated;
+  const away = !!st && st.seats.some((x) => x.colour === conn.seat && x.away);
+  $("leave-btn").hidden = !seated || away;
   if (!seated || !st) return;
   const v = st.view;
   const points = v.variant === "points";
@@ -260,13 +262,16 @@ function renderActions(s, mine, moves, cand) {
   $("cancel-btn").hidden = !ui.picks.length;
   const hintBtn = /** @type {HTMLButtonElement} */ ($("hint-btn"));
   hintBtn.disabled = !mine || forcedPass();
-  $("hint").textContent = mine && ui.hintText ? (ui.hintRough ? t("Rough hint: {text}", { text: ui.hintText }) : t("Hint: {text}", { text: ui.hintText })) : "";
+  // the hint's words as the list says them, with where it takes the pawns
+  const hinted = v.legal_moves.find((m) => m.move === ui.hint);
+  const hintWords = ui.hintText && hinted ? moveWords(ui.hintText, hinted.movers, conn.seat) : ui.hintText;
+  $("hint").textContent = mine && hintWords ? (ui.hintRough ? t("Rough hint: {text}", { text: hintWords }) : t("Hint: {text}", { text: hintWords })) : "";
   // the first start of a server compiles its search (minutes): the hint says so meanwhile
   $("hint-note").textContent =
     mine && ui.hintText && ui.hintProvisional
       ? t("The computer's search is still being prepared (the first start compiles it, which can take minutes): this hint is a quick bot's choice, without chances.")
       : "";
-  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS, ui.hintRough);
+  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS, ui.hintRough, conn.seat, spot);
   $("notice").textContent = ui.notice;
   const me = st.seats.find((x) => x.colour === conn.seat);
   $("back-btn").hidden = !(me && me.away);
@@ -284,7 +289,7 @@ function happened(e, variant) {
     if (e.colour === conn.seat) return card ? t("You drew {card}: no move, your turn passed.", { card }) : t("No move: your turn passed.");
     return card ? t("{colour} drew {card}: no move, the turn passed.", { colour: colourName(e.colour), card }) : t("{colour} had no move: the turn passed.", { colour: colourName(e.colour) });
   }
-  return logLine(e, variant);
+  return logLine(e, variant, conn.seat);
 }
 
 /** A move the board cannot show, as a button's words. @param {LegalMove} m */
@@ -294,6 +299,7 @@ function choiceText(m) {
 }
 
 /**
+ * The hand (points), each card with what it does.
  * @param {HTMLElement} hand
  * @param {import("./types.js").View} v
  * @param {boolean} mine
@@ -310,14 +316,13 @@ function renderHand(hand, v, mine) {
         "data-card": c,
         "aria-pressed": chosen ? "true" : "false",
         disabled: !mine,
-        text: cardName(c),
         onclick: () => {
           ui.card = chosen ? null : c;
           ui.cardAt = chosen ? -1 : i;
           ui.picks = [];
           render();
         },
-      }),
+      }, el("span", { class: "card-value", text: cardName(c) }), el("span", { class: "card-words", text: board.cardHelp[c] ? t(board.cardHelp[c]) : "" })),
     );
   });
 }
@@ -364,7 +369,7 @@ function renderReplayPanel() {
   range.value = String(r.at);
   // the words of the move from the game's log (in this page's language), else the frame's own
   const entry = f.entry && (store.log.find((e) => e.seq === f.entry?.seq) || f.entry);
-  $("replay-move").textContent = entry ? logLine(entry, f.view.variant) : t("The start");
+  $("replay-move").textContent = entry ? logLine(entry, f.view.variant, conn.seat) : t("The start");
   $("replay-play").textContent = r.timer ? t("Pause") : t("Play");
   document.body.dataset.replayAt = String(r.at);
 }
@@ -742,7 +747,13 @@ async function gamePage(id) {
   conn.identify(null, null); // watch while deciding
 }
 
+/** Mark on the board the squares a line of words names (null clears). @param {import("./types.js").Path[] | null} movers */
+function spot(movers) {
+  if (board) board.spot(movers && movers.length ? movers : null);
+}
+
 function wire() {
+  spotOn($("happened"), () => shown()?.last?.movers, spot);
   $("cancel-btn").addEventListener("click", () => {
     ui.picks = [];
     render();
@@ -751,6 +762,12 @@ function wire() {
     if (store.state) conn.send({ type: "hint", seq: store.state.seq });
   });
   $("back-btn").addEventListener("click", () => conn.send({ type: "back" }));
+  // leaving: a bot plays the seat until the player is back (the same link brings them back)
+  $("leave-btn").addEventListener("click", () => {
+    if (!confirm(t("Leave the game? A bot plays for you until you come back: this game's link brings you back."))) return;
+    conn.send({ type: "leave" });
+    window.setTimeout(() => location.assign("/"), 300);
+  });
   $("replay-btn").addEventListener("click", () => startReplay().catch(showNotice));
   $("replay-first").addEventListener("click", () => showFrame(0));
   $("replay-prev").addEventListener("click", () => showFrame((ui.replay?.at ?? 0) - 1));

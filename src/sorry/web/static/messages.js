@@ -76,6 +76,7 @@
  * @property {string} move
  * @property {string} text
  * @property {string | null} card
+ * @property {Path[]} movers  the pawns the player moved, in playing order (to: where each ended)
  * @property {Path[]} paths
  * @property {Effect[]} [effects]  what the move did, in order (when the server sends them)
  */
@@ -272,6 +273,7 @@
  *   | {type: "resync"}
  *   | {type: "ping"}
  *   | {type: "back"}
+ *   | {type: "leave"}
  *   | {type: "chat", text?: string, phrase?: string, name?: string}
  *   | {type: "react", emoji: string}} ClientMessage
  */

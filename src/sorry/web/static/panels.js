@@ -4,13 +4,14 @@
 // the move list, the log, the end of the game, the chat. Text from people is only ever
 // put in the page with textContent.
 
-import { t, tn, colourName, series } from "./i18n.js";
+import { t, tn, colourName, series, whereWords } from "./i18n.js";
 import { cardName } from "./board.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").SeatInfo} SeatInfo */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
+/** @typedef {import("./types.js").Path} Path */
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").ChatLine} ChatLine */
 /** @typedef {import("./types.js").RoomInfo} RoomInfo */
@@ -165,32 +166,80 @@ export function renderSeats(s, seat, muted, toggleMute) {
 /**
  * @param {LogEntry} e
  * @param {string} variant
+ * @param {string | null} [seat] the player reading (their own landmarks are "your")
  */
-export function logLine(e, variant) {
+export function logLine(e, variant, seat) {
   const who =
     e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : e.actor === "timeout" ? t(" (bot, time ran out)") : "";
   // e.text says the move without the mover (the sentence names them)
   const player = colourName(e.colour) + who;
   // a pass with no other move (any card but an 11, which may be declined): said as such
   if (e.move === "pass" && e.card && (e.actor === "forced" || e.card !== "11")) return t("{player} draws {card}: no move, the turn passes.", { player, card: cardName(e.card) });
-  if (e.card && variant !== "points") return t("{player} draws {card}: {move}", { player, card: cardName(e.card), move: e.text });
-  return t("{player}: {move}", { player, move: e.text });
+  const move = moveWords(e.text, e.movers, seat);
+  if (e.card && variant !== "points") return t("{player} draws {card}: {move}", { player, card: cardName(e.card), move });
+  return t("{player}: {move}", { player, move });
 }
 
 /**
- * The log, numbered by the server's sequence numbers (at any width).
+ * A move's words with where it takes the player's pawns, the way a player sees the board
+ * ("53 → 58 (4 squares before your Safety Zone)"); the numbers stay, for the notation.
+ * @param {string} text the move's words
+ * @param {Path[] | undefined} movers [colour, from, to] of each pawn the player moves
+ * @param {string | null} [seat]
+ */
+export function moveWords(text, movers, seat) {
+  const where = whereWords(movers, seat);
+  return where ? t("{move} ({where})", { move: text, where }) : text;
+}
+
+/**
+ * Pointing at (or tapping) a line that names squares marks them on the board (spot), and
+ * leaving it clears them; a second tap on the same line clears them too.
+ * @param {HTMLElement} node
+ * @param {Path[] | (() => Path[] | null | undefined)} movers the pawns it names (or
+ *   where to find them when the line changes)
+ * @param {(movers: Path[] | null) => void} spot
+ */
+export function spotOn(node, movers, spot) {
+  const now = () => (typeof movers === "function" ? movers() : movers) || [];
+  if (typeof movers !== "function" && !movers.length) return;
+  node.classList.add("spots");
+  // a mouse pointing (a finger's tap is the click below, not a hover)
+  node.addEventListener("pointerenter", (ev) => {
+    if (ev.pointerType === "mouse") spot(now());
+  });
+  node.addEventListener("pointerleave", (ev) => {
+    if (ev.pointerType === "mouse" && !node.classList.contains("spotted")) spot(null);
+  });
+  node.addEventListener("click", () => {
+    const on = node.classList.toggle("spotted");
+    for (const other of document.querySelectorAll(".spotted")) if (other !== node) other.classList.remove("spotted");
+    spot(on ? now() : null);
+  });
+}
+
+/**
+ * The log, numbered by the server's sequence numbers (at any width); a line's squares are
+ * marked on the board when it is pointed at or tapped.
  * @param {LogEntry[]} log
  * @param {string} variant
+ * @param {string | null} [seat]
+ * @param {(movers: Path[] | null) => void} [spot]
  */
-export function renderLog(log, variant) {
+export function renderLog(log, variant, seat, spot) {
   const ol = $("log");
-  const key = `${log.length}:${log.length ? log[log.length - 1].seq : 0}:${variant}`;
+  const key = `${log.length}:${log.length ? log[log.length - 1].seq : 0}:${variant}:${seat}`;
   if (ol.dataset.key === key) return;
   ol.dataset.key = key;
+  // a new move: the squares marked for an older line are cleared
+  for (const node of document.querySelectorAll(".spotted")) node.classList.remove("spotted");
+  if (spot) spot(null);
   ol.replaceChildren(
-    ...log.map((e) =>
-      el("li", { class: "c-" + e.colour, "data-seq": e.seq }, el("span", { class: "n", text: String(e.seq) }), el("span", { text: logLine(e, variant) })),
-    ),
+    ...log.map((e) => {
+      const li = el("li", { class: "c-" + e.colour, "data-seq": e.seq }, el("span", { class: "n", text: String(e.seq) }), el("span", { text: logLine(e, variant, seat) }));
+      if (spot) spotOn(li, e.movers || [], spot);
+      return li;
+    }),
   );
   ol.scrollTop = ol.scrollHeight;
   $("log-panel").hidden = !log.length;
@@ -202,15 +251,16 @@ export function renderLog(log, variant) {
  * @param {(m: LegalMove) => void} play
  * @param {(m: LegalMove | null) => void} preview
  * @param {string | null} hinted
+ * @param {string | null} [seat]
  */
-export function renderMoves(moves, play, preview, hinted) {
+export function renderMoves(moves, play, preview, hinted, seat) {
   const box = $("moves");
-  const key = moves.map((m) => m.move).join(" ") + "|" + hinted;
+  const key = moves.map((m) => m.move).join(" ") + "|" + hinted + "|" + seat;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
   for (const m of moves) {
-    const b = el("button", { type: "button", class: "move" + (m.move === hinted ? " hinted" : ""), "data-move": m.move, text: m.text });
+    const b = el("button", { type: "button", class: "move" + (m.move === hinted ? " hinted" : ""), "data-move": m.move, text: moveWords(m.text, m.movers, seat) });
     b.addEventListener("click", () => play(m));
     b.addEventListener("mouseenter", () => preview(m));
     b.addEventListener("focus", () => preview(m));
@@ -222,36 +272,70 @@ export function renderMoves(moves, play, preview, hinted) {
 }
 
 /**
- * The hint's moves, best first: each one's chance of winning with its 95% interval, "tied" when
- * the hint cannot tell it from the best, and its words; when every move is tied, a line saying
- * the hint cannot tell them apart. Empty when the hint has no estimates or there is one move.
+ * A chance of winning in a player's words: "about 3 chances in 10 to win".
+ * @param {number} win a share of 1
+ */
+export function chanceWords(win) {
+  if (win < 0.05) return t("less than 1 chance in 10 to win");
+  if (win >= 0.95) return t("almost sure to win");
+  const n = Math.round(10 * win);
+  return tn("about {n} chance in 10 to win", "about {n} chances in 10 to win", n);
+}
+
+/**
+ * The hint's moves in a player's words, best first: a sentence on the best (its chance of
+ * winning in tenths, and which moves are as good as it), then each move with "best", "as
+ * good" or "not as good" and its words; the percentages and their 95% intervals on demand
+ * (Details). The same move heads the sentence and the list. Empty when the hint has no
+ * estimates or there is one move.
  * @param {HTMLElement} box
  * @param {MoveChance[]} chances
  * @param {LegalMove[]} legal    the decision's legal moves (their words)
  * @param {number} rows          how many moves to list
  * @param {boolean} [rough]       the chances come from the Python engine's playouts
+ * @param {string | null} [seat]
+ * @param {(movers: Path[] | null) => void} [spot]
  */
-export function renderHintList(box, chances, legal, rows, rough = false) {
-  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ") + (rough ? "|rough" : "");
+export function renderHintList(box, chances, legal, rows, rough = false, seat = null, spot = undefined) {
+  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ") + (rough ? "|rough" : "") + "|" + seat;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
   box.hidden = chances.length < 2; // a single move: nothing to choose
   if (box.hidden) return;
   const pct = (/** @type {number} */ x) => Math.round(100 * x);
+  const words = (/** @type {MoveChance} */ c) => {
+    const m = legal.find((x) => x.move === c.move);
+    return m ? moveWords(m.text, m.movers, seat) : c.move;
+  };
+  const chance = chanceWords(chances[0].win);
+  const others = chances.slice(1).filter((c) => c.tied).length;
+  let say;
+  if (others > 1 && others === chances.length - 1) say = t("Best: {chance}; these moves are all about as good as each other.", { chance });
+  else if (others === 1) say = t("Best: {chance}; these two are about as good as each other.", { chance });
+  else if (others > 1) say = tn("Best: {chance}; {n} other move is about as good.", "Best: {chance}; {n} other moves are about as good.", others, { chance });
+  else say = t("Best: {chance}, better than the others.", { chance });
   const list = el("ol", { class: "hint-moves" });
   chances.slice(0, rows).forEach((c, k) => {
-    const m = legal.find((x) => x.move === c.move);
+    const tag = k === 0 ? t("best") : c.tied ? t("as good") : t("not as good");
     const li = el("li", { class: k === 0 ? "best" : c.tied ? "tied" : "", "data-move": c.move },
-      el("span", { class: "chance", text: t("{win}% [{low}–{high}]", { win: pct(c.win), low: pct(c.low), high: pct(c.high) }) }));
-    if (k > 0 && c.tied) li.append(el("span", { class: "tie", text: t("tied") }));
-    li.append(el("span", { class: "words", text: m ? m.text : c.move }));
+      el("span", { class: "tag", text: tag }),
+      el("span", { class: "words", text: words(c) }));
+    const m = legal.find((x) => x.move === c.move);
+    if (spot && m) spotOn(li, m.movers, spot);
     list.append(li);
   });
+  // the figures behind the words, for who wants them
   const head = rough ? t("Rough hint (Python playouts): chance of winning [95%]") : t("Chance of winning [interval at 95%]");
-  box.append(el("p", { class: "hint-head" + (rough ? " rough" : ""), text: head }), list);
-  if (chances.length > 1 && chances.every((c) => c.tied)) box.append(el("p", { class: "hint-note", text: t("All tied: the hint cannot tell these moves apart.") }));
-  else if (chances[0].tied) box.append(el("p", { class: "hint-note", text: t("A move marked tied may be as good as the first.") }));
+  const table = el("ol", { class: "hint-figures" });
+  chances.slice(0, rows).forEach((c) => {
+    table.append(el("li", { "data-move": c.move },
+      el("span", { class: "chance", text: t("{win}% [{low}–{high}]", { win: pct(c.win), low: pct(c.low), high: pct(c.high) }) }),
+      el("span", { class: "words", text: words(c) })));
+  });
+  const details = el("details", { class: "hint-details" }, el("summary", { text: t("Details") }), el("p", { class: "hint-head" + (rough ? " rough" : ""), text: head }), table);
+  if (others) details.append(el("p", { class: "hint-note", text: t("Moves marked as good cannot be told apart from the best: the difference is within the estimates' noise.") }));
+  box.append(el("p", { class: "hint-say", text: say }), list, details);
 }
 
 /** @type {Record<string, string>} */
