@@ -196,6 +196,10 @@ def test_the_tutorial_on_a_desktop_by_mouse_and_from_its_address(
     titles = play_to_the_end(page, "desktop", False, "en-light-desktop")
     assert titles[:3] == ["Leave START", "Slide", "Bump"]
     check_screen(page, "desktop", "learn-en-desktop-end", axe=True)
+    # the rules of the game, one click away at the end
+    page.click("#end-rules")
+    page.wait_for_url("**/rules")
+    assert page.inner_text("h1") == "Rules of the game"
     # a step's address opens that step (its pawns where the steps before left them)
     page.goto(server.base + "/learn#6")
     page.reload()

@@ -121,7 +121,7 @@ function render() {
   $("lesson-step").textContent = t("Step {i} of {n} · {part}", { i: d.step + 1, n: d.steps, part: d.part_title });
   $("lesson-title").textContent = d.title;
   $("lesson-text").textContent = ui.played ? ui.played.done : d.text;
-  $("happened").textContent = last ? logLine(last, v.variant) : "";
+  $("happened").textContent = last ? logLine(last, v.variant, "R") : "";
   $("prompt").textContent = promptText(cand, points);
   renderHand(v, points);
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => t("{colour} {points}", { colour: colourName(c), points: p })) : [];
@@ -219,7 +219,7 @@ async function loadStep(n) {
     const moved = board.place(r.pawns, r.paths);
     render();
     const walk = board.animate(moved, r.effects);
-    announce(logLine(r, d.view.variant));
+    announce(logLine(r, d.view.variant, "R"));
     await sleep(Math.max(SHOW_MS, walk + 600));
   }
   ui.seen = ui.reply;
