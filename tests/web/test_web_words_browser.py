@@ -62,6 +62,7 @@ def seated(server: ServerProcess, browser: Any, viewport: str, lang: str = "en")
     page.wait_for_selector("#join-btn")
     page.tap("#join-btn") if viewport != "desktop" else page.click("#join-btn")
     page.wait_for_function("() => document.body.dataset.myTurn === 'yes'")
+    page.wait_for_selector('#moves .move[data-move="R53+5"]', state="attached")
     return page
 
 
