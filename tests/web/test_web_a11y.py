@@ -163,6 +163,8 @@ def test_keyboard_play_focus_and_announcements(server: ServerProcess, browser: A
         pawn.focus()
         page.keyboard.press("Enter")
         page.wait_for_selector(".pawn.selected")
+        # the chosen pawn is no longer a target: the focus is on where it can go
+        assert page.evaluate("!!document.activeElement.closest('#board [tabindex]')")
     # never colour alone: every pawn shows its letter and says its colour in words
     for p in page.locator(".pawn").all():
         assert (p.text_content() or "").strip() in ("R", "B", "Y", "G")

@@ -409,8 +409,14 @@ function afterTap(next) {
   ui.picks = next;
   ui.notice = "";
   const m = picks.chosen(offered(), next);
-  if (m) play(m);
-  else render();
+  if (m) {
+    play(m);
+    return;
+  }
+  render();
+  // a pawn chosen by the keyboard is no longer a target: the focus goes on to its squares
+  const active = document.activeElement;
+  if (usingKeys && !(active && active.closest("#board [tabindex]"))) board.focusFirst();
 }
 
 const tapHandlers = {
