@@ -2,7 +2,7 @@
 calibrated (docs/analysis.md, docs/benchmarks.md).
 
     .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python|both]
-        [--rollouts N] [--turns 180] [--repeat R]
+        [--rollouts N] [--turns 180] [--repeat R] [--record FILE]
     .venv/bin/python benchmarks/bench_analysis.py calibration --out FILE.jsonl
         [--games 2000] [--variant standard] [--players 2] [--every 36]
         [--engine compiled|python] [--rollouts N] [--seed S]
@@ -17,6 +17,9 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
     .venv/bin/python benchmarks/bench_analysis.py calibrate --games FILE.jsonl --model easy
         --out FILE.jsonl
     .venv/bin/python benchmarks/bench_analysis.py model-table FILE.jsonl [FILE.jsonl ...]
+    .venv/bin/python benchmarks/bench_analysis.py map-fit --train FILE.jsonl --test FILE.jsonl
+        [--skill FILE.jsonl ...]
+    .venv/bin/python benchmarks/bench_analysis.py ready [--games 3] [--level medium]
 
 ``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
@@ -86,9 +89,14 @@ def game_of_length(turns: int) -> tuple[int, GameRecord]:
 
 
 def speed(args: argparse.Namespace) -> None:
-    seed, record = game_of_length(args.turns)
+    if args.record:
+        record = GameRecord.load(args.record)
+        name = f"{args.record} ({len(record.colours)} players)"
+    else:
+        seed, record = game_of_length(args.turns)
+        name = f"game seed {seed} (medium bots)"
     print(
-        f"game seed {seed} (medium bots): {record.result.turns} turns, {len(record.steps)} steps; "
+        f"{name}: {record.result.turns} turns, {len(record.steps)} steps; "
         f"load before {os.getloadavg()[0]:.1f}"
     )
     engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
@@ -213,6 +221,16 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return mid - half, mid + half
 
 
+def _regret(a: Any, colour: int) -> float:
+    """A player's moves against the best move as first measured, every real decision (the
+    reference player's own moves too, unlike the equity lost, where they cost nothing)."""
+    total = 0.0
+    for d in a.decisions:
+        if d.colour == colour and d.real:
+            total += max(o.value[colour] for o in d.options) - d.judged(d.move)
+    return total
+
+
 def skill(args: argparse.Namespace) -> None:
     """Recorded games analysed once each: for two levels, how often the first one's own moves
     did better than the second's; for equal levels, the mean of the difference (the first
@@ -239,6 +257,7 @@ def skill(args: argparse.Namespace) -> None:
                         "turns": record.result.turns,
                         "cpu": round(cpu, 2),
                         "policy": est.policy,
+                        "load": round(os.getloadavg()[0], 1),
                         "players": [
                             {
                                 "colour": "RBYG"[p.colour],
@@ -247,7 +266,17 @@ def skill(args: argparse.Namespace) -> None:
                                 "own_se": p.own_decisions_se,
                                 "luck": float(p.luck),
                                 "luck_se": p.luck_se,
+                                "start": float(p.start),
                                 "won": float(p.result),
+                                "equity_lost": p.equity_lost,
+                                "regret": _regret(a, p.colour),
+                                "real": p.real_decisions,
+                                "errors": sum(p.labels.values()),
+                                "moved": sum(
+                                    1
+                                    for d in a.decisions
+                                    if d.colour == p.colour and d.move != d.reference
+                                ),
                             }
                             for p in a.players
                         ],
@@ -257,13 +286,26 @@ def skill(args: argparse.Namespace) -> None:
             )
             fh.flush()
             left = (time.perf_counter() - t0) / n * (len(todo) - n)
-            print(f"\rgame {n}/{len(todo)}, {left:.0f} s left  ", end="", file=sys.stderr)
+            print(
+                f"\rgame {n}/{len(todo)}, {cpu:.1f} s CPU, load {os.getloadavg()[0]:.1f}, "
+                f"{left:.0f} s left  ",
+                end="",
+                file=sys.stderr,
+            )
     print(file=sys.stderr)
     skill_table(argparse.Namespace(files=[str(out)]))
 
 
 def skill_table(args: argparse.Namespace) -> None:
-    """The skill figures of ``skill`` files."""
+    """The skill figures of ``skill`` files: for each measure of a player's play in one game
+    (the account's own moves; the equity lost against the best move, in all and per real
+    decision), how often the first level did better than the second (with a 95% interval),
+    or, for equal levels, the mean of the first seat's minus the second's against its
+    standard error. For two levels also how often the table *shows* the difference (own moves
+    apart by more than the 95% interval of their difference), the first level's win rate and
+    its mean start: in a two-player game where the second level's moves are the model's own,
+    the first one's own moves are its result less its start and its luck, so over many games
+    they average its win rate less its start."""
     items = []
     for name in args.files:
         items += [json.loads(x) for x in Path(name).read_text().splitlines() if x.strip()]
@@ -271,28 +313,75 @@ def skill_table(args: argparse.Namespace) -> None:
         print("no games")
         return
     first, second = items[0]["pair"].split("-")
-    diffs = []
+    equal = first == second
+
+    def el_rate(p: dict[str, Any]) -> float:
+        return float(p["equity_lost"]) / max(1, int(p["real"]))
+
+    measures: dict[str, list[float]] = {
+        "own moves": [],
+        "equity lost": [],
+        "lost a decision": [],
+        "regret": [],
+        "regret a decision": [],
+    }
+    shown = shown_wrong = 0
+    wins = 0
+    starts = []
     for it in items:
-        by = {p["level"]: p for p in it["players"]}
-        if first != second:
-            diffs.append(by[first]["own"] - by[second]["own"])
-        else:  # the first seat's minus the second's
-            p, q = it["players"][0], it["players"][1]
-            diffs.append(p["own"] - q["own"])
-    n = len(diffs)
-    mean = sum(diffs) / n
-    sd = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
-    se = sd / n**0.5
-    better = sum(1 for d in diffs if d > 0)
-    low, high = _wilson(better, n)
+        if equal:  # the first seat's minus the second's
+            a, b = it["players"][0], it["players"][1]
+        else:
+            by = {p["level"]: p for p in it["players"]}
+            a, b = by[first], by[second]
+        diff = a["own"] - b["own"]
+        measures["own moves"].append(diff)
+        if "equity_lost" in a:
+            measures["equity lost"].append(b["equity_lost"] - a["equity_lost"])
+            measures["lost a decision"].append(el_rate(b) - el_rate(a))
+        if "regret" in a:
+            measures["regret"].append(b["regret"] - a["regret"])
+            measures["regret a decision"].append(
+                b["regret"] / max(1, b["real"]) - a["regret"] / max(1, a["real"])
+            )
+        half = 1.959964 * (a["own_se"] ** 2 + b["own_se"] ** 2) ** 0.5
+        shown += diff > half
+        shown_wrong += diff < -half
+        wins += a["won"] > 0.5
+        starts.append(a.get("start", 0.5))
+    n = len(items)
     cpu = sorted(it["cpu"] for it in items)
+    loads = [it["load"] for it in items if "load" in it]
+    load = f", load {min(loads):.0f}-{max(loads):.0f}" if loads else ""
     print(
-        f"{items[0]['pair']}: {n} games, model {items[0]['policy']}; {first} own moves minus "
-        f"{second if first != second else 'the other seat'}'s: mean {100 * mean:+.2f} points, "
-        f"sd {100 * sd:.2f}, se {100 * se:.2f}; better in {better}/{n} "
-        f"({100 * better / n:.1f}%, 95% interval {100 * low:.0f}-{100 * high:.0f}%); "
-        f"CPU an analysis median {cpu[n // 2]:.1f} s"
+        f"{items[0]['pair']}: {n} games, model {items[0]['policy']}; CPU an analysis median "
+        f"{cpu[n // 2]:.1f} s{load}"
     )
+    for label, diffs in measures.items():
+        if not diffs:
+            continue
+        k = len(diffs)
+        mean = sum(diffs) / k
+        sd = (sum((d - mean) ** 2 for d in diffs) / max(1, k - 1)) ** 0.5
+        se = sd / k**0.5
+        better = sum(1 for d in diffs if d > 0)
+        low, high = _wilson(better, k)
+        unit = 1000 if label.endswith("a decision") else 100
+        what = "points" if unit == 100 else "tenths of a point"
+        who = "the first seat" if equal else first
+        print(
+            f"  {label} ({who} better by): mean {unit * mean:+.2f} {what}, sd {unit * sd:.2f}, "
+            f"se {unit * se:.2f}; better in {better}/{k} ({100 * better / k:.1f}%, 95% interval "
+            f"{100 * low:.0f}-{100 * high:.0f}%)"
+        )
+    if not equal:
+        low, high = _wilson(wins, n)
+        print(
+            f"  own moves apart by more than their 95% interval: {first} better in {shown}/{n} "
+            f"({100 * shown / n:.1f}%), worse in {shown_wrong}/{n}; {first} won {wins}/{n} "
+            f"({100 * wins / n:.1f}%, 95% interval {100 * low:.0f}-{100 * high:.0f}%), mean start "
+            f"{100 * sum(starts) / n:.1f}%"
+        )
 
 
 def _done_games(path: Path) -> set[int]:
@@ -548,6 +637,212 @@ def model_table(args: argparse.Namespace) -> None:
                 )
 
 
+def _logistic_fit(xs: list[list[float]], ys: list[int]) -> list[float]:
+    """The coefficients of ``P(y = 1) = 1 / (1 + exp(-w . x))`` (no intercept unless a column
+    of ones is given) by Newton's method."""
+    import math
+
+    k = len(xs[0])
+    w = [0.0] * k
+    for _step in range(60):
+        grad = [0.0] * k
+        hess = [[0.0] * k for _ in range(k)]
+        for x, y in zip(xs, ys, strict=True):
+            z = sum(a * b for a, b in zip(w, x, strict=True))
+            m = 1 / (1 + math.exp(-z)) if z > -700 else 0.0
+            for i in range(k):
+                grad[i] += (y - m) * x[i]
+                for j in range(k):
+                    hess[i][j] += m * (1 - m) * x[i] * x[j]
+        # solve hess . step = grad (Gaussian elimination; k is 1 to 3)
+        a = [[*row, g] for row, g in zip(hess, grad, strict=True)]
+        for i in range(k):
+            piv = max(range(i, k), key=lambda r: abs(a[r][i]))
+            a[i], a[piv] = a[piv], a[i]
+            if abs(a[i][i]) < 1e-12:
+                return w
+            for r in range(k):
+                if r != i:
+                    f = a[r][i] / a[i][i]
+                    a[r] = [u - f * v for u, v in zip(a[r], a[i], strict=True)]
+        step = [a[i][k] / a[i][i] for i in range(k)]
+        w = [u + v for u, v in zip(w, step, strict=True)]
+        if sum(abs(v) for v in step) < 1e-10:
+            break
+    return w
+
+
+def _map_rows(
+    cal_files: list[str], skill_files: list[str], feature: str
+) -> list[tuple[str, float, float, int]]:
+    """(pair, prediction, the side's strength minus the other's, won) for every sampled node of
+    two-player ``calibrate`` files; the strength of a side, from the ``skill`` files of the
+    same games (with them, only the games they have), is its own moves per real decision
+    (``feature`` ``own``) or minus its regret per real decision (``regret``)."""
+    strength: dict[tuple[str, int], dict[str, float]] = {}
+    for name in skill_files:
+        for line in Path(name).read_text().splitlines():
+            if line.strip():
+                it = json.loads(line)
+                strength[(it["pair"], int(it["game"]))] = {
+                    p["colour"]: (
+                        float(p["own"]) if feature == "own" else -float(p.get("regret", 0.0))
+                    )
+                    / max(1, int(p["real"]))
+                    for p in it["players"]
+                }
+    rows = []
+    for name in cal_files:
+        for line in Path(name).read_text().splitlines():
+            if not line.strip():
+                continue
+            it = json.loads(line)
+            st = strength.get((it["pair"], int(it["game"])))
+            if skill_files and st is None:  # only the games with strengths
+                continue
+            for _turn, c, _level, p, won in it["samples"]:
+                d = 0.0
+                if st is not None:
+                    mine = st["RBYG"[c]]
+                    d = mine - sum(v for k, v in st.items() if k != "RBYG"[c])
+                rows.append((it["pair"], float(p), 100 * d, int(won)))
+    return rows
+
+
+def map_fit(args: argparse.Namespace) -> None:
+    """A calibration map fitted on some games and tried on others: the prediction's log-odds
+    scaled (``p' = 1 / (1 + exp(-b logit p))``, the same for every player: it keeps a game
+    between equals at one half), and with ``--skill`` files also the sides' strengths in the
+    game (``b logit p + c (strength - other's)``, the strength from the game's own moves:
+    ``--feature``). Prints the fitted map and, for each pairing of
+    the test files, the calibration slope, the Brier score and the largest decile gap before
+    and after."""
+    import math
+
+    from sorry.analysis.calibration import calibration_slope
+
+    def logit(p: float) -> float:
+        q = min(0.995, max(0.005, p))
+        return math.log(q / (1 - q))
+
+    train = _map_rows(args.train, args.skill or [], args.feature)
+    test = _map_rows(args.test, args.skill or [], args.feature)
+    outcomes = [o for *_r, o in train]
+    maps = {"log-odds scaled": _logistic_fit([[logit(p)] for _k, p, _d, _o in train], outcomes)}
+    if args.skill:
+        maps["scaled + strength"] = _logistic_fit(
+            [[logit(p), d] for _k, p, d, _o in train], outcomes
+        )
+    pairs = sorted({k for k, *_r in train})
+    print(f"fitted on {len(train)} predictions ({', '.join(pairs)}):")
+    for name, w in maps.items():
+        print(f"  {name}: " + ", ".join(f"{v:.3f}" for v in w))
+
+    def squash(z: float) -> float:
+        return 1 / (1 + math.exp(-z))
+
+    def worst(group: list[tuple[float, int]]) -> float:
+        return max((abs(b.gap) for b in reliability(group) if b.count >= 30), default=0.0)
+
+    for pair in sorted({k for k, *_r in test}):
+        rows = [r for r in test if r[0] == pair]
+        variants = {"model": [(p, o) for _k, p, _d, o in rows]}
+        variants["log-odds scaled"] = [
+            (squash(maps["log-odds scaled"][0] * logit(p)), o) for _k, p, _d, o in rows
+        ]
+        if "scaled + strength" in maps:
+            b, c = maps["scaled + strength"]
+            variants["scaled + strength"] = [
+                (squash(b * logit(p) + c * d), o) for _k, p, d, o in rows
+            ]
+        for name, group in variants.items():
+            print(
+                f"{pair} ({len(group)} predictions), {name}: slope "
+                f"{calibration_slope(group):.3f}, Brier {brier(group):.4f}, largest decile gap "
+                f"{100 * worst(group):.1f} points"
+            )
+
+
+def ready(args: argparse.Namespace) -> None:
+    """How long after a game's end the browser's analysis is ready: ``sorry serve`` in a
+    subprocess (SQLite in a temporary folder, ``--allow-bot-games``, bots with no delay), a
+    game of two ``--level`` bots created over HTTP and watched as a spectator over a
+    WebSocket; at its end the analysis is asked for at once, as the end screen does, and
+    asked again every 0.2 s until it is there (the page asks every 1.5 s: it shows it at the
+    first of its asks after that). ``--games`` games one after the other on one server: the
+    first one's analysis includes the worker's loading of the compiled rollouts."""
+    import subprocess
+    import tempfile
+    import urllib.error
+    import urllib.request
+
+    from websockets.sync.client import connect
+
+    port = args.port
+    base = f"http://127.0.0.1:{port}"
+    folder = tempfile.mkdtemp(prefix="bench-ready-")
+    cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port)]
+    cmd += ["--database", f"sqlite:///{folder}/ready.db", "--allow-bot-games"]
+    cmd += ["--bot-delay", "0", "--show-moves", "0", "--games-per-minute", "10000"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def get(path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            base + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, None
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get("/api/meta")
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("bench_analysis: the server did not start") from None
+                time.sleep(0.2)
+        print(f"server on {base}; load {os.getloadavg()[0]:.1f}")
+        seats = [{"colour": c, "kind": "bot", "level": args.level} for c in ("R", "Y")]
+        for k in range(args.games):
+            status, made = get("/api/games", {"variant": "standard", "seats": seats})
+            if status != 201:
+                raise SystemExit(f"bench_analysis: the game was not created ({status})")
+            gid = made["id"]
+            with connect(f"ws://127.0.0.1:{port}/ws/{gid}", open_timeout=10) as ws:
+                ws.send(json.dumps({"type": "hello"}))
+                while True:
+                    msg = json.loads(ws.recv(timeout=600))
+                    if msg.get("status", "playing") not in ("playing", "waiting"):
+                        break
+            end = time.perf_counter()
+            while True:
+                status, _body = get(f"/api/games/{gid}/analysis")
+                if status == 200:
+                    break
+                if status not in (202, 429) or time.perf_counter() - end > 1200:
+                    raise SystemExit(f"bench_analysis: the analysis answered {status}")
+                time.sleep(0.2)
+            took = time.perf_counter() - end
+            page = 1.5 * -(-took // 1.5)
+            _s, summary = get(f"/api/games/{gid}")
+            print(
+                f"game {k + 1}: {summary['turn']} turns, analysis ready {took:.1f} s after the "
+                f"end (the page, asking every 1.5 s: {page:.1f} s); load {os.getloadavg()[0]:.1f}"
+            )
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -556,6 +851,7 @@ def main() -> None:
     s.add_argument("--rollouts", type=int)
     s.add_argument("--turns", type=int, default=180)
     s.add_argument("--repeat", type=int, default=1)
+    s.add_argument("--record", help="a record file to time instead (e.g. a four-player game)")
     s.set_defaults(func=speed)
     c = sub.add_parser("calibration")
     c.add_argument("--out", required=True)
@@ -608,6 +904,17 @@ def main() -> None:
     mt.add_argument("files", nargs="+")
     mt.add_argument("--all", action="store_true", help="a table for each level too")
     mt.set_defaults(func=model_table)
+    mf = sub.add_parser("map-fit")
+    mf.add_argument("--train", nargs="+", required=True, help="calibrate files to fit on")
+    mf.add_argument("--test", nargs="+", required=True, help="calibrate files to try it on")
+    mf.add_argument("--skill", nargs="*", help="skill files of the same games (strengths)")
+    mf.add_argument("--feature", choices=("own", "regret"), default="own")
+    mf.set_defaults(func=map_fit)
+    r = sub.add_parser("ready")
+    r.add_argument("--games", type=int, default=3)
+    r.add_argument("--level", default="medium")
+    r.add_argument("--port", type=int, default=18329)
+    r.set_defaults(func=ready)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)

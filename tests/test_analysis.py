@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,8 @@ from sorry.analysis import (
 from sorry.analysis.account import REFINE_FROM, ZEROS, Decision, Option
 from sorry.analysis.calibration import ProgressEstimator, naive_values
 from sorry.analysis.estimator import CompiledEstimator, result_values
-from sorry.cards import card_name
+from sorry.cards import card_name, parse_card
+from sorry.moves import Move
 from sorry.record import Commitment, GameRecord, RecordError, verify
 
 VARIANTS = [("standard", 2), ("standard", 3), ("teams", 4), ("points", 2), ("points", 3)]
@@ -192,6 +194,99 @@ def test_teams_share_their_side() -> None:
         red.own_luck + yellow.own_luck + sum(d.luck[0] for d in a.draws if d.colour in (1, 3))
         == red.luck
     )
+
+
+def test_a_decisions_cards_are_dealt_once() -> None:
+    """The nodes after each card and its reference move are made once per decision: the
+    account's line and the second measure value the same nodes again without asking for the
+    reference move again, and get the same values as from nodes made afresh."""
+    from sorry.analysis.account import Children, chance_values
+
+    class Counting(ProgressEstimator):
+        calls = 0
+
+        def reference_move(self, game: Game) -> Any:
+            Counting.calls += 1
+            return super().reference_move(game)
+
+    est = Counting()
+    game = Game(Rules(), players=2, seed=5)
+    game.draw(game.draw_pile[-1])
+    nodes = []
+    for m in game.legal_moves:
+        g = game.copy(stack=False)
+        g.push(m)
+        nodes.append(g)
+    children: Children = {}
+    first = chance_values(est, nodes, 4, 1, children)
+    made = Counting.calls
+    assert made == sum(len(n.chance_fractions()) for n in nodes) == len(children)
+    again = chance_values(est, nodes[:2], 32, 2, children)
+    assert Counting.calls == made  # no reference move asked for again
+    fresh = chance_values(est, nodes[:2], 32, 2)
+    assert [v.value for v in again] == [v.value for v in fresh] == [v.value for v in first[:2]]
+    # a whole analysis asks for each card's reference move once per move and decision
+    Counting.calls = 0
+    rec = record("standard", 2, seed=9, levels=("medium", "easy"))
+    a = analyse(rec, estimator=est)
+    game = rec.start()
+    most = 0
+    for step in rec.steps:
+        if step.is_draw:
+            game.draw(parse_card(str(step.draw)))
+            continue
+        for m in game.legal_moves:
+            g = game.copy(stack=False)
+            g.push(m)
+            most += 0 if g.is_over() else len(g.chance_fractions())
+        game.push(Move.parse(str(step.move)))
+    assert any(d.move != d.reference for d in a.decisions)  # the line was measured
+    # (and the start's cards, and the reference move of a decision whose move is not its tie)
+    assert 0 < Counting.calls <= most + 11 + len(a.decisions)
+
+
+def test_the_accounts_line_pools_both_measures() -> None:
+    """A term measured twice (every move's first measure, then the move played and the
+    reference move again in other worlds) is the mean of all the rollouts, card by card,
+    each weighted by its rollouts; its variance is the two measures' own, each paired world
+    by world within its call."""
+    from sorry.analysis.account import chance_values, pooled
+
+    rec = record("standard", 2, seed=9, levels=("medium", "easy"))
+    game = rec.replay()
+    while True:  # back to the last decision with two or more moves whose nodes go on
+        game.pop()
+        if not game.is_chance() and len(game.legal_moves) > 1:
+            nodes = []
+            for m in game.legal_moves[:2]:
+                g = game.copy(stack=False)
+                g.push(m)
+                nodes.append(g)
+            # (six kinds of card or more: each card gets the rollouts asked for)
+            if not any(g.is_over() or len(g.chance_fractions()) < 6 for g in nodes):
+                break
+    est = PlayoutEstimator()
+    a = chance_values(est, nodes, 2, 1)
+    b = chance_values(est, nodes, 6, 2)
+    x, y = pooled(a[0], b[0]), pooled(a[1], b[1])
+    for one, two, both in ((a[0], b[0], x), (a[1], b[1], y)):
+        for (_c1, _p1, va), (_c, _p, vb), (_c2, _p2, v) in zip(
+            one.outcomes, two.outcomes, both.outcomes, strict=True
+        ):
+            assert v == tuple((2 * s + 6 * t) / 8 for s, t in zip(va, vb, strict=True))
+        assert both.value == tuple(
+            sum((p * v[c] for _card, p, v in both.outcomes), Fraction(0)) for c in range(4)
+        )
+        for c in range(4):
+            assert both.variance(c) == pytest.approx(
+                one.variance(c) / 16 + two.variance(c) * 9 / 16
+            )
+    red = nodes[0].to_move
+    for c in range(4):
+        assert x.diff_variance(y, c) == pytest.approx(
+            a[0].diff_variance(a[1], c) / 16 + b[0].diff_variance(b[1], c) * 9 / 16
+        )
+    assert x.diff_variance(y, red) < x.variance(red) + y.variance(red)  # the same worlds
 
 
 def test_the_analysis_is_deterministic() -> None:

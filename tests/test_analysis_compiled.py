@@ -123,3 +123,30 @@ def test_the_account_adds_up_with_compiled_rollouts(est: CompiledEstimator) -> N
         assert a.engine == "compiled"
         for p in a.players:
             assert p.start + p.luck + p.decisions == p.result
+
+
+def test_another_seed_gives_the_same_verdict_within_its_interval(est: CompiledEstimator) -> None:
+    """The verdict a player reads, analysed again with another seed of the rollouts: each
+    player's own moves, the others' moves and the luck move by less than the 95% interval of
+    the difference the two analyses give themselves, and the errors labelled are the same
+    ones or within their own uncertainty."""
+    rec = record("standard", 2, seed=21, levels=("medium", "easy"))
+    one = analyse(rec, estimator=est, rollouts=16, seed=0)
+    two = analyse(rec, estimator=est, rollouts=16, seed=1)
+    assert one.points != two.points  # other worlds
+    moved = 0
+    for p, q in zip(one.players, two.players, strict=True):
+        for value, se in (
+            ("own_decisions", "own_decisions_se"),
+            ("others_decisions", "others_decisions_se"),
+            ("luck", "luck_se"),
+        ):
+            a, b = float(getattr(p, value)), float(getattr(q, value))
+            half = 1.96 * (getattr(p, se) ** 2 + getattr(q, se) ** 2) ** 0.5
+            assert abs(a - b) <= half, (p.name, value, a, b, half)
+            moved += a != b
+    assert moved  # the figures are estimates: they move, within their intervals
+    for d, e in zip(one.decisions, two.decisions, strict=True):
+        if d.label != e.label:  # a label only where the loss is clear: both near the line
+            for x in (d, e):
+                assert x.loss_se is None or x.equity_lost < 0.03 + 3 * x.loss_se

@@ -30,8 +30,9 @@ is shown with its 95% interval.
 
 **The budget.** Rollouts go where they matter: every legal move gets ``rollouts`` per card
 (enough to judge it), and when the move played is not the reference move, the two values of
-the account's term are measured again with :data:`ACCOUNT_FACTOR` times the rollouts, in
-worlds of their own. A move the policy finds as good as its own (one of its ties) *is* the
+the account's term are measured again in worlds of their own, with :data:`ACCOUNT_FACTOR` - 1
+times the rollouts, and pooled with the first measure (:data:`ACCOUNT_FACTOR` times the
+rollouts in all). A move the policy finds as good as its own (one of its ties) *is* the
 reference move: the policy's tie-breaks cost nothing.
 
 **The judgement.** Each decision is also judged against the best move: the equity lost is
@@ -91,7 +92,8 @@ REFINE_FACTOR: Final = 4
 #: A loss is labelled only when it exceeds this many standard errors of its estimate.
 LABEL_Z: Final = 1.96
 #: The two values of a decision's term (the move played and the reference move, when they
-#: differ) are measured with this many times the rollouts per card.
+#: differ) are measured with this many times the rollouts per card in all: the first measure
+#: (every legal move's) pooled with ACCOUNT_FACTOR - 1 times the rollouts in other worlds.
 ACCOUNT_FACTOR: Final = 8
 #: The z of the intervals shown (95%).
 Z95: Final = 1.959964
@@ -493,7 +495,7 @@ class ChanceValue:
 
     value: Values
     outcomes: Outcomes
-    parts: tuple[tuple[Card, Fraction, Sample, tuple[int, int]], ...] = ()
+    parts: tuple[tuple[Card, Fraction, Sample, tuple[Any, ...]], ...] = ()
 
     def variance(self, colour: int) -> float:
         """The variance of the value's estimate for ``colour``."""
@@ -503,14 +505,15 @@ class ChanceValue:
         return (self.variance(0), self.variance(1), self.variance(2), self.variance(3))
 
     def diff_variance(self, other: ChanceValue, colour: int) -> float:
-        """The variance of ``self.value - other.value`` for ``colour``: card by card, paired
-        row by row where both cards' samples come from one call (the same worlds)."""
-        mine = {c: (p, smp, k) for c, p, smp, k in self.parts}
-        theirs = {c: (p, smp, k) for c, p, smp, k in other.parts}
+        """The variance of ``self.value - other.value`` for ``colour``: part by part, paired
+        row by row where both parts' samples come from one call (the same worlds: the same
+        key, which names the card)."""
+        mine = {k: (p, smp) for _c, p, smp, k in self.parts}
+        theirs = {k: (p, smp) for _c, p, smp, k in other.parts}
         total = 0.0
-        for card in set(mine) | set(theirs):
-            a, b = mine.get(card), theirs.get(card)
-            if a is not None and b is not None and a[2] == b[2]:
+        for key in set(mine) | set(theirs):
+            a, b = mine.get(key), theirs.get(key)
+            if a is not None and b is not None:
                 total += a[1].diff_variance(b[1], colour, float(a[0]), float(b[0]))
                 continue
             for x in (a, b):
@@ -523,15 +526,50 @@ class ChanceValue:
         return (v[0], v[1], v[2], v[3])
 
 
+def pooled(first: ChanceValue, second: ChanceValue) -> ChanceValue:
+    """One node's two values from independent calls as one: card by card, the mean of all
+    their rollouts (each value weighted by its rollouts), with each part kept apart (its key
+    tagged by the call) so that two pooled values of the same two calls are still paired
+    part by part. A finished node's value is exact: ``first``."""
+    if not first.parts or not second.parts:
+        return first
+    theirs = {c: (smp, k) for c, _p, smp, k in second.parts}
+    total = ZEROS
+    outcomes = []
+    parts: list[tuple[Card, Fraction, Sample, tuple[Any, ...]]] = []
+    for card, p, a, ka in first.parts:
+        b, kb = theirs[card]
+        na, nb = ka[-1], kb[-1]  # the rollouts of each (a key ends with them)
+        wa, wb = Fraction(na, na + nb), Fraction(nb, na + nb)
+        v = tuple(wa * x + wb * y for x, y in zip(a.mean, b.mean, strict=True))
+        value: Values = (v[0], v[1], v[2], v[3])
+        outcomes.append((card, p, value))
+        parts.append((card, p * wa, a, ("first", *ka)))
+        parts.append((card, p * wb, b, ("second", *kb)))
+        total = _add(total, (p * v[0], p * v[1], p * v[2], p * v[3]))
+    return ChanceValue(total, tuple(outcomes), tuple(parts))
+
+
+#: The nodes after a card and the reference move with it, by (``id`` of the chance node,
+#: card): one decision values the same nodes several times (every move, then the account's
+#: line and the second measure), and finding the reference move is the Python part's work.
+Children = dict[tuple[int, Card], Game]
+
+
 def chance_values(
-    estimator: Estimator, nodes: Sequence[Game], rollouts: int, seed: int
+    estimator: Estimator,
+    nodes: Sequence[Game],
+    rollouts: int,
+    seed: int,
+    children: Children | None = None,
 ) -> list[ChanceValue]:
     """``V`` of each chance node (the result at the end): the average over the cards that can
     come of ``R`` with that card drawn: the rollouts' value after the reference move with it,
     ``rollouts`` per card, or more when few kinds of card are left (at least
     :data:`MIN_CARDS` times ``rollouts`` per node). Each card is played in worlds of its own,
     the same for every node of the call (the moves of one decision are compared in the same
-    worlds)."""
+    worlds). ``children`` keeps the nodes after each card and its reference move for the
+    next call on the same (living) node objects."""
     batch: list[Game] = []
     cards: list[Card] = []
     counts: list[int] = []
@@ -544,9 +582,13 @@ def chance_values(
         plan.append(fractions)
         n = max(rollouts, -(-rollouts * MIN_CARDS // len(fractions)))
         for card, _p in fractions:
-            child = node.copy(stack=False)
-            child.draw(card)
-            child.push(estimator.reference_move(child))
+            child = None if children is None else children.get((id(node), card))
+            if child is None:
+                child = node.copy(stack=False)
+                child.draw(card)
+                child.push(estimator.reference_move(child))
+                if children is not None:
+                    children[(id(node), card)] = child
             batch.append(child)
             cards.append(card)
             counts.append(n)
@@ -667,27 +709,38 @@ def _value_node(
     free = chosen in ties and len(moves) > 1
     reference = chosen if chosen in ties else est.reference_move(game)
 
+    # each move's node, made once: the calls below find their cards' children in `children`
+    nodes: dict[Move, Game] = {}
+    children: Children = {}
+
     def after(m: Move) -> Game:
-        g = game.copy(stack=False)
-        g.push(m)
+        g = nodes.get(m)
+        if g is None:
+            g = nodes[m] = game.copy(stack=False)
+            g.push(m)
         return g
 
     line: list[ChanceValue] = []
+    valued: list[ChanceValue] = []
     if game.rules.points:
         judged = est.view_values(game, moves, n, worlds, turn_seed)
     else:
-        valued = chance_values(est, [after(m) for m in moves], n, turn_seed)
+        valued = chance_values(est, [after(m) for m in moves], n, turn_seed, children)
         judged = [v.value for v in valued]
         if reference == chosen:
             line = [valued[moves.index(chosen)]]
     if not line:
         # the account's line: the move played and the reference move, in the same worlds
-        # (their difference is the decision's term), with more rollouts when they differ
+        # (their difference is the decision's term), with more rollouts when they differ,
+        # pooled with their first measure where there is one (the same worlds for both)
         line_moves = [chosen] if reference == chosen else [chosen, reference]
-        k = 1 if reference == chosen else ACCOUNT_FACTOR
+        k = 1 if reference == chosen else ACCOUNT_FACTOR - (1 if valued else 0)
         line = chance_values(
-            est, [after(m) for m in line_moves], n * k, derive_seed(turn_seed, 0xACC)
+            est, [after(m) for m in line_moves], n * k, derive_seed(turn_seed, 0xACC), children
         )
+        if valued and reference != chosen:
+            first = [valued[moves.index(m)] for m in line_moves]
+            line = [pooled(a, b) for a, b in zip(first, line, strict=True)]
     played, ref = line[0], line[-1]
     term_var = played.diff_variances(ref) if reference != chosen else NOVAR
     mine = [float(v[mover]) for v in judged]
@@ -695,7 +748,9 @@ def _value_node(
     best = chosen if mine[at] == max(mine) else moves[mine.index(max(mine))]
     measured = measured_var = None
     if len(moves) > 1 and not free and max(mine) - mine[at] >= REFINE_FROM:
-        measured, measured_var = _measure(game, chosen, best, mover, est, n, worlds, turn_seed)
+        measured, measured_var = _measure(
+            game, chosen, best, mover, est, n, worlds, turn_seed, after, children
+        )
     return NodeValues(
         index=index,
         moves=tuple(moves),
@@ -723,21 +778,19 @@ def _measure(
     n: int,
     worlds: int,
     seed: int,
+    after: Callable[[Move], Game],
+    children: Children,
 ) -> tuple[tuple[float, float], float]:
     """The move played and the best move valued again for the mover's side, with
     :data:`REFINE_FACTOR` times the rollouts, in worlds of their own, and the variance of
-    their difference."""
+    their difference (``after``: the node after a move; ``children``: as
+    :func:`chance_values`)."""
     seed = derive_seed(seed, 0x2EF)
     k = REFINE_FACTOR
     if game.rules.points:
         a, b = determinised_samples(est, game, [chosen, best], n, worlds * k, seed)
         return (float(a.mean[mover]), float(b.mean[mover])), b.diff_variance(a, mover)
-    nodes = []
-    for m in (chosen, best):
-        g = game.copy(stack=False)
-        g.push(m)
-        nodes.append(g)
-    x, y = chance_values(est, nodes, n * k, seed)
+    x, y = chance_values(est, [after(chosen), after(best)], n * k, seed, children)
     return (float(x.value[mover]), float(y.value[mover])), y.diff_variance(x, mover)
 
 
@@ -970,6 +1023,7 @@ __all__ = [
     "determinised_samples",
     "finish",
     "label_of",
+    "pooled",
     "start_value",
     "value_decisions",
 ]
