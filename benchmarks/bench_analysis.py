@@ -270,6 +270,15 @@ def skill(args: argparse.Namespace) -> None:
                                 "won": float(p.result),
                                 "equity_lost": p.equity_lost,
                                 "regret": _regret(a, p.colour),
+                                # the player's choices among the reference player's ties
+                                # (the moves it finds equally good) other than its own draw
+                                "own_ties": float(
+                                    sum(
+                                        d.term[p.colour]
+                                        for d in a.decisions
+                                        if d.colour == p.colour and d.free
+                                    )
+                                ),
                                 "real": p.real_decisions,
                                 "errors": sum(p.labels.values()),
                                 "moved": sum(
@@ -324,6 +333,7 @@ def skill_table(args: argparse.Namespace) -> None:
         "lost a decision": [],
         "regret": [],
         "regret a decision": [],
+        "own moves, the ties' choices left out": [],
     }
     shown = shown_wrong = 0
     wins = 0
@@ -339,6 +349,10 @@ def skill_table(args: argparse.Namespace) -> None:
         if "equity_lost" in a:
             measures["equity lost"].append(b["equity_lost"] - a["equity_lost"])
             measures["lost a decision"].append(el_rate(b) - el_rate(a))
+        if "own_ties" in a:
+            measures["own moves, the ties' choices left out"].append(
+                diff - a["own_ties"] + b["own_ties"]
+            )
         if "regret" in a:
             measures["regret"].append(b["regret"] - a["regret"])
             measures["regret a decision"].append(
