@@ -12,7 +12,7 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
     .venv/bin/python benchmarks/bench_analysis.py games --pair hard-easy --out FILE.jsonl
         [--games 200] [--first 0]
     .venv/bin/python benchmarks/bench_analysis.py skill --games FILE.jsonl --out FILE.jsonl
-        [--count 200]
+        [--count 200] [--skip 0]
     .venv/bin/python benchmarks/bench_analysis.py skill-table FILE.jsonl [FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py calibrate --games FILE.jsonl --model easy
         --out FILE.jsonl
@@ -240,7 +240,7 @@ def skill(args: argparse.Namespace) -> None:
     out = Path(args.out)
     done = _done_games(out)
     lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
-    todo = [x for x in lines[: args.count] if x["game"] not in done]
+    todo = [x for x in lines[args.skip : args.count] if x["game"] not in done]
     t0 = time.perf_counter()
     with out.open("a") as fh:
         for n, item in enumerate(todo, 1):
@@ -614,6 +614,7 @@ def model_table(args: argparse.Namespace) -> None:
 
     pairs: list[tuple[float, int]] = []
     by_level: dict[str, list[tuple[float, int]]] = {}
+    by_game: list[list[tuple[float, int]]] = []
     games = 0
     meta: dict[str, Any] = {}
     for name in args.files:
@@ -623,13 +624,28 @@ def model_table(args: argparse.Namespace) -> None:
             item = json.loads(line)
             games += 1
             meta = {k: item[k] for k in ("pair", "model", "rollouts")}
+            by_game.append([])
             for _turn, _c, level, p, won in item["samples"]:
                 pairs.append((p, won))
                 by_level.setdefault(str(level), []).append((p, won))
+                by_game[-1].append((p, won))
     print(
         f"{meta.get('pair')}: {games} games, {len(pairs)} predictions; model "
         f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card"
     )
+    if args.bootstrap:  # the slope's 95% interval, the games resampled (a game's nodes together)
+        import random
+
+        rng = random.Random(29)
+        slopes = sorted(
+            calibration_slope([x for _ in by_game for x in rng.choice(by_game)])
+            for _b in range(args.bootstrap)
+        )
+        k = len(slopes)
+        print(
+            f"slope {calibration_slope(pairs):.3f}, 95% interval {slopes[int(0.025 * k)]:.2f}-"
+            f"{slopes[min(k - 1, int(0.975 * k))]:.2f} ({k} resamples of the games)"
+        )
     groups = [("pooled", pairs)]
     if len(by_level) > 1:
         groups += sorted(by_level.items())
@@ -890,6 +906,7 @@ def main() -> None:
     k.add_argument("--games", required=True, help="a file of recorded games (games)")
     k.add_argument("--out", required=True)
     k.add_argument("--count", type=int, default=200)
+    k.add_argument("--skip", type=int, default=0, help="start at this game of the file")
     k.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     k.add_argument("--rollouts", type=int)
     k.add_argument("--seed", type=int, default=0)
@@ -917,6 +934,7 @@ def main() -> None:
     mt = sub.add_parser("model-table")
     mt.add_argument("files", nargs="+")
     mt.add_argument("--all", action="store_true", help="a table for each level too")
+    mt.add_argument("--bootstrap", type=int, default=0, help="resamples for the slope's interval")
     mt.set_defaults(func=model_table)
     mf = sub.add_parser("map-fit")
     mf.add_argument("--train", nargs="+", required=True, help="calibrate files to fit on")
