@@ -231,6 +231,31 @@ def _regret(a: Any, colour: int) -> float:
     return total
 
 
+def _tie_gains(a: Any, est: Estimator) -> dict[int, float]:
+    """Each player's choices among the reference player's ties, valued: over the decisions
+    where the move played is one of the moves the reference player finds equally good (a
+    ``free`` move: the account counts it as the reference move, so its effect is in the
+    luck) but not the one it would have drawn, the move played against that one, as first
+    measured (every legal move in the same worlds), for the mover."""
+    from sorry.cards import parse_card
+    from sorry.moves import Move
+
+    gains = dict.fromkeys(a.record.colours, 0.0)
+    game = a.record.start()
+    decisions = iter(a.decisions)
+    for step in a.record.steps:
+        if step.is_draw:
+            game.draw(parse_card(str(step.draw)))
+            continue
+        d = next(decisions)
+        if d.free and d.real:
+            pick = est.reference_move(game)
+            if pick != d.move:
+                gains[d.colour] += d.judged(d.move) - d.judged(pick)
+        game.push(Move.parse(str(step.move)))
+    return gains
+
+
 def skill(args: argparse.Namespace) -> None:
     """Recorded games analysed once each: for two levels, how often the first one's own moves
     did better than the second's; for equal levels, the mean of the difference (the first
@@ -248,6 +273,7 @@ def skill(args: argparse.Namespace) -> None:
             c0 = time.process_time()
             a = analyse(record, estimator=est, rollouts=args.rollouts, seed=args.seed)
             cpu = time.process_time() - c0
+            ties = _tie_gains(a, est)
             fh.write(
                 json.dumps(
                     {
@@ -270,15 +296,7 @@ def skill(args: argparse.Namespace) -> None:
                                 "won": float(p.result),
                                 "equity_lost": p.equity_lost,
                                 "regret": _regret(a, p.colour),
-                                # the player's choices among the reference player's ties
-                                # (the moves it finds equally good) other than its own draw
-                                "own_ties": float(
-                                    sum(
-                                        d.term[p.colour]
-                                        for d in a.decisions
-                                        if d.colour == p.colour and d.free
-                                    )
-                                ),
+                                "tie_gain": ties[p.colour],
                                 "real": p.real_decisions,
                                 "errors": sum(p.labels.values()),
                                 "moved": sum(
@@ -334,6 +352,7 @@ def skill_table(args: argparse.Namespace) -> None:
         "regret": [],
         "regret a decision": [],
         "own moves, the ties' choices left out": [],
+        "own moves and the ties' choices (first measure)": [],
     }
     shown = shown_wrong = 0
     wins = 0
@@ -349,7 +368,11 @@ def skill_table(args: argparse.Namespace) -> None:
         if "equity_lost" in a:
             measures["equity lost"].append(b["equity_lost"] - a["equity_lost"])
             measures["lost a decision"].append(el_rate(b) - el_rate(a))
-        if "own_ties" in a:
+        if "tie_gain" in a:
+            measures["own moves and the ties' choices (first measure)"].append(
+                diff + a["tie_gain"] - b["tie_gain"]
+            )
+        if "own_ties" in a:  # rows of an account that counted them as the player's own
             measures["own moves, the ties' choices left out"].append(
                 diff - a["own_ties"] + b["own_ties"]
             )

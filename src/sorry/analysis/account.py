@@ -32,12 +32,8 @@ is shown with its 95% interval.
 (enough to judge it), and when the move played is not the reference move, the two values of
 the account's term are measured again in worlds of their own, with :data:`ACCOUNT_FACTOR` - 1
 times the rollouts, and pooled with the first measure (:data:`ACCOUNT_FACTOR` times the
-rollouts in all). The reference move is the one the policy would draw among its equally good
-moves (its ties), whatever was played: the value after a draw, and so the luck, must not
-depend on the move then played. A player's choice among the policy's ties is that player's
-decision, measured against the policy's own draw (with :data:`TIE_FACTOR` times the rollouts:
-such moves lead to like positions), and never an error (it loses nothing against the best
-move: the policy's tie-breaks cost nothing).
+rollouts in all). A move the policy finds as good as its own (one of its ties) *is* the
+reference move: the policy's tie-breaks cost nothing.
 
 **The judgement.** Each decision is also judged against the best move: the equity lost is
 the best move's win probability minus the chosen one's, for the mover's side, labelled
@@ -99,9 +95,6 @@ LABEL_Z: Final = 1.96
 #: differ) are measured with this many times the rollouts per card in all: the first measure
 #: (every legal move's) pooled with ACCOUNT_FACTOR - 1 times the rollouts in other worlds.
 ACCOUNT_FACTOR: Final = 8
-#: The same for a move played that is one of the policy's ties but not the one it would have
-#: drawn (like positions: their difference is measured with fewer rollouts).
-TIE_FACTOR: Final = 4
 #: The z of the intervals shown (95%).
 Z95: Final = 1.959964
 
@@ -223,8 +216,7 @@ class Decision:
     term_var: Variances = NOVAR
     #: The variance of the second measure's difference (best minus played).
     measured_var: float | None = None
-    #: The move played is one the policy finds as good as its own (one of its ties): it
-    #: loses nothing against the best move; its term is against the policy's own draw.
+    #: The move played is one the policy finds as good as its own (its reference).
     free: bool = False
 
     @property
@@ -257,8 +249,7 @@ class Decision:
         """The best move's win probability minus the one played's, for the mover's side:
         from the second measure when there is one (the first picks the best move, so its
         own estimate of the gap is biased upwards); 0 for a move the policy finds as good as
-        its own (its tie-breaks cost nothing here; the account measures the move against the
-        one the policy would have drawn)."""
+        its own (its tie-breaks cost nothing)."""
         if self.free:
             return 0.0
         if self.measured is not None:
@@ -650,7 +641,7 @@ class NodeValues:
     before_var: Variances = NOVAR
     term_var: Variances = NOVAR
     measured_var: float | None = None  # of the second measure's difference
-    free: bool = False  # the move played is one of the policy's ties: nothing lost
+    free: bool = False  # the move played is one of the policy's ties: the reference
 
 
 #: V at the start: its value, the first draw's cards valued (none in the points variant), and
@@ -716,10 +707,7 @@ def _value_node(
     moves = game.legal_moves
     ties = reference_moves(est, game)
     free = chosen in ties and len(moves) > 1
-    # the move the policy would draw, whatever was played: V after the draw (the reference
-    # move's value) must not depend on the move played, or a player's choices among the
-    # policy's ties would be counted as their luck
-    reference = est.reference_move(game)
+    reference = chosen if chosen in ties else est.reference_move(game)
 
     # each move's node, made once: the calls below find their cards' children in `children`
     nodes: dict[Move, Game] = {}
@@ -746,8 +734,7 @@ def _value_node(
         # (their difference is the decision's term), with more rollouts when they differ,
         # pooled with their first measure where there is one (the same worlds for both)
         line_moves = [chosen] if reference == chosen else [chosen, reference]
-        factor = TIE_FACTOR if free else ACCOUNT_FACTOR
-        k = 1 if reference == chosen else factor - (1 if valued else 0)
+        k = 1 if reference == chosen else ACCOUNT_FACTOR - (1 if valued else 0)
         line = chance_values(
             est, [after(m) for m in line_moves], n * k, derive_seed(turn_seed, 0xACC), children
         )
@@ -1017,7 +1004,6 @@ __all__ = [
     "LABELS",
     "LABEL_Z",
     "THRESHOLDS",
-    "TIE_FACTOR",
     "Analysis",
     "AnalysisError",
     "ChanceValue",
