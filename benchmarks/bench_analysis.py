@@ -218,7 +218,7 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     p = k / n
     mid = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
-    return mid - half, mid + half
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def _regret(a: Any, colour: int) -> float:
