@@ -24,4 +24,7 @@ SCRIPT_MESSAGES = (
     N_("Step {i} of {n} · {part}"),
     N_("Points so far: {scores}"),
     N_("{colour} {points}"),
+    # the learner's own move, said as theirs
+    N_("You drew {card}: {move}"),
+    N_("You: {move}"),
 )

@@ -10,7 +10,7 @@ import { t, colourName, series, announce, initLanguage, LANG } from "./i18n.js";
 import { api } from "./net.js";
 import { Board, cardName } from "./board.js";
 import * as picks from "./picks.js";
-import { $, el, logLine } from "./panels.js";
+import { $, el, logLine, moveWords } from "./panels.js";
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
@@ -90,6 +90,18 @@ function shownView() {
   return ui.data ? ui.data.view : null;
 }
 
+/**
+ * A move in words: the learner's own as theirs ("You drew 7: ..."), Yellow's as the log says
+ * it; squares named the way the learner (Red) sees the board.
+ * @param {LogEntry} e
+ * @param {string} variant
+ */
+function said(e, variant) {
+  if (e.colour !== "R") return logLine(e, variant, "R");
+  const move = moveWords(e.text, e.movers, "R");
+  return e.card && variant !== "points" ? t("You drew {card}: {move}", { card: cardName(e.card), move }) : t("You: {move}", { move });
+}
+
 /** The card of a move in the log (points: the one its notation names). @param {LogEntry} e */
 const cardOf = (e) => e.card || (e.move.includes(":") ? e.move.split(":")[0] : null);
 
@@ -121,7 +133,7 @@ function render() {
   $("lesson-step").textContent = t("Step {i} of {n} · {part}", { i: d.step + 1, n: d.steps, part: d.part_title });
   $("lesson-title").textContent = d.title;
   $("lesson-text").textContent = ui.played ? ui.played.done : d.text;
-  $("happened").textContent = last ? logLine(last, v.variant, "R") : "";
+  $("happened").textContent = last ? said(last, v.variant) : "";
   $("prompt").textContent = promptText(cand, points);
   renderHand(v, points);
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => t("{colour} {points}", { colour: colourName(c), points: p })) : [];
@@ -219,7 +231,7 @@ async function loadStep(n) {
     const moved = board.place(r.pawns, r.paths);
     render();
     const walk = board.animate(moved, r.effects);
-    announce(logLine(r, d.view.variant, "R"));
+    announce(said(r, d.view.variant));
     await sleep(Math.max(SHOW_MS, walk + 600));
   }
   ui.seen = ui.reply;
