@@ -4,8 +4,9 @@
         docs/learned-curve.png [--games-per-point 1000]
 
 Each point of the curve is the network's share of games won, playing greedily on its
-evaluation, on the same paired heads-up deals against the compiled ``medium`` and ``easy`` bots
-(``sorry.learned.train.curve_point``); the bars are 95% Wilson intervals. Needs matplotlib.
+evaluation, on the same paired deals against the compiled ``medium`` and ``easy`` bots
+(``sorry.learned.train.curve_point``: heads-up, in teams two against two, in the variant the
+network learns); the bars are 95% Wilson intervals. Needs matplotlib.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def main() -> int:
     ap.add_argument("--games-per-point", type=int, default=1000)
     args = ap.parse_args()
     try:
-        meta = Model.load(args.model).meta
+        model = Model.load(args.model)
+        meta = model.meta
     except SorryError as exc:
         print(f"plot_learning_curve: {exc}", file=sys.stderr)
         return 2
@@ -61,8 +63,9 @@ def main() -> int:
         ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=3, capsize=2, label=f"vs {name}")
     ax.axhline(50, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("self-play games")
-    ax.set_ylabel(f"games won (%), {n:,} heads-up games a point")
-    ax.set_title(f"learned evaluation, greedy (seed {meta.get('seed')})")
+    table = "two against two" if model.variant == "teams" else "heads-up"
+    ax.set_ylabel(f"games won (%), {n:,} {table} games a point")
+    ax.set_title(f"learned evaluation, {model.variant}, greedy (seed {meta.get('seed')})")
     ax.legend()
     fig.tight_layout()
     fig.savefig(args.out)

@@ -285,6 +285,14 @@ def test_teams_training_needs_four_players() -> None:
         TrainConfig(rules="teams", players="2:1").player_weights()
 
 
+@pytest.mark.parametrize("variant", ["teams", "points"])
+def test_the_shipped_variant_models_say_how_they_were_made(variant: str) -> None:
+    m = shipped(variant)
+    assert m.variant == variant and m.W1.shape == (inputs_for(variant), m.meta["hidden"])
+    assert m.meta["seed"] == 2026 and m.meta["games"] > 0
+    assert m.meta["curve"][0]["games"] == 0 and len(m.meta["curve"]) > 1
+
+
 def test_a_network_values_only_its_own_variant() -> None:
     g = Game(Rules(variant="teams"), 4, seed=1)
     while g.is_chance():
