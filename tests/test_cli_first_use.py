@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-PROMPT = "Your move (number or notation; h hint, ? help, q quit): "
+from sorry.cli.cmd_play import rules_plain
+
+PROMPT = "Your move (number or notation; h hint, r rules, ? help, q quit): "
 
 
 def sorry(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -98,8 +100,8 @@ def test_the_line_game_plays_forced_moves_by_itself_and_fits_80_columns(tmp_path
     # seed 1: Red's first four turns offer one move each (two forfeits, two moves)
     forced = [line for line in out if line.startswith("[R] ")]
     assert forced == [
-        "[R] drew 7, Red cannot or will not move: the turn is forfeited (the only move)",
-        "[R] drew 11, Red cannot or will not move: the turn is forfeited (the only move)",
+        "[R] No move with the 7: your turn passes.",
+        "[R] No move with the 11: your turn passes.",
         "[R] drew 2, Red starts a pawn from START to 4 (the only move)",
         "[R] drew 7, Red moves a pawn from 4 to 11 (the only move)",
         "[R] drew 12, Red moves a pawn from 11 to 23 (the only move)",
@@ -107,6 +109,21 @@ def test_the_line_game_plays_forced_moves_by_itself_and_fits_80_columns(tmp_path
     assert out.count(PROMPT.rstrip()) == 1  # the first real choice
     assert max(len(line) for line in out) <= 80
     assert "R/B/Y/G: pawns   > slide triangle  = slide  o slide end   : Safety Zone" in out
+
+
+def test_the_line_game_says_the_card_the_passes_and_the_rules(tmp_path: Path) -> None:
+    out = plain_game("r\nq\n", tmp_path)
+    # seed 1: Yellow's first turn has no move; said in words, as Red's own are
+    assert out[3] == "[Y] Yellow drew 11: no move, the turn passed."
+    assert "[R] No move with the 11: your turn passes." in out
+    # the card drawn and what it does; the rules on r, then the choice again
+    drawn = "Red, you drew: 1 (start, or 1 forward)"
+    assert out.count(drawn) == 2
+    start = out.index("The aim")
+    rules = rules_plain().splitlines()  # the browser's rules page's words (sorry.howto)
+    assert out[start : start + len(rules)] == rules and rules[1] == "-------"
+    assert out.index(drawn) < start < len(out) - out[::-1].index(drawn)
+    assert max(len(line) for line in out) <= 80
 
 
 def test_the_line_game_answers_with_the_range_help_hint_undo_and_save(tmp_path: Path) -> None:

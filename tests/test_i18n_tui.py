@@ -65,7 +65,8 @@ def test_new_game_screen_in_each_language(lang: str) -> None:
 def test_game_screen_and_help_in_each_language(lang: str) -> None:
     name, _new, _start, turn, faq, quit_ = WORDS[lang]
     i18n.set_language(lang)
-    session = Session(Rules(), players=2, seats="human,random", seed=5)
+    # seed 4: Red starts, with a move (a turn with no move would pass by itself)
+    session = Session(Rules(), players=2, seats="human,random", seed=4)
     app = SorryApp(session, speed=0)
 
     async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
@@ -213,6 +214,7 @@ def test_footers_fit_80_columns(lang: str) -> None:
         footer = app.screen.query_one(Footer)
         assert footer.virtual_size.width <= footer.size.width == 80, footer_words(app)
         assert WORDS[lang][5] in footer_words(app)  # Quit, at the end: shown in full
+        assert i18n._("Rules") in footer_words(app)  # the rules screen's key is always shown
 
     run(SorryApp(session, speed=0), body, size=(80, 24))
 

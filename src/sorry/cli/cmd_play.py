@@ -13,20 +13,25 @@ import importlib
 import json
 import os
 import sys
+import textwrap
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import card_label, card_name
-from ..describe import describe
+from ..describe import card_help, describe, where_words
 from ..errors import SorryError
 from ..features import terminal_game
 from ..game import Game
+from ..howto import blocks as rules_blocks
 from ..i18n import N_, _, ngettext
 from ..match import Match, numbered_path
 from ..moves import Move
 from ..rng import Rng
 from ..textboard import legend, render
+from ..tui.describe import is_forced_pass, pass_words
+from ..tui.pace import DEFAULT_SPEED, pace
 from . import (
     CliError,
     add_rules_arguments,
@@ -232,15 +237,16 @@ def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:
     colour = args.colour == "always" or (
         args.colour == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     )
+    speed = DEFAULT_SPEED if args.speed is None else args.speed
     if args.load is not None:
-        return play_loaded(args.load, colour, args.save)
+        return play_loaded(args.load, colour, args.save, speed)
     if uses_expert(seats):
         prepare_rollouts("expert")
     if not match:
         game = Game(rules, players=players, seed=args.seed)
-        return play_plain(game, seats, colour, args.save)
+        return play_plain(game, seats, colour, args.save, speed)
     m = Match(rules, players, games=args.games, target=args.target, seed=args.seed)
-    return play_match(m, seats, colour, args.save)
+    return play_match(m, seats, colour, args.save, speed=speed)
 
 
 def finished_game(path: str) -> str | None:
@@ -261,7 +267,7 @@ def finished_game(path: str) -> str | None:
     return record.result.describe()
 
 
-def play_loaded(path: str, colour: bool, save: str | None) -> int:
+def play_loaded(path: str, colour: bool, save: str | None, speed: int = DEFAULT_SPEED) -> int:
     """Resume a saved game (and its match) line by line."""
     try:
         from ..tui.session import Session
@@ -276,7 +282,7 @@ def play_loaded(path: str, colour: bool, save: str | None) -> int:
             print(_("That game is over."))
             return 0
         session.next_game()
-    return play_match(session.match, seats, colour, save, first=session.game)
+    return play_match(session.match, seats, colour, save, first=session.game, speed=speed)
 
 
 def _seat_level(spec: str) -> str:
@@ -286,7 +292,12 @@ def _seat_level(spec: str) -> str:
 
 
 def play_match(
-    match: Match, seats: list[str], colour: bool, save: str | None, first: Game | None = None
+    match: Match,
+    seats: list[str],
+    colour: bool,
+    save: str | None,
+    first: Game | None = None,
+    speed: int = DEFAULT_SPEED,
 ) -> int:
     """The games of ``match`` one after the other (``first``: the game to play first), with the
     standings after each; ``save`` gets each game's record (numbered in a match)."""
@@ -294,7 +305,7 @@ def play_match(
     numbered = match.games != 1 or match.target is not None
     while True:
         path = numbered_path(save, match.games_played + 1) if save and numbered else save
-        if play_plain(game, seats, colour, path) != 0 or not game.is_over():
+        if play_plain(game, seats, colour, path, speed) != 0 or not game.is_over():
             return 0
         match.record_result(game)
         if numbered:
@@ -345,7 +356,25 @@ def _match_result(match: Match) -> str:
     return _("{team} wins the match!").format(team=colour_name(winners[0]))
 
 
-def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> int:
+def say(line: str) -> None:
+    """A line of the table's talk, wrapped to 80 columns under its ``[R]``."""
+    print(textwrap.fill(line, 80, subsequent_indent="    "))
+
+
+def pause(seconds: float) -> None:
+    """Hold the game for a person to read the line just written (on a terminal only)."""
+    if seconds > 0 and sys.stdout.isatty():
+        sys.stdout.flush()
+        time.sleep(seconds)
+
+
+def play_plain(
+    game: Game, seats: list[str], colour: bool, save: str | None, speed: int = DEFAULT_SPEED
+) -> int:
+    """Play ``game`` line by line: the person chooses from numbered moves; a turn with no
+    legal move passes by itself; the others' moves are said, one every so often at ``speed``
+    (on a terminal: :mod:`sorry.tui.pace`)."""
+    paced = pace(speed)
     seat_of = dict(zip(game.colours, seats, strict=True))
     commitment = None
     if save:
@@ -369,6 +398,7 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
     print(names)
     print(_("{player} starts.").format(player=colour_name(game.first)))
     humans = [c for c in game.colours if seat_of[c] == "human"]
+    viewer = humans[0] if len(humans) == 1 else None  # "your" squares: the one person's
     decisions: list[int] = []  # the history's length at each of the person's choices (undo)
     saved_to = save  # the file the game was saved to (asked before replacing another)
     while not game.is_over():
@@ -376,25 +406,32 @@ def play_plain(game: Game, seats: list[str], colour: bool, save: str | None) -> 
             game.draw()
             continue
         mover = game.to_move
+        prefix = f"[{COLOUR_LETTERS[mover]}] "
+        moves = game.view(mover).legal_moves
+        if is_forced_pass(game):  # no legal move: the turn passes by itself, said in words
+            say(prefix + pass_words(game, seat_of[mover] == "human"))
+            game.push(moves[0])
+            pause(paced.passing if seat_of[mover] == "human" else paced.read)
+            continue
         if seat_of[mover] != "human":
             move = choosers[mover](game)
-            prefix = f"[{COLOUR_LETTERS[mover]}] "
+            line = describe(game, move)
+            where = where_words(move, game.effects(move), viewer)
+            if where:  # where its pawns went, as the person sees the board
+                line = _("{move} ({where})").format(move=line, where=where)
             if game.card is not None:
-                line = _("drew {card}, {move}").format(
-                    card=card_label(game.card), move=describe(game, move)
-                )
-            else:
-                line = describe(game, move)
-            print(prefix + line)
+                line = _("drew {card}, {move}").format(card=card_label(game.card), move=line)
+            say(prefix + line)
             game.push(move)
+            pause(paced.read)
             continue
-        moves = game.view(mover).legal_moves
         if len(moves) == 1:  # nothing to choose: played at once, and said
             line = describe(game, moves[0])
             if game.card is not None:
                 line = _("drew {card}, {move}").format(card=card_label(game.card), move=line)
-            print(f"[{COLOUR_LETTERS[mover]}] " + _("{move} (the only move)").format(move=line))
+            say(prefix + _("{move} (the only move)").format(move=line))
             game.push(moves[0])
+            pause(paced.read)
             continue
         answer = ask_human(game, colour, len(humans) > 1)
         if answer is None:
@@ -463,9 +500,46 @@ PLAIN_HELP = N_(
     "  h      hint: each move's chance of winning\n"
     "  u      undo your last move (a game with one person)\n"
     "  s      save the game (s FILE: to FILE); resume it with: sorry play --load FILE\n"
+    "  r      the rules\n"
     "  ?      this help\n"
     "  q      quit"
 )
+
+
+def rules_plain(width: int = 78) -> str:
+    """The rules for players (:mod:`sorry.howto`, the browser's rules page) as plain text in
+    lines of at most ``width`` characters: headings underlined, list items indented."""
+    out: list[str] = []
+    for kind, text in rules_blocks():
+        if kind == "h":
+            out += ["", text, "-" * len(text)]
+        elif kind == "li":
+            out += textwrap.wrap(text, width, initial_indent="  - ", subsequent_indent="    ")
+        else:
+            out += textwrap.wrap(text, width)
+    return "\n".join(out).lstrip("\n")
+
+
+def show_choices(game: Game, moves: list[Move]) -> None:
+    """The card drawn (or the hand) with what each card does, and the numbered moves."""
+    view = game.view(game.to_move)
+    who = colour_name(view.to_move)
+    if view.card is not None:
+        print(
+            _("{player}, you drew: {card} ({help})").format(
+                player=who, card=card_label(view.card), help=card_help(view.card)
+            )
+        )
+    else:
+        print(
+            _("{player}, your hand: {cards}").format(
+                player=who, cards=" ".join(card_name(c) for c in view.hand)
+            )
+        )
+        for card in sorted(set(view.hand)):  # what each card does, once
+            print("    " + _("{card}: {move}").format(card=card_label(card), move=card_help(card)))
+    for i, m in enumerate(moves, 1):
+        print(f"  {i:2d}. {m}   {describe(game, m)}")
 
 
 def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
@@ -475,21 +549,13 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
     print()
     print(render(view.position(), colour=colour))
     print(legend())
-    who = colour_name(view.to_move)
-    if view.card is not None:
-        print(_("{player}, you drew: {card}").format(player=who, card=card_label(view.card)))
-    else:
-        print(
-            _("{player}, your hand: {cards}").format(
-                player=who, cards=" ".join(card_name(c) for c in view.hand)
-            )
-        )
     moves = list(view.legal_moves)
-    for i, m in enumerate(moves, 1):
-        print(f"  {i:2d}. {m}   {describe(game, m)}")
+    show_choices(game, moves)
     while True:
         try:
-            answer = input(_("Your move (number or notation; h hint, ? help, q quit): ")).strip()
+            answer = input(
+                _("Your move (number or notation; h hint, r rules, ? help, q quit): ")
+            ).strip()
         except EOFError:
             return None
         word = answer.lower()
@@ -497,6 +563,11 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
             return None
         if word in ("?", "help"):
             print(_(PLAIN_HELP))
+            continue
+        if word in ("r", "rules"):
+            print(rules_plain())
+            print()
+            show_choices(game, moves)  # the rules took the screen: the choice again
             continue
         if word in ("h", "hint"):
             print_hint(game, moves)

@@ -36,6 +36,7 @@ def run_app(
     hint_seconds: float | None = None,
     game: Game | None = None,
     save: str | None = None,
+    learn: bool = False,
 ) -> int:
     """Run the terminal game and return its exit status.
 
@@ -48,6 +49,7 @@ def run_app(
     last game started there, kept in :func:`sorry.tui.settings.settings_path`). ``game`` is a
     game to play (made with ``Game(rules, players, seed)``); ``save`` names a file the game
     record is written to at the end of each game (and the default file for the save key).
+    ``learn`` opens the guided first game (:mod:`sorry.tui.learn`), then the new-game screen.
     """
     from .app import SorryApp
     from .session import Session
@@ -77,6 +79,7 @@ def run_app(
         hint_seconds=hint_seconds,
         settings=settings,
         settings_file=path,
+        learn=learn,
     )
     if load is not None and session is not None:  # its own file: saving over it asks nothing
         import os

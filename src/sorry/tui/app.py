@@ -40,8 +40,10 @@ from textual.widgets.option_list import Option as ListOption
 
 from ..board import COLOUR_LETTERS, COLOURS, TRACK_LEN, colour_name, colour_names
 from ..bots.rollouts import compiled_available
+from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
+from ..howto import markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -50,9 +52,10 @@ from ..rules import FORM_OPTIONS, OPTION_TABLE, VARIANTS, Rules
 from .analysis_view import AnalysisPanel
 from .anim import frames
 from .choice import Chooser, Token
-from .describe import card_help, card_words, describe_move
+from .describe import card_help, card_words, describe_move, is_forced_pass, pass_words
 from .help import help_text
 from .layout import CENTRE, GRID, MIN_SIZE, board_scale, places_at
+from .pace import SPEED_ORDER, SPEEDS, Pace
 from .players import (
     MoveChance,
     bot_levels,
@@ -62,21 +65,9 @@ from .players import (
     level_strength,
 )
 from .render import Marks, board_text, cell_at, colour_style
-from .session import Session
+from .session import LogEntry, Session
 from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
 from .warmup import PARTS, Warmup, missing_note
-
-#: Animation speeds: (seconds per step, pause before a bot's move). 0 is instant.
-SPEEDS: tuple[tuple[float, float], ...] = (
-    (0.0, 0.0),
-    (0.28, 1.4),
-    (0.16, 0.9),
-    (0.09, 0.55),
-    (0.05, 0.3),
-    (0.02, 0.12),
-)
-#: The speeds from the slowest to the fastest (``+`` and ``-`` step along it): 0 is instant.
-SPEED_ORDER: tuple[int, ...] = (1, 2, 3, 4, 5, 0)
 
 
 def changed_places(effects: Sequence[Effect]) -> list[tuple[int, int]]:
@@ -257,6 +248,24 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class RulesScreen(HelpScreen):
+    """The rules for players (:mod:`sorry.howto`: the words of docs/rules.md's "How to
+    play", the browser's rules page) in the current language."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,r,f2", "close", N_("Close")),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            title = _("Rules of the game")  # the browser's rules page's title
+            yield Markdown(f"# {title}\n\n{rules_markdown()}")
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
+        self.query_one(VerticalScroll).focus()  # the arrow keys and PgUp/PgDn scroll it
+
+
 class PassScreen(ModalScreen[bool]):
     """Hot-seat with hidden hands: the next person takes the keyboard before seeing theirs."""
 
@@ -360,7 +369,9 @@ class MoveListScreen(ModalScreen[Move | None]):
         background: $surface; }
     """
 
-    def __init__(self, items: list[tuple[str, Move]]) -> None:
+    def __init__(self, items: list[tuple[str, str, Move]]) -> None:
+        """``items``: each move's words, where its pawns go (as the person sees the board: a
+        line under the words, or ""), and the move."""
         super().__init__()
         self.items = items
 
@@ -368,9 +379,19 @@ class MoveListScreen(ModalScreen[Move | None]):
         with Vertical():
             yield Label(_("Every legal move (Enter or its number plays it, Esc closes):"))
             yield OptionList(
-                *[ListOption(f"{i + 1:>2}. {text}") for i, (text, _m) in enumerate(self.items)],
+                *[
+                    ListOption(self.line(i, text, where))
+                    for i, (text, where, _m) in enumerate(self.items)
+                ],
                 id="moves",
             )
+
+    @staticmethod
+    def line(i: int, text: str, where: str) -> Text:
+        out = Text(f"{i + 1:>2}. {text}")
+        if where:
+            out.append(f"\n    {where}", style="dim")
+        return out
 
     def on_mount(self) -> None:
         translate_bindings(self)
@@ -380,11 +401,11 @@ class MoveListScreen(ModalScreen[Move | None]):
             n = int(event.character)
             if 1 <= n <= len(self.items) and len(self.items) < 10:
                 event.stop()
-                self.dismiss(self.items[n - 1][1])
+                self.dismiss(self.items[n - 1][2])
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.items[event.option_index][1])
+        self.dismiss(self.items[event.option_index][2])
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -473,6 +494,7 @@ class GameScreen(Screen[None]):
         Binding("s", "save", N_("Save")),
         Binding("plus,equals_sign", "speed(1)", N_("Faster"), show=False),
         Binding("minus,underscore", "speed(-1)", N_("Slower"), show=False),
+        Binding("r,f2", "rules", N_("Rules")),
         Binding("question_mark,f1", "help", N_("Help")),
         Binding("n", "new_game", N_("New")),
         Binding("q", "quit", N_("Quit")),
@@ -481,6 +503,7 @@ class GameScreen(Screen[None]):
     GameScreen { layout: vertical; }
     #table { height: 1fr; }
     #left { width: 48; height: 1fr; }
+    #said { height: auto; max-height: 3; text-style: bold; }
     #log { height: 1fr; min-height: 2; border-top: solid $primary-darken-2;
         scrollbar-size-vertical: 1; }
     #side { width: 1fr; height: 1fr; border-left: solid $primary-darken-2; padding: 0 0 0 1; }
@@ -508,6 +531,7 @@ class GameScreen(Screen[None]):
         self.hint_rough = False  # the hint on screen came from the Python engine's playouts
         self.thinking: int | None = None  # the bot whose move is being worked out
         self.note = ""
+        self.said = Text()  # the last move in words, under the board
         self.logged = 0
 
     @property
@@ -521,6 +545,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="table"):
             with Vertical(id="left"):
                 yield BoardView(id="board")
+                yield Static(id="said")
                 yield GameLog(id="log")
             with Vertical(id="side"):
                 yield Static(id="status")
@@ -585,6 +610,10 @@ class GameScreen(Screen[None]):
                 self.finish()
                 return
             c = s.game.to_move
+            pace = SPEEDS[self.sorry_app.speed]
+            if s.seats[c].human and is_forced_pass(s.game):
+                await self._forced_pass(pace)
+                continue
             if s.seats[c].human:
                 self.start_human_turn()
                 return
@@ -592,14 +621,33 @@ class GameScreen(Screen[None]):
             self.thinking = c
             self.note = self.thinking_note()
             self.refresh_all()
-            _step, think = SPEEDS[self.sorry_app.speed]
-            if think:
-                await asyncio.sleep(think)
+            if pace.think:
+                await self.hold(pace.think)
                 bot_move = await asyncio.to_thread(s.bot_move)
             else:
                 bot_move = s.bot_move()
             self.thinking = None
             await self._animate_and_play(bot_move)
+            if pace.read:  # the bot's move, said under the board, before play goes on
+                await self.hold(pace.read)
+
+    async def hold(self, seconds: float) -> None:
+        """Let the table be looked at for ``seconds`` (a bot's pause, its move said, a turn
+        that passes)."""
+        await asyncio.sleep(seconds)
+
+    async def _forced_pass(self, pace: Pace) -> None:
+        """A person's turn with no legal move: said (``No move with the 5: your turn passes.``)
+        long enough to read, then passed with no key to press."""
+        g = self.session.game
+        self.chooser = None
+        self.hints = None
+        self.chances = []
+        self.note = pass_words(g, person=True)
+        self.refresh_all()
+        if pace.passing:
+            await self.hold(pace.passing)
+        await self._animate_and_play(g.legal_moves[0])
 
     def thinking_note(self) -> str:
         """``Yellow is thinking…``, and while numba compiles the search the bot waits for,
@@ -621,7 +669,7 @@ class GameScreen(Screen[None]):
 
     async def _animate_and_play(self, move: Move) -> None:
         s = self.session
-        step, _think = SPEEDS[self.sorry_app.speed]
+        step = SPEEDS[self.sorry_app.speed].step
         shown = frames(s.game.state, move)
         if step and shown:
             for frame in shown[:-1]:
@@ -633,7 +681,8 @@ class GameScreen(Screen[None]):
             await asyncio.sleep(step * 2)
         self.frame = None
         effects = s.game.effects(move)
-        s.play(move)
+        entry = s.play(move)
+        self.said = self.said_text(entry)
         self.last = changed_places(effects)
         self.hints = None
         self.chances = []
@@ -781,7 +830,11 @@ class GameScreen(Screen[None]):
             chance = next((c for c in self.chances if c.move == opt.legal), None)
             if self.hints and chance is not None and len(self.chances) > 1:
                 text += "   " + chance_words(chance, best=chance is self.chances[0])
-            items.append((text, opt.move))
+            humans = s.humans
+            where = where_words(
+                opt.move, s.game.effects(opt.move), humans[0] if len(humans) == 1 else None
+            )
+            items.append((text, where, opt.move))
 
         def chosen(move: Move | None) -> None:
             if move is not None:
@@ -924,6 +977,9 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen())
+
     def _confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask before leaving a game people are playing (unsaved moves would be lost): yes,
         no, or save first (then leave once saved)."""
@@ -966,7 +1022,19 @@ class GameScreen(Screen[None]):
         if not self.is_mounted:
             return
         self.refresh_board()
+        said = self.query_one("#said", Static)
+        said.update(self.said)
+        said.display = bool(self.said.plain)
         self.refresh_side()
+
+    def said_text(self, entry: LogEntry, where: bool = True) -> Text:
+        """A move in words, its mover's letter first in their colour: the log's line, and
+        with ``where`` (the line under the board) where its pawns went, as the person sees
+        the board: ``Yellow draws 5: 20 → 25 (2 squares before your START)``."""
+        line = Text()
+        line.append(f"{COLOUR_LETTERS[entry.colour]} ", style=colour_style(entry.colour))
+        line.append(Session.entry_text(entry, self.session.rules, where))
+        return line
 
     def _token_hint(self, token: Token) -> float | None:
         if not self.hints or self.chooser is None:
@@ -1087,7 +1155,8 @@ class GameScreen(Screen[None]):
         rows = len(CENTRE[0])
         return lines[: rows * 3]
 
-    def refresh_side(self) -> None:
+    def status_text(self) -> Text:
+        """The top of the side panel: the game, its seats (and scores), the cards to draw."""
         s = self.session
         g = s.game
         app = self.sorry_app
@@ -1122,6 +1191,11 @@ class GameScreen(Screen[None]):
             ),
             style="dim",
         )
+        return status
+
+    def refresh_side(self) -> None:
+        g = self.session.game
+        status = self.status_text()
         self.query_one("#status", Static).update(status)
         hand = Text()
         v = self.viewer()
@@ -1239,16 +1313,15 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", GameLog)
         log.reset()
         self.logged = 0
+        log_entries = self.session.log
+        self.said = self.said_text(log_entries[-1]) if log_entries else Text()
         self.write_log()
 
     def write_log(self) -> None:
         log = self.query_one("#log", GameLog)
         s = self.session
         for entry in s.log[self.logged :]:
-            line = Text()
-            line.append(f"{COLOUR_LETTERS[entry.colour]} ", style=colour_style(entry.colour))
-            line.append(Session.entry_text(entry, s.rules))
-            log.add(line)
+            log.add(self.said_text(entry, where=False))
         self.logged = len(s.log)
         self.refresh_all()
 
@@ -1261,6 +1334,8 @@ class NewGameScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", N_("Start")),
+        Binding("f3", "learn", N_("Learn to play")),
+        Binding("f2", "rules", N_("Rules")),
         Binding("f1", "help", N_("Help")),
     ]
     DEFAULT_CSS = """
@@ -1395,6 +1470,8 @@ class NewGameScreen(Screen[None]):
         yield Static(id="error")
         with Horizontal(id="buttons"):
             yield Button(_("Start"), id="start", variant="primary", compact=True)
+            yield Button(_("Learn to play"), id="learn", compact=True)
+            yield Button(_("Rules"), id="rules", compact=True)
             yield Button(_("Help"), id="help", compact=True)
             yield Button(_("Quit"), id="quit", compact=True)
         yield Footer(show_command_palette=False)
@@ -1541,6 +1618,16 @@ class NewGameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen())
+
+    def action_learn(self) -> None:
+        """The guided first game (:mod:`sorry.tui.learn`)."""
+        from .learn import LearnScreen
+
+        self._remember()
+        self.app.switch_screen(LearnScreen())
+
     def action_quit(self) -> None:
         self.app.exit(0)
 
@@ -1549,6 +1636,8 @@ class NewGameScreen(Screen[None]):
         actions = {
             "start": self.action_start,
             "help": self.action_help,
+            "rules": self.action_rules,
+            "learn": self.action_learn,
             "quit": self.action_quit,
             "resume": self.action_resume,
         }
@@ -1654,8 +1743,10 @@ class SorryApp(App[int]):
         save_at_end: str | None = None,
         hint_engine: str = "auto",
         settings_file: Path | None = None,
+        learn: bool = False,
     ) -> None:
         super().__init__()
+        self.learn = learn  # open the guided first game (sorry.tui.learn) first
         self.hint_engine = hint_engine
         #: The compiled engine loading in the background (sorry.tui.warmup); its ``rollouts``
         #: is set once the compiled hint engine is loaded (or not to be used).
@@ -1714,7 +1805,11 @@ class SorryApp(App[int]):
         missing = missing_note()
         if missing:
             self.notify(escape(missing), severity="warning", timeout=12)
-        if self.session is not None:
+        if self.learn:
+            from .learn import LearnScreen
+
+            self.push_screen(LearnScreen())
+        elif self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:
             self.push_screen(NewGameScreen())

@@ -30,7 +30,7 @@ from ..i18n import _
 from ..moves import BACKWARD, DISCARD, ENTER, FORWARD, PASS, SORRY as SORRY_KIND, SPLIT, SWAP, Move
 from ..rulebook import declines
 from ..state import PawnState
-from .describe import card_words, outcome, place_name
+from .describe import card_help, card_words, outcome, place_name
 
 Place = tuple[int, int]  # (colour or -1 for a track square, location): a key for board marks
 
@@ -148,7 +148,9 @@ def options_of(game: Game) -> list[Option]:
     for move in game.legal_moves:
         prefix: tuple[Token, ...] = ()
         if game.rules.points and move.kind != DISCARD and move.card is not None:
-            label = _("play {card}").format(card=card_words(move.card))
+            label = _("play {card}: {help}").format(
+                card=card_words(move.card), help=card_help(move.card)
+            )
             prefix = (Token("card", value=move.card, label=label),)
         paths: list[tuple[tuple[Token, ...], Move]] = []
         if move.kind == PASS:
@@ -180,9 +182,10 @@ def options_of(game: Game) -> list[Option]:
 class Chooser:
     """The choices made so far for the player to move, and what can come next."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, only: Move | None = None) -> None:
+        """``only``: offer that legal move alone (the tutorial's step), in each of its ways."""
         self.game = game
-        self.all = options_of(game)
+        self.all = [o for o in options_of(game) if only is None or o.legal == only]
         self.chosen: list[Token] = []
 
     def candidates(self) -> list[Option]:

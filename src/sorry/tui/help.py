@@ -1,4 +1,5 @@
-"""The help screen's text: the keys, the rules in brief and the FAQ, in every language.
+"""The help screen's text: the keys, the board and the FAQ, in every language (the rules
+themselves are :mod:`sorry.howto`, the rules screen's).
 
 :func:`help_text` gives it in the current language: each section is one message of the
 catalogs (``sorry/locale``), the English text being the message itself.
@@ -50,12 +51,13 @@ SECTIONS = (
 | 1 – 9 | take a numbered choice |
 | Esc / Backspace | go back a step (e.g. choose another pawn) |
 | mouse | click a highlighted square, pawn, START or HOME |
-| p | pass: decline an 11, or forfeit when nothing can move |
+| p | decline an 11 (a turn with no move at all passes by itself) |
 | m | the list of every legal move, numbered |
 | h | hints: each move's chance of winning, interval at 95%: 62% [55–69]; tied: may equal the best |
 | u | undo your last move (games with one person) |
 | s | save the game (resume with `sorry tui --load FILE`) |
-| + / − | animation faster / slower (0 = instant) |
+| + / − | play faster / slower: the walks and the pause after each bot's move (0 = instant) |
+| r or F2 | the rules |
 | n | a new game · q: quit · ? or F1: this help |"""),
     N_("""\
 A move is chosen a step at a time: the pawn, then where it goes. For a **7** choose
@@ -70,22 +72,8 @@ Squares go clockwise; pawns are letters on their colour: **R**ed, **B**lue,
 **Y**ellow, **G**reen. Slides are drawn ▶──● in their colour: land exactly on the
 triangle of another colour's slide and you slide to the dot, bumping every pawn on
 the way (your own too). Each colour's Safety Zone leads from its entry square to
-its HOME; its START is beside the square where its pawns come out."""),
-    N_("""\
-## The rules in brief
-- Draw a card and move by it; if the card can be used you must use it. After a
-  **2** you draw again.
-- **1** or **2** start a pawn (or move it 1 or 2). **4** goes back 4. **7** may be
-  split between two pawns. **10** is 10 forward or 1 back. **11** is 11 forward or a
-  swap with an opponent's pawn (you may decline an 11 that cannot go forward).
-  **Sorry!** puts a pawn from START on an opponent's square and sends that pawn to
-  its START.
-- Landing on an opponent bumps it back to its START; you can never land on your own
-  pawn. HOME is reached by exact count only.
-- The first to bring all four pawns HOME wins.
-- **Teams**: Red+Yellow against Blue+Green; move any of your team's eight pawns.
-- **Points**: hands of five cards; play one and draw one; scores of 5 per pawn HOME
-  plus the winner's bonus for the opponents' pawns still out."""),
+its HOME; its START is beside the square where its pawns come out. The line under
+the board says what the last move did, and the log below it lists every move."""),
     FAQ,
 )
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import Card, card_name, parse_card
+from ..describe import short as describe, where_words
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import _, ngettext
@@ -30,7 +31,7 @@ from ..record import Commitment, GameRecord, RecordError
 from ..rng import Rng, derive_seed
 from ..rulebook import declines
 from ..rules import Rules
-from .describe import card_words, describe_move
+from .describe import card_words, is_forced_pass
 from .players import Seat, make_bot, parse_seats
 
 SAVE_FORMAT = "sorry-tui-save"
@@ -42,6 +43,11 @@ class LogEntry:
     colour: int
     card: Card | None
     text: str
+    forced: bool = False  # a pass with no other move: the turn passed by itself
+    #: where the move took its pawns as the person sees the board ("4 squares before your
+    #: Safety Zone"; "" for a pass, or a pawn going into its Safety Zone or HOME)
+    where: str = ""
+    again: bool = False  # the player draws again (after a 2)
 
 
 class Session:
@@ -135,8 +141,16 @@ class Session:
         mover = g.to_move
         card = move.card if g.rules.points else g.card
         step = len(g.history)
-        text = describe_move(g.state, move, card, declines(card, g.legal_moves), mover)
-        if self.seats[mover].human:
+        forced = is_forced_pass(g)
+        where = ""
+        if forced:  # said as the browser says it; not a decision to take back
+            text = _("no move, the turn passes")
+        else:
+            effects = g.state.effects(move) if move.kind not in (PASS, DISCARD) else []
+            text = describe(move, effects, card, declines(card, g.legal_moves), mover)
+            humans = self.humans
+            where = where_words(move, effects, humans[0] if len(humans) == 1 else None)
+        if self.seats[mover].human and not forced:
             self.human_moves.append(step)
         g.push(move)
         again = (
@@ -145,9 +159,9 @@ class Session:
             and g.rules.book.plays_again(card, discarded=move.kind == DISCARD)
             and g.to_move == mover
         )
-        if again:
-            text = _("{move} — draws again").format(move=text)
-        entry = LogEntry(step, mover, card, text)
+        if forced and again:
+            text = _("no move")
+        entry = LogEntry(step, mover, card, text, forced, where, again)
         self.log.append(entry)
         return entry
 
@@ -182,13 +196,19 @@ class Session:
 
     # -- words ----------------------------------------------------------------------------------
     @staticmethod
-    def entry_text(entry: LogEntry, rules: Rules) -> str:
+    def entry_text(entry: LogEntry, rules: Rules, where: bool = False) -> str:
+        """The entry as the log says it (``Red draws 2: leaves START for 4 — draws again``);
+        with ``where``, where its pawns went too (``… for 4 (outside your START) — …``)."""
         who = colour_name(entry.colour)
         text = entry.text  # the move said without the mover (Session.play)
+        if where and entry.where:
+            text = _("{move} ({where})").format(move=text, where=entry.where)
+        if entry.again:
+            text = _("{move} — draws again").format(move=text)
         if entry.card is None:
             return _("{player}: {move}").format(player=who, move=text)
         card = card_words(entry.card)
-        if text == _("discards a {card} (no usable card)").format(card=card):
+        if entry.text == _("discards a {card} (no usable card)").format(card=card):
             return _("{player} {move}").format(player=who, move=text)
         if rules.points:
             return _("{player} plays {card}: {move}").format(player=who, card=card, move=text)

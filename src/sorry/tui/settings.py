@@ -27,11 +27,10 @@ from ..board import COLOUR_LETTERS, COLOURS
 from ..errors import RulesError, SorryError
 from ..i18n import _
 from ..rules import OPTION_VALUES, VARIANTS, Rules
+from .pace import DEFAULT_SPEED
 from .players import DEFAULT_LEVEL, bot_levels, default_level
 from .session import Session
 
-#: The animation speed when none is chosen (see ``sorry.tui.app.SPEEDS``).
-DEFAULT_SPEED = 3
 #: What a seat of the new-game screen can hold besides a bot level.
 OFF, HUMAN = "off", "human"
 
