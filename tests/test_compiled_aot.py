@@ -128,6 +128,7 @@ def test_the_manifest_names_the_kernels_and_the_rules_but_not_the_command_line(
     sources = set(manifest["sources"])
     assert {
         "fast/_kernel.py",
+        "fast/_loop.py",
         "fast/_policy.py",
         "fast/_search.py",
         "compiled/arrays.py",

@@ -57,12 +57,12 @@ def test_turn_limit_and_points_scores() -> None:
 
 
 def test_warmup_and_unknown_policy() -> None:
-    from sorry.fast import _kernel
+    from sorry.fast import _kernel, _loop
 
     seconds = fast.warmup(("random",))
     assert isinstance(seconds, float) and seconds > 0
-    # what it compiled or loaded: the batch player and the move lister
-    assert _kernel.play_batch.signatures and _kernel.list_moves.signatures
+    # what it compiled or loaded: the game loop's batch player and the move lister
+    assert _loop.play_batch.signatures and _kernel.list_moves.signatures
     with pytest.raises(SorryError, match="unknown policy"):
         fast.simulate(1, policy="clever")
     with pytest.raises(ValueError, match="players"):

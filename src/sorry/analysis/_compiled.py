@@ -1,8 +1,8 @@
 """Compiled rollouts for the after-game analysis (the ``fast`` extra: numba and numpy).
 
 :func:`rollout_wins` plays ``rollouts`` games to the end from each of many nodes of a game, on
-the kernel's own turn functions (:mod:`sorry.fast._kernel`: ``begin_turn``, ``choose``,
-``end_turn``), every player following one built-in policy, and counts each colour's wins.
+the compiled engine's one game loop (:func:`sorry.fast._loop.play_on`), every player following
+one built-in policy, and counts each colour's wins.
 A node is packed from a :class:`~sorry.game.Game` by :func:`pack`: the pawns, the draw and
 discard piles, the hands (points), the colour to move, the turns played, and the card in hand
 (standard, at a decision node) or the cards owed (points, at a chance node).
@@ -16,13 +16,13 @@ variant the cards owed are dealt from the shuffled pile.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..board import TRACK_LEN
-from ..fast import _kernel as K, params
-from ..fast._kernel import Arr, ajit, jit
+from ..fast import _kernel as K, _loop as L, params
+from ..fast._kernel import Book, Ints, Params, Slide, Table, Work, ajit, jit
 from ..game import Game
 from ..rules import Rules
 
@@ -38,70 +38,56 @@ N_LEN = 4
 _WORLD = np.uint64(0xA1A1_5EED_0000_0001)
 
 
+class Nodes(NamedTuple):
+    """The nodes of :func:`rollout_wins`, row i of each array node i's (see :class:`Packer`)."""
+
+    S: Any  # int8[n, STATE_LEN]: the pawns
+    piles: Any  # int8[n, 2, 48]: the draw pile and the discards
+    counts: Ints  # int64[n, 6]: the piles' sizes, the cards each colour holds
+    hands: Ints  # int64[n, 4, 11]: the hands (points)
+    meta: Ints  # int64[n, N_LEN]: to move, turns, the card in hand, deal first (N_*)
+
+
 @jit
 def _rollouts(
-    S0: Arr,
-    piles0: Arr,
-    counts0: Arr,
-    hands0: Arr,
-    meta: Arr,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    rollouts: int,
-    seed: Any,
-    wins: Arr,
-    S: Arr,
-    W: Arr,
-    buf: Arr,
-    mv: Arr,
-    keys: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
+    nodes: Nodes, B: Book, rollouts: int, seed: Any, wins: Ints, T: Table, M: Work
 ) -> None:
     """The loop of :func:`rollout_wins` on its work arrays (no reference counting: the
     kernel's functions are called with arrays on every turn)."""
-    ncols = cols.shape[0]
-    teams = P[K.P_TEAMS] != 0
-    for c in range(4):
-        buf[12 + c] = K.next_colour(cols, ncols, c)
-    for i in range(S0.shape[0]):
+    teams = B.P[K.P_TEAMS] != 0
+    piles = T.piles
+    counts = T.counts
+    hands = T.hands
+    rng = T.rng
+    G = T.G
+    meta = nodes.meta
+    for i in range(nodes.S.shape[0]):
         for k in range(rollouts):
-            K.copy_into(S, S0[i])
+            K.copy_into(T.S, nodes.S[i])
             for p in range(2):
                 for j in range(piles.shape[1]):
-                    piles[p, j] = piles0[i, p, j]
+                    piles[p, j] = nodes.piles[i, p, j]
             for j in range(6):
-                counts[j] = counts0[i, j]
+                counts[j] = nodes.counts[i, j]
             for c in range(4):
                 for j in range(11):
-                    hands[c, j] = hands0[i, c, j]
+                    hands[c, j] = nodes.hands[i, c, j]
             world = K.mix64(seed * K.GOLDEN + np.uint64(k) * _WORLD)
-            rng[0] = world
-            for c in range(4):
-                rng[1 + c] = K.mix64(world * K.GOLDEN + np.uint64(1001 + c))
+            K.seed_streams(rng, world, 1000)
             K.shuffle(rng, 0, piles[0], counts[0])
             to_move = meta[i, N_TO_MOVE]
-            turn = meta[i, N_TURN]
             card = meta[i, N_CARD]
             if card > 0:  # the card in hand: the first one the rollout plays
                 piles[0, counts[0]] = card
                 counts[0] += 1
             if meta[i, N_DEAL] != 0:
-                K.deal_hands(cols, ncols, to_move, rng, piles, counts, hands)
-            winner = -1
-            while True:
-                _card, n = K.begin_turn(
-                    S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng
-                )
-                idx = K.choose(P[K.P_SEAT_POLICY + to_move], S, slide, P, to_move, mv, n, rng, W)
-                to_move, turn, winner, over = K.end_turn(
-                    S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-                )
-                if over:
-                    break
+                K.deal_hands(T, B, to_move)
+            G[K.G_TO_MOVE] = to_move
+            G[K.G_TURN] = meta[i, N_TURN]
+            G[K.G_WINNER] = -1
+            G[K.G_OVER] = 0
+            L.play_on(T, B, M, -1)
+            winner = G[K.G_WINNER]
             if winner >= 0:
                 wins[i, winner] += 1
                 if teams:
@@ -110,42 +96,14 @@ def _rollouts(
 
 @ajit
 def rollout_wins(
-    S0: Arr,
-    piles0: Arr,
-    counts0: Arr,
-    hands0: Arr,
-    meta: Arr,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    rollouts: int,
-    seed: Any,
-    wins: Arr,
+    nodes: Nodes, cols: Ints, slide: Slide, P: Params, rollouts: int, seed: Any, wins: Ints
 ) -> None:
     """wins[i, c] += the rollouts from node i won by colour c (both partners in teams)."""
-    S, W, buf, mv, keys, piles, counts, hands, rng = K.new_work()
-    _rollouts(
-        S0,
-        piles0,
-        counts0,
-        hands0,
-        meta,
-        cols,
-        slide,
-        P,
-        rollouts,
-        seed,
-        wins,
-        S,
-        W,
-        buf,
-        mv,
-        keys,
-        piles,
-        counts,
-        hands,
-        rng,
-    )
+    after = np.empty(4, dtype=np.int64)
+    K.seat_after(cols, after)
+    pols = P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4].copy()
+    B = Book(P, slide, cols, after, pols, np.zeros((4, K.TRACK, 1), np.int64), np.zeros(1))
+    _rollouts(nodes, B, rollouts, seed, wins, K.new_table(), K.new_work())
 
 
 class Packer:
@@ -156,7 +114,7 @@ class Packer:
         self.P, self.slide = params(rules, policy)
         self.cols = np.array(colours, dtype=np.int64)
 
-    def run(self, nodes: Sequence[Game], rollouts: int, seed: int) -> Arr:
+    def run(self, nodes: Sequence[Game], rollouts: int, seed: int) -> Ints:
         """The wins of each colour in ``rollouts`` rollouts from each node (an n x 4 array)."""
         n = len(nodes)
         S0 = np.full((n, K.STATE_LEN), -1, dtype=np.int8)
@@ -195,11 +153,7 @@ class Packer:
         wins = np.zeros((n, 4), dtype=np.int64)
         if n:
             rollout_wins(
-                S0,
-                piles0,
-                counts0,
-                hands0,
-                meta,
+                Nodes(S0, piles0, counts0, hands0, meta),
                 self.cols,
                 self.slide,
                 self.P,

@@ -68,7 +68,12 @@ P_TURN_LIMIT: Final = 9  # 0: none
 P_POLICY: Final = 10  # the policy of every colour (P_SEAT_POLICY + c: colour c's, for games)
 P_TRACE: Final = 11  # record the trace of game 0 of a batch call
 P_SEAT_POLICY: Final = 12  # 12..15: policy of each colour R B Y G
-P_LEN: Final = 16
+#: 16..31: [4 * mover + c]: the colours (bit t) whose pawns a Sorry! placing a pawn of colour c
+#: sends back to START, when ``mover`` plays it (:func:`targets`)
+P_SORRY_TARGETS: Final = 16
+#: 32..47: [4 * mover + c]: the colours (bit t) a pawn of colour c may swap with on an 11
+P_SWAP_TARGETS: Final = 32
+P_LEN: Final = 48
 POLICY_RANDOM: Final = 0  # the kernel's first policy (sorry.fast._kernel.POLICY_*)
 
 # -- the medium bot's float parameters E ----------------------------------------------------------
@@ -99,6 +104,28 @@ R_DISCARD: Final = 31  # 31..31+48: the discard pile, bottom first
 R_LEN: Final = 31 + 48
 
 
+def targets(rules: Rules) -> tuple[list[int], list[int]]:
+    """Whom a Sorry! and an 11's swap may target, as the kernel reads it (``P_SORRY_TARGETS``,
+    ``P_SWAP_TARGETS``): for each mover and each colour ``c`` it moves (the rulebook's
+    ``movers``), the bits of the colours ``t`` whose pawns a pawn of ``c`` may send back to START
+    with a Sorry! (any colour but ``c`` in the teams variant, an opponent's otherwise) and may
+    swap with on an 11 (an opponent's, or also the partner's with ``team_swap_partner``)."""
+    book = rules.book
+    sorry = [0] * 16
+    swap = [0] * 16
+    for mover in board.COLOURS:
+        team = book.movers[mover]
+        for c in team:
+            for t in board.COLOURS:
+                if t == c:
+                    continue
+                if book.teams or t not in team:
+                    sorry[4 * mover + c] |= 1 << t
+                if rules.team_swap_partner or t not in team:
+                    swap[4 * mover + c] |= 1 << t
+    return sorry, swap
+
+
 def rule_params(
     rules: Rules, policy: int = POLICY_RANDOM, seat_policies: Sequence[int] | None = None
 ) -> tuple[Array, Array]:
@@ -119,7 +146,10 @@ def rule_params(
     P[P_POLICY] = policy
     for c in range(4):
         P[P_SEAT_POLICY + c] = policy if seat_policies is None else seat_policies[c]
-    slide = np.array(board.slide_table(rules.slide_on), dtype=np.int8)
+    sorry, swap = targets(rules)
+    P[P_SORRY_TARGETS : P_SORRY_TARGETS + 16] = sorry
+    P[P_SWAP_TARGETS : P_SWAP_TARGETS + 16] = swap
+    slide = np.array(rules.book.slide, dtype=np.int8)  # the rulebook's slide table
     return P, slide
 
 
@@ -277,4 +307,5 @@ __all__ = [
     "rule_arrays",
     "rule_params",
     "state_array",
+    "targets",
 ]

@@ -41,8 +41,8 @@ from ..position import Position, field_text
 from ..rng import derive_seed
 from ..rulebook import colours_for
 from ..rules import Rules
-from . import _kernel as K
-from ._search import POLICY_MEDIUM  # the compiled medium bot (sorry.fast._policy)
+from . import _kernel as K, _loop as L
+from ._kernel import POLICY_MEDIUM  # the compiled medium bot (sorry.fast._policy)
 
 POLICIES: Final = {
     "random": K.POLICY_RANDOM,
@@ -154,35 +154,36 @@ def _batch_fn(policy: str | PolicyFn) -> tuple[Any, int, str]:
     if isinstance(policy, str):
         if policy not in POLICIES:
             raise SorryError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
-        return K.play_batch, POLICIES[policy], policy
+        return L.play_batch, POLICIES[policy], policy
     fn = _custom_cache.get(policy)
     if fn is None:
-        # Recompile play_game and play_batch with the custom function as `choose` (not cached
+        # Recompile the game loop's module with the custom function as `choose` (not cached
         # on disk: numba cannot cache code that calls a function given at run time).
-        g = dict(vars(K))
+        g = dict(vars(L))
         g["choose"] = policy
-        play = numba.njit(types.FunctionType(_py_code(K.play_game), g))
-        g["play_game"] = play
-        fn = numba.njit(parallel=True)(types.FunctionType(_py_code(K.play_batch), g))
+        for name, options in (
+            ("decide", {"inline": "always"}),
+            ("play_on", {"inline": "always"}),
+            ("play_game", {}),
+            ("play_batch", {"parallel": True}),
+        ):
+            pyfn = types.FunctionType(_py_code(getattr(L, name)), g)
+            g[name] = numba.njit(**options)(pyfn)
+        fn = g["play_batch"]
         _custom_cache[policy] = fn
     return fn, -1, getattr(policy, "__name__", "custom")
 
 
-def _medium_batch(rules: Rules, P: Array) -> Callable[..., None]:
-    """A batch function with the signature of ``_kernel.play_batch`` whose seats may play the
-    compiled medium bot (``sorry.fast._search.play_batch``)."""
-    from . import _search
+def _book(rules: Rules, cols: Sequence[int], P: Array, slide: Array) -> K.Book:
+    """The Book of a batch: its seats' policies (P's), the medium bot's tables when a seat
+    plays it."""
+    pols = P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4].copy()
+    if POLICY_MEDIUM not in [int(x) for x in pols]:
+        return K.book(P, slide, np.array(cols, dtype=np.int64), pols)
     from .search import rule_arrays
 
     _P, _slide, hitm, E = rule_arrays(rules)
-    pols = P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4].copy()
-
-    def run(
-        seeds: Array, cols: Array, slide: Array, P: Array, nchunks: int, *arrays: Array
-    ) -> None:
-        _search.play_batch(seeds, cols, slide, P, pols, hitm, E, nchunks, *arrays)
-
-    return run
+    return K.book(P, slide, np.array(cols, dtype=np.int64), pols, hitm.copy(), E.copy())
 
 
 def _py_code(dispatcher: Any) -> types.CodeType:
@@ -241,23 +242,21 @@ def simulate(
         seat_ids = [K.POLICY_RANDOM] * 4
         for c, one in zip(cols, names, strict=True):
             seat_ids[c] = _batch_fn(one)[1]
-        fn, pid, name = K.play_batch, seat_ids[cols[0]], ",".join(names)
+        fn, pid, name = L.play_batch, seat_ids[cols[0]], ",".join(names)
     P, slide = params(rules, pid, seat_ids)
-    if POLICY_MEDIUM in [int(x) for x in P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4]]:
-        fn = _medium_batch(rules, P)
+    B = _book(rules, cols, P, slide)
     nthreads = _threads(threads)
     numba.set_num_threads(nthreads)
     nchunks = max(1, min(n_games, nthreads * 4 if nthreads > 1 else 1))
     out = np.zeros((n_games, 8), dtype=np.int64)
     final = np.zeros((n_games, K.STATE_LEN), dtype=np.int8)
     tr = np.zeros((trace, 3), dtype=np.int64)
-    col_arr = np.array(cols, dtype=np.int64)
     t0 = time.perf_counter()
     if n_games:  # compile or load the kernel (once per process) before the clock starts
-        fn(seed_arr[:1], col_arr, slide, P, 1, tr[:0], out[:1], final[:1])
+        fn(seed_arr[:1], B, 1, tr[:0], out[:1], final[:1])
     t1 = time.perf_counter()
     if n_games:
-        fn(seed_arr, col_arr, slide, P, nchunks, tr, out, final)
+        fn(seed_arr, B, nchunks, tr, out, final)
     seconds = time.perf_counter() - t1
     return FastResult(
         rules=rules,

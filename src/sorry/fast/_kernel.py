@@ -1,9 +1,12 @@
 """The compiled kernels of :mod:`sorry.fast` (numba, ``nopython``, cached on disk).
 
-Everything here works on small integer arrays; see ``docs/fast.md`` for the layout. The code
-mirrors the reference engine (``sorry.state``, ``sorry.movegen``, ``sorry.game``) step for step,
-including the order in which moves are listed, so that a random game with a given seed is the
-same game in both engines.
+Everything here works on small integer arrays, bundled into three named records (numba
+compiles named tuples: a field is read by name at no cost) that every game loop and policy
+passes: the game on the :class:`Table`, the rule set and players in a :class:`Book`, the
+scratch of a turn in a :class:`Work`. See ``docs/fast.md`` for the layout. The code mirrors the
+reference engine (``sorry.state``, ``sorry.movegen``, ``sorry.game``) step for step, including
+the order in which moves are listed, so that a random game with a given seed is the same game
+in both engines. The one game loop that plays the turns is :mod:`sorry.fast._loop`.
 
 State ``S`` (int8, length 76): ``S[4*c + i]`` is the location of pawn ``i`` of colour ``c``
 (locations as in :mod:`sorry.board`; colours not in play keep their pawns in START, where no
@@ -14,10 +17,11 @@ track square.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
+import numpy.typing as npt
 
 from .. import board, cards, rulebook
 from ..compiled import arrays as _arrays
@@ -30,8 +34,10 @@ from ..compiled.arrays import (  # the arrays' layouts, read where the code fill
     P_POINTS as P_POINTS,
     P_SEAT_POLICY as P_SEAT_POLICY,
     P_SORRY4 as P_SORRY4,
+    P_SORRY_TARGETS as P_SORRY_TARGETS,
     P_SWAP_BOTH as P_SWAP_BOTH,
     P_SWAP_PARTNER as P_SWAP_PARTNER,
+    P_SWAP_TARGETS as P_SWAP_TARGETS,
     P_TEAMS as P_TEAMS,
     P_TURN_LIMIT as P_TURN_LIMIT,
     STATE_LEN as STATE_LEN,
@@ -43,7 +49,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # not in numba's typed signature
 #: numpy's error model: no check for a zero divisor (there is none here) on every % and //
 _FAST: dict[str, Any] = {"error_model": "numpy"}
-Arr = Any  # numpy arrays (numba needs no annotations; mypy gets Any)
+
+# -- the arrays' types (numba reads no annotation; they are written down for the reader and mypy)
+Arr = npt.NDArray[Any]  # an array of any of the kinds below
+State = npt.NDArray[np.int8]  # int8[STATE_LEN]: pawns, then who stands on each track square
+States = npt.NDArray[np.int8]  # int8[k, STATE_LEN]: scratch states, or a state per game
+Slide = npt.NDArray[np.int8]  # int8[4, 60]: slide[c, square] = the slide's end, or -1
+Params = npt.NDArray[np.int64]  # int64[P_LEN]: the rule parameters (sorry.compiled.arrays)
+Moves = npt.NDArray[np.int16]  # int16[MAX_MOVES, M_COLS]: move records (M_* columns)
+Ints = npt.NDArray[np.int64]  # int64[...]: codes, keys, counts, hands, colours, scalars
+Floats = npt.NDArray[np.float64]  # float64[...]: policy values, the medium bot's E
+Piles = npt.NDArray[np.int8]  # int8[2, 48]: the draw pile (its top card last), the discards
+Streams = npt.NDArray[np.uint64]  # uint64[5]: the deck's SplitMix64 stream, then one per colour
 
 
 def jit(fn: F) -> F:
@@ -145,6 +162,82 @@ POLICY_RANDOM = _arrays.POLICY_RANDOM
 POLICY_EASY = 1
 POLICY_FIRST = 2
 POLICY_EASYBOT = 3
+#: the compiled medium bot (sorry.fast._policy), played by the game loop (sorry.fast._loop)
+POLICY_MEDIUM = 10
+#: a seat the game loop does not play: it stops there with the moves listed (an agent of the
+#: vector environment, the learned network), and the caller plays the move it decides
+POLICY_OUTSIDE = 20
+
+# -- the records ----------------------------------------------------------------------------------
+#: the scalars of a game (Table.G): the colour to move (when it is over: the one that moved
+#: last), moves played, the first colour, the winner or -1, 1 once over, the moves listed for
+#: the pending decision (Work.mv[:n]) and the card drawn for it (standard and teams; 0)
+G_TO_MOVE = 0
+G_TURN = 1
+G_FIRST = 2
+G_WINNER = 3
+G_OVER = 4
+G_N = 5
+G_CARD = 6
+G_LEN = 7
+#: Work.Z: the medium evaluation's scratch (threat masks per attacker, in-START flags)
+Z_LEN = 64
+
+
+class Table(NamedTuple):
+    """One game on the table: everything a turn reads and changes."""
+
+    S: State  # int8[STATE_LEN]: the pawns
+    piles: Piles  # int8[2, 48]: the draw pile (counts[0] cards) and the discards (counts[1])
+    counts: Ints  # int64[6]: the piles' sizes, then the cards each colour holds (points)
+    hands: Ints  # int64[4, 11]: each colour's hand, counts per card slot (points)
+    rng: Streams  # uint64[5]: the deck's stream, then each colour's policy stream
+    G: Ints  # int64[>= G_LEN]: the scalars (G_*); the vector environment keeps more after
+
+
+class Book(NamedTuple):
+    """The rule set and the players: what every turn reads and none changes."""
+
+    P: Params  # int64[P_LEN]: the rule parameters (sorry.compiled.arrays.rule_params)
+    slide: Slide  # int8[4, 60]: the rulebook's slide table
+    cols: Ints  # int64[players]: the colours in play, in seat order
+    after: Ints  # int64[4]: the colour after each (rulebook.seat_after)
+    pols: Ints  # int64[4]: each colour's policy (POLICY_*), POLICY_OUTSIDE: the caller's
+    hitm: Ints  # int64[4, 60, NKINDS]: the medium bot's bump masks (sorry.compiled.arrays)
+    E: Floats  # float64[E_LEN]: the medium bot's card probabilities and weights
+
+
+class Work(NamedTuple):
+    """The scratch of a turn: the moves listed and what generating and choosing them uses."""
+
+    W: States  # int8[3, STATE_LEN]: scratch states (W[2] is free for a policy)
+    buf: Ints  # int64[48]: pawn codes by location; the 11's targets at 16..35
+    mv: Moves  # int16[MAX_MOVES, M_COLS]: the legal moves of the turn
+    keys: Ints  # int64[2, MAX_MOVES]: results' keys (dedupe), the 7's hash set in row 0
+    vals: Floats  # float64[MAX_MOVES]: a policy's values of the moves
+    X: States  # int8[2, STATE_LEN]: the medium bot's states after a move
+    Z: Ints  # int64[Z_LEN]: the medium bot's scratch
+    trace: Ints  # int64[k, 3]: (card, moves listed, choice) of the first k moves; k = 0: none
+
+
+def book(
+    P: Params, slide: Slide, cols: Ints, pols: Ints | None = None, hitm: Ints | None = None,
+    E: Floats | None = None,
+) -> Book:  # fmt: skip
+    """A Book from the Python side: ``pols`` defaults to P's seat policies; ``hitm`` and ``E``
+    (the medium bot's) to empty tables of the right types."""
+    cols = np.asarray(cols, dtype=np.int64)
+    return Book(
+        P,
+        slide,
+        cols,
+        np.array(rulebook.seat_after(tuple(int(c) for c in cols)), dtype=np.int64),
+        P[P_SEAT_POLICY : P_SEAT_POLICY + 4].copy() if pols is None else pols,
+        np.zeros((4, TRACK, 1), dtype=np.int64) if hitm is None else hitm,
+        np.zeros(_arrays.E_LEN, dtype=np.float64) if E is None else E,
+    )
+
+
 #: sorry.tuning.KEEP_VALUE doubled (integers), by card face
 KEEP2 = np.array([round(2 * KEEP_VALUE.get(c, 0.0)) for c in range(14)], dtype=np.int64)
 
@@ -166,14 +259,14 @@ def mix64(z: Any) -> Any:
 
 
 @ijit
-def next64(rng: Arr, k: int) -> Any:
+def next64(rng: Streams, k: int) -> Any:
     s = rng[k] + GOLDEN
     rng[k] = s
     return mix64(s)
 
 
 @ijit
-def below(rng: Arr, k: int, n: int) -> Any:
+def below(rng: Streams, k: int, n: int) -> Any:
     """Rng.below: next64 % n. The usual small n get a constant divisor, which compiles to a
     multiplication instead of a slow 64-bit division."""
     x = next64(rng, k)
@@ -189,7 +282,7 @@ def below(rng: Arr, k: int, n: int) -> Any:
 
 
 @jit
-def shuffle(rng: Arr, k: int, items: Arr, n: int) -> None:
+def shuffle(rng: Streams, k: int, items: Arr, n: int) -> None:
     for i in range(n - 1, 0, -1):
         j = np.int64(next64(rng, k) % np.uint64(i + 1))
         t = items[i]
@@ -206,7 +299,7 @@ def copy_into(dst: Arr, src: Arr) -> None:
 
 # -- pawns ----------------------------------------------------------------------------------------
 @ijit
-def can_land(S: Arr, c: int, dest: int) -> bool:
+def can_land(S: State, c: int, dest: int) -> bool:
     if dest < TRACK:
         o = S[OCC + dest]
         return bool(o < 0 or (o >> 2) != c)
@@ -217,7 +310,7 @@ def can_land(S: Arr, c: int, dest: int) -> bool:
 
 
 @ijit
-def start_index(S: Arr, c: int) -> int:
+def start_index(S: State, c: int) -> int:
     b = 4 * c
     for i in range(4):
         if S[b + i] == START:
@@ -226,14 +319,14 @@ def start_index(S: Arr, c: int) -> int:
 
 
 @ijit
-def bump(S: Arr, code: int) -> None:
+def bump(S: State, code: int) -> None:
     loc = S[code]
     S[code] = START
     S[OCC + loc] = -1
 
 
 @ijit
-def slide_from(S: Arr, code: int, dest: int, end: int) -> None:
+def slide_from(S: State, code: int, dest: int, end: int) -> None:
     for sq in range(dest + 1, end + 1):
         o = S[OCC + sq]
         if o >= 0:
@@ -244,13 +337,13 @@ def slide_from(S: Arr, code: int, dest: int, end: int) -> None:
 
 
 @jit
-def place(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
+def place(S: State, slide: Slide, c: int, i: int, dest: int) -> None:
     """Move pawn i of colour c to dest: bump what is there, then slide (state.place)."""
     place_inline(S, slide, c, i, dest)
 
 
 @ijit
-def place_inline(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
+def place_inline(S: State, slide: Slide, c: int, i: int, dest: int) -> None:
     """``place``, inlined (the move played in the game loop)."""
     code = 4 * c + i
     old = S[code]
@@ -269,7 +362,7 @@ def place_inline(S: Arr, slide: Arr, c: int, i: int, dest: int) -> None:
 
 
 @jit
-def swap(S: Arr, slide: Arr, both: int, c: int, i: int, c2: int, j: int) -> None:
+def swap(S: State, slide: Slide, both: int, c: int, i: int, c2: int, j: int) -> None:
     code = 4 * c + i
     code2 = 4 * c2 + j
     x = S[code]
@@ -288,7 +381,7 @@ def swap(S: Arr, slide: Arr, both: int, c: int, i: int, c2: int, j: int) -> None
 
 
 @ijit
-def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
+def apply_move(S: State, slide: Slide, P: Params, mv: Moves, k: int) -> None:
     kind = mv[k, M_KIND]
     if kind <= K_SORRY:
         place(S, slide, mv[k, M_C], mv[k, M_I], mv[k, M_DEST])
@@ -300,7 +393,7 @@ def apply_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
 
 
 @ijit
-def play_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
+def play_move(S: State, slide: Slide, P: Params, mv: Moves, k: int) -> None:
     """``apply_move`` with the single-pawn moves inlined (the game loop's)."""
     kind = mv[k, M_KIND]
     if kind <= K_SORRY:
@@ -310,7 +403,7 @@ def play_move(S: Arr, slide: Arr, P: Arr, mv: Arr, k: int) -> None:
 
 
 @ijit
-def packed4(S: Arr, b: int, oc: int, ov: int) -> Any:
+def packed4(S: State, b: int, oc: int, ov: int) -> Any:
     """The four locations S[b:b+4] (with S[oc] read as ov) sorted and packed in 28 bits."""
     a0 = np.int64(ov if b == oc else S[b])
     a1 = np.int64(ov if b + 1 == oc else S[b + 1])
@@ -326,14 +419,14 @@ def packed4(S: Arr, b: int, oc: int, ov: int) -> Any:
 
 
 @jit
-def state_key(S: Arr, keys: Arr, k: int) -> None:
+def state_key(S: State, keys: Ints, k: int) -> None:
     """keys[k] = two ints equal exactly for equal positions (sorted locations per colour)."""
     keys[0, k] = (packed4(S, 0, -1, 0) << 28) | packed4(S, 4, -1, 0)
     keys[1, k] = (packed4(S, 8, -1, 0) << 28) | packed4(S, 12, -1, 0)
 
 
 @ijit
-def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
+def seen_key(keys: Ints, lo: int, hi: int, k: int) -> bool:
     """Whether keys[k] is among keys[lo:hi] (no early exit: fewer mispredicted branches)."""
     a = keys[0, k]
     b = keys[1, k]
@@ -344,7 +437,7 @@ def seen_key(keys: Arr, lo: int, hi: int, k: int) -> bool:
 
 
 @ijit
-def codes_below(S: Arr, c: int, limit: int, buf: Arr, n: int) -> Any:
+def codes_below(S: State, c: int, limit: int, buf: Ints, n: int) -> Any:
     """Write the codes 4c+i of colour c's pawns to buf[n:n+4] by location; return n plus the
     number of them with location < limit (they come first). A sorting network on
     (location << 2 | pawn): min/max compile to selects, no branch for the data to mispredict."""
@@ -373,7 +466,7 @@ def codes_below(S: Arr, c: int, limit: int, buf: Arr, n: int) -> Any:
 
 @ijit
 def put(
-    mv: Arr, n: int, kind: int, card: int, c: int, i: int, src: int, steps: int, dest: int
+    mv: Moves, n: int, kind: int, card: int, c: int, i: int, src: int, steps: int, dest: int
 ) -> int:
     mv[n, M_KIND] = kind
     mv[n, M_CARD] = card
@@ -394,13 +487,13 @@ def copy_state(dst: Arr, src: Arr) -> None:
 
 
 @ijit
-def quiet(S: Arr, slide: Arr, c: int, dest: int) -> bool:
+def quiet(S: State, slide: Slide, c: int, dest: int) -> bool:
     """Whether a pawn of colour c reaching dest neither bumps nor slides."""
     return bool(dest >= TRACK or (S[OCC + dest] < 0 and slide[c, dest] < 0))
 
 
 @ijit
-def start_bits(S: Arr, c: int) -> Any:
+def start_bits(S: State, c: int) -> Any:
     b = 4 * c
     return (
         np.int64(S[b] == START)
@@ -411,7 +504,7 @@ def start_bits(S: Arr, c: int) -> Any:
 
 
 @ijit
-def others_bits(S: Arr, colour: int, teams: bool) -> Any:
+def others_bits(S: State, colour: int, teams: bool) -> Any:
     """Which pawns outside the mover's team are in START, placed above team_part's bits."""
     if teams:
         return (start_bits(S, (colour + 1) & 3) | (start_bits(S, (colour + 3) & 3) << 4)) << 56
@@ -423,7 +516,7 @@ def others_bits(S: Arr, colour: int, teams: bool) -> Any:
 
 
 @ijit
-def seen_or_add(H: Arr, hmask: int, key: Any) -> bool:
+def seen_or_add(H: Ints, hmask: int, key: Any) -> bool:
     """Whether key is in the set H (open addressing, hmask + 1 slots); add it if not."""
     h = np.int64((np.uint64(key) * GOLDEN) >> U55) & hmask
     while H[h] != -1 and H[h] != key:
@@ -435,7 +528,7 @@ def seen_or_add(H: Arr, hmask: int, key: Any) -> bool:
 
 
 @ijit
-def team_part(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
+def team_part(S: State, colour: int, teams: bool, oc: int, ov: int) -> Any:
     """The mover's (team's) sorted locations, with S[oc] read as ov (28 bits a colour)."""
     k0 = packed4(S, 4 * colour, oc, ov)
     if teams:
@@ -445,28 +538,17 @@ def team_part(S: Arr, colour: int, teams: bool, oc: int, ov: int) -> Any:
 
 @ijit
 def second_halves(
-    X: Arr,
-    slide: Arr,
-    colour: int,
-    teams: bool,
-    card: int,
-    buf: Arr,
-    no: int,
-    a: int,
-    ca: int,
-    ia: int,
-    la: int,
-    k: int,
-    da: int,
-    mv: Arr,
-    n: int,
-    H: Arr,
-    hmask: int,
-    W2: Arr,
-    mask: Any,
-) -> int:
-    """The splits whose first half (pawn buf[a] k steps, from la to da) made X: every other
-    pawn of the team moves 7 - k; each result not listed yet (not in the key set H) is added."""
+    X: State, slide: Slide, who: Any, buf: Ints, no: int, half: Any, mv: Moves, n: int,
+    W: States, hset: Any,
+) -> int:  # fmt: skip
+    """The splits whose first half ``half`` = (a, ca, ia, la, k, da) (pawn buf[a], code 4 ca + ia,
+    k steps from la to da) made X: every other pawn of the team moves 7 - k; each result not
+    listed yet (not in the key set ``hset`` = (H, hmask, mask)) is added. ``who`` = (colour,
+    teams, card); W[2] is scratch."""
+    colour, teams, card = who
+    a, ca, ia, la, k, da = half
+    H, hmask, mask = hset
+    W2 = W[2]
     rest = 7 - k
     for b in range(no):
         if b == a:
@@ -499,17 +581,7 @@ def second_halves(
 
 @jit
 def gen_seven(
-    S: Arr,
-    slide: Arr,
-    colour: int,
-    teams: bool,
-    card: int,
-    buf: Arr,
-    no: int,
-    mv: Arr,
-    n: int,
-    keys: Arr,
-    W: Arr,
+    S: State, slide: Slide, who: Any, buf: Ints, no: int, mv: Moves, n: int, keys: Ints, W: States
 ) -> int:
     """The 7: a forward 7 with each pawn, then every split, each result listed once.
 
@@ -518,6 +590,7 @@ def gen_seven(
     are in START (a 7 moves only the mover's pawns; the others can only be bumped to START).
     A half that neither bumps nor slides is keyed without playing it; a first half of that
     kind is played on a copy of S and taken back."""
+    colour, teams, card = who
     if no < 2:  # no split: at most one forward 7, no key needed
         for a in range(no):
             code = buf[a]
@@ -533,7 +606,6 @@ def gen_seven(
         H[h] = -1
     W0 = W[0]
     W1 = W[1]
-    W2 = W[2]
     mask = others_bits(S, colour, teams)
     for a in range(no):
         code = buf[a]
@@ -566,25 +638,7 @@ def gen_seven(
                 if da < TRACK:
                     W0[OCC + da] = codea
                 n = second_halves(
-                    W0,
-                    slide,
-                    colour,
-                    teams,
-                    card,
-                    buf,
-                    no,
-                    a,
-                    ca,
-                    ia,
-                    la,
-                    k,
-                    da,
-                    mv,
-                    n,
-                    H,
-                    hmask,
-                    W2,
-                    mask,
+                    W0, slide, who, buf, no, (a, ca, ia, la, k, da), mv, n, W, (H, hmask, mask)
                 )
                 W0[codea] = la
                 if da < TRACK:
@@ -594,32 +648,15 @@ def gen_seven(
             else:
                 copy_state(W1, S)
                 place(W1, slide, ca, ia, da)
-                n = second_halves(
-                    W1,
-                    slide,
-                    colour,
-                    teams,
-                    card,
-                    buf,
-                    no,
-                    a,
-                    ca,
-                    ia,
-                    la,
-                    k,
-                    da,
-                    mv,
-                    n,
-                    H,
-                    hmask,
-                    W2,
-                    others_bits(W1, colour, teams),
-                )
+                hset = (H, hmask, others_bits(W1, colour, teams))
+                n = second_halves(W1, slide, who, buf, no, (a, ca, ia, la, k, da), mv, n, W, hset)
     return n
 
 
 @jit
-def dedupe(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: Arr) -> int:
+def dedupe(
+    S: State, slide: Slide, P: Params, mv: Moves, lo: int, hi: int, keys: Ints, W: States
+) -> int:
     """Keep the first of the moves mv[lo:hi] with each result (exact keys); return the end."""
     w = lo
     for m in range(lo, hi):
@@ -634,7 +671,9 @@ def dedupe(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: 
 
 
 @jit
-def dedupe_sliding(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: Arr, W: Arr) -> int:
+def dedupe_sliding(
+    S: State, slide: Slide, P: Params, mv: Moves, lo: int, hi: int, keys: Ints, W: States
+) -> int:
     """``dedupe`` for single-pawn moves (no swap, no split): only moves that end on a triangle
     and slide can end alike (see ``sliding``: any other move puts its pawn on a square it was
     not on, where no other move puts it), so only those are played and keyed; the others are
@@ -663,7 +702,7 @@ def dedupe_sliding(S: Arr, slide: Arr, P: Arr, mv: Arr, lo: int, hi: int, keys: 
 
 
 @ijit
-def sliding(slide: Arr, mv: Arr, lo: int, hi: int) -> int:
+def sliding(slide: Slide, mv: Moves, lo: int, hi: int) -> int:
     """How many of the single-pawn moves mv[lo:hi] end on a triangle and slide. Two such
     moves are needed for two moves to end alike (movegen._slides_may_collide): a 4 back from
     the end of a long slide lands on its triangle and slides back where it was."""
@@ -678,7 +717,7 @@ def sliding(slide: Arr, mv: Arr, lo: int, hi: int) -> int:
 
 
 @ijit
-def swaps_slide(slide: Arr, both: bool, mv: Arr, lo: int, hi: int) -> bool:
+def swaps_slide(slide: Slide, both: bool, mv: Moves, lo: int, hi: int) -> bool:
     """Whether a swap of mv[lo:hi] slides a pawn (movegen._swaps_may_collide)."""
     for m in range(lo, hi):
         if slide[mv[m, M_C], mv[m, M_SRC2]] >= 0:
@@ -690,16 +729,16 @@ def swaps_slide(slide: Arr, both: bool, mv: Arr, lo: int, hi: int) -> bool:
 
 @ijit
 def gen_card(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
+    S: State,
+    slide: Slide,
+    P: Params,
     colour: int,
     card: int,
-    mv: Arr,
+    mv: Moves,
     n: int,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
+    keys: Ints,
+    W: States,
+    buf: Ints,
 ) -> int:
     """Append the distinct legal moves of ``card`` (no pass) to mv[n:]; return the new n."""
     teams = P[P_TEAMS] != 0
@@ -721,8 +760,9 @@ def gen_card(
             si = start_index(S, c)
             if si < 0:
                 continue
+            whom = P[P_SORRY_TARGETS + 4 * colour + c]  # compiled.arrays.targets
             for t in range(4):
-                if t == c or (not teams and t == colour):
+                if not (whom >> t) & 1:
                     continue
                 nt = codes_below(S, t, TRACK, buf, 8)
                 for m in range(8, nt):
@@ -744,7 +784,7 @@ def gen_card(
             n = dedupe_sliding(S, slide, P, mv, n0, n, keys, W)
         return n
     if card == 7:
-        return gen_seven(S, slide, colour, teams, card, buf, no, mv, n, keys, W)
+        return gen_seven(S, slide, (colour, teams, card), buf, no, mv, n, keys, W)
     fwd = FSTEP[card]
     back = BSTEP[card]
     sl = 0  # moves that slide (sliding(), counted as they are listed)
@@ -777,10 +817,9 @@ def gen_card(
             loc = S[code]
             if loc >= TRACK:
                 continue
+            whom = P[P_SWAP_TARGETS + 4 * colour + c]  # compiled.arrays.targets
             for t in range(4):
-                if t == c:
-                    continue
-                if (t == colour or (teams and t == partner)) and not partner_ok:
+                if not (whom >> t) & 1:
                     continue
                 for m in range(16 + 4 * t, buf[32 + t]):
                     tc = buf[m]
@@ -797,57 +836,47 @@ def gen_card(
 
 @jit
 def gen_card_call(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
+    S: State,
+    slide: Slide,
+    P: Params,
     colour: int,
     card: int,
-    mv: Arr,
+    mv: Moves,
     n: int,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
+    keys: Ints,
+    W: States,
+    buf: Ints,
 ) -> int:
     """``gen_card`` as a call (it is inlined into the game loop, its one hot caller)."""
     return gen_card(S, slide, P, colour, card, mv, n, keys, W, buf)
 
 
 @ijit
-def put_simple(mv: Arr, n: int, kind: int, card: int) -> int:
+def put_simple(mv: Moves, n: int, kind: int, card: int) -> int:
     return put(mv, n, kind, card, -1, -1, -1, 0, -1)
 
 
 @jit
 def legal_moves(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    colour: int,
-    card: int,
-    hand: Arr,
-    mv: Arr,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
+    S: State, slide: Slide, P: Params, colour: int, card: int, hand: Ints, M: Work
 ) -> int:
-    """Fill mv with the legal moves of the player to move; return their number.
+    """Fill M.mv with the legal moves of the player to move; return their number.
 
-    Standard/teams: the moves of ``card`` plus ``pass`` when allowed (game._generate).
+    Standard/teams: the moves of ``card``, then ``pass`` when allowed (game._generate).
     Points: the moves of every card kind in ``hand`` (counts per kind), then the discards when
     no card must be played (game._points_moves)."""
+    mv = M.mv
     if P[P_POINTS] == 0:
-        n = gen_card_call(S, slide, P, colour, card, mv, 0, keys, W, buf)
-        if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
-            n = put_simple(mv, n, K_PASS, card)
-        return n
+        n = gen_card_call(S, slide, P, colour, card, mv, 0, M.keys, M.W, M.buf)
+        return with_pass(mv, 0, n, card)
     n = 0
     must = False
     for s in range(11):
         if hand[s] == 0:
             continue
         kc = CARD_KINDS[s]
-        n1 = gen_card_call(S, slide, P, colour, kc, mv, n, keys, W, buf)
-        if n1 > n and not (kc == DECLINABLE and not has_forward(mv, n, n1)):
+        n1 = gen_card_call(S, slide, P, colour, kc, mv, n, M.keys, M.W, M.buf)
+        if n1 > n and not may_decline(kc, mv, n, n1):
             must = True
         n = n1
     if not must:
@@ -858,16 +887,29 @@ def legal_moves(
 
 
 @ijit
-def has_forward(mv: Arr, lo: int, hi: int) -> bool:
+def may_decline(card: int, mv: Moves, lo: int, hi: int) -> bool:
+    """rulebook.may_decline: whether ``card`` with the moves mv[lo:hi] may be declined (the
+    declinable 11 with no forward move among them)."""
+    if card != DECLINABLE:
+        return False
     for m in range(lo, hi):  # noqa: SIM110 (no generators in compiled code)
         if mv[m, M_KIND] == K_FORWARD:
-            return True
-    return False
+            return False
+    return True
+
+
+@ijit
+def with_pass(mv: Moves, lo: int, n: int, card: int) -> int:
+    """The drawn card's moves mv[lo:n], then ``pass`` when there is none or the card may be
+    declined (movegen.legal_moves); returns the new n."""
+    if n == lo or may_decline(card, mv, lo, n):
+        n = put_simple(mv, n, K_PASS, card)
+    return n
 
 
 # -- policies -------------------------------------------------------------------------------------
 @jit
-def progress(S: Arr, colour: int, teams: bool) -> int:
+def progress(S: State, colour: int, teams: bool) -> int:
     total = 0
     b = 4 * colour
     for i in range(4):
@@ -881,7 +923,9 @@ def progress(S: Arr, colour: int, teams: bool) -> int:
 
 
 @jit
-def easybot(S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr) -> Any:
+def easybot(
+    S: State, slide: Slide, P: Params, colour: int, mv: Moves, n: int, rng: Streams, W: States
+) -> Any:
     """sorry.bots.levels.EasyBot: among the plays (moves that are not discards), the most
     progress of the mover's team minus the others' (START counts 0, HOME 65); ties drawn with
     the mover's stream. A dead hand (points) discards the card least worth keeping (KEEP_VALUE),
@@ -927,7 +971,15 @@ def easybot(S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, 
 
 @jit
 def choose(
-    policy: int, S: Arr, slide: Arr, P: Arr, colour: int, mv: Arr, n: int, rng: Arr, W: Arr
+    policy: int,
+    S: State,
+    slide: Slide,
+    P: Params,
+    colour: int,
+    mv: Moves,
+    n: int,
+    rng: Streams,
+    W: States,
 ) -> Any:
     """The built-in policies. ``random`` draws one number from the mover's stream at every
     decision (even a forced one), as sorry.bots' RandomBot; ``easy`` maximises the mover's
@@ -954,21 +1006,26 @@ def choose(
 
 # -- games ----------------------------------------------------------------------------------------
 @ijit
-def all_home(S: Arr, c: int) -> bool:
+def all_home(S: State, c: int) -> bool:
     b = 4 * c
     return bool(S[b] == HOME and S[b + 1] == HOME and S[b + 2] == HOME and S[b + 3] == HOME)
 
 
 @ijit
-def next_colour(cols: Arr, ncols: int, c: int) -> int:
-    for k in range(ncols):
-        if cols[k] == c:
-            return int(cols[(k + 1) % ncols])
-    return c
+def won(S: State, c: int, teams: bool) -> bool:
+    """Whether colour c's side has won: all its pawns HOME, and its partner's in teams (the
+    rulebook's movers of c; game._play)."""
+    return all_home(S, c) and (not teams or all_home(S, PARTNER[c]))
 
 
 @ijit
-def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
+def plays_again(P: Params, card: int, kind: int) -> bool:
+    """Rulebook.plays_again: the player of ``card`` draws again (a discard never does)."""
+    return bool((P[P_AGAIN] >> card) & 1) and kind != K_DISCARD
+
+
+@ijit
+def draw_card(rng: Streams, piles: Piles, counts: Ints) -> int:
     """Top card of the draw pile piles[0] (the last one); reshuffle the discards when empty."""
     if counts[0] == 0:
         nd = counts[1]
@@ -982,12 +1039,12 @@ def draw_card(rng: Arr, piles: Arr, counts: Arr) -> int:
 
 
 @ijit
-def deal_hands(
-    cols: Arr, ncols: int, first: int, rng: Arr, piles: Arr, counts: Arr, hands: Arr
-) -> None:
+def deal_hands(T: Table, B: Book, first: int) -> None:
     """Points: deal from the draw pile until every hand is full (HAND_SIZE), one card at a time
     to the seat holding fewest, round the table from ``first`` (game._next_deal)."""
-    held = counts[2:6]
+    cols = B.cols
+    ncols = cols.shape[0]
+    held = T.counts[2:6]
     while True:
         start = 0
         for k in range(ncols):
@@ -1000,31 +1057,39 @@ def deal_hands(
                 best = c
         if best < 0:
             break
-        card = draw_card(rng, piles, counts)
-        hands[best, CARD_SLOT[card]] += 1
+        card = draw_card(T.rng, T.piles, T.counts)
+        T.hands[best, CARD_SLOT[card]] += 1
         held[best] += 1
 
 
 @ijit
-def new_game(
-    seed: Any,
-    cols: Arr,
-    ncols: int,
-    P: Arr,
-    S: Arr,
-    buf: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-) -> int:
-    """Set up the game with seed ``seed`` as Game(rules, players, seed) does: the streams
-    (rng[0] the deck's, rng[1 + c] colour c's policy stream, see policy_seed), the first
-    player (returned), the shuffled deck, the pawns, the hands (points) and the next-colour
-    table buf[12:16]."""
+def derive_seed(seed: Any, index: int) -> Any:
+    """sorry.rng.derive_seed: the seed of item ``index`` of a run seeded ``seed``."""
+    return mix64(seed * GOLDEN + np.uint64(index + 1))
+
+
+@ijit
+def seed_streams(rng: Streams, seed: Any, base: int) -> None:
+    """rng[0] = the deck's stream ``seed``; rng[1 + c] = colour c's policy stream,
+    derive_seed(seed, base + c): base 1000 in a game (fast.policy_seed), 2000 in a world."""
     rng[0] = seed
     for c in range(4):
-        rng[1 + c] = mix64(seed * GOLDEN + np.uint64(1001 + c))
+        rng[1 + c] = derive_seed(seed, base + c)
+
+
+@ijit
+def new_game(seed: Any, T: Table, B: Book) -> None:
+    """Set up the game with seed ``seed`` as Game(rules, players, seed) does: the streams
+    (rng[0] the deck's, rng[1 + c] colour c's policy stream, see policy_seed), the first
+    player, the shuffled deck, the pawns, the hands (points) and the scalars G."""
+    cols = B.cols
+    ncols = cols.shape[0]
+    P = B.P
+    S = T.S
+    piles = T.piles
+    counts = T.counts
+    rng = T.rng
+    seed_streams(rng, seed, 1000)
     first = int(cols[below(rng, 0, ncols)])
     # the deck in CARDS order, shuffled
     nd = 0
@@ -1046,156 +1111,93 @@ def new_game(
     for c in range(4):
         counts[2 + c] = 0
         for k in range(11):
-            hands[c, k] = 0
+            T.hands[c, k] = 0
     if P[P_POINTS] != 0:
-        deal_hands(cols, ncols, first, rng, piles, counts, hands)
-    for c in range(4):  # buf[12 + c]: the colour after c
-        buf[12 + c] = next_colour(cols, ncols, c)
-    return first
+        deal_hands(T, B, first)
+    G = T.G
+    G[G_TO_MOVE] = first
+    G[G_TURN] = 0
+    G[G_FIRST] = first
+    G[G_WINNER] = -1
+    G[G_OVER] = 0
+    G[G_N] = 0
+    G[G_CARD] = 0
 
 
 @ijit
-def begin_turn(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    to_move: int,
-    mv: Arr,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-) -> tuple[int, int]:
+def begin_turn(T: Table, B: Book, M: Work, to_move: int) -> tuple[int, int]:
     """The start of ``to_move``'s turn: draw the card (standard and teams; 0 in points) and
-    list the legal moves in mv. Returns (card, number of moves)."""
+    list the legal moves in M.mv. Returns (card, number of moves)."""
+    P = B.P
     if P[P_POINTS] != 0:
         card = 0
-        n = legal_moves(S, slide, P, to_move, card, hands[to_move], mv, keys, W, buf)
+        n = legal_moves(T.S, B.slide, P, to_move, card, T.hands[to_move], M)
     else:  # legal_moves without one call layer (the hot path)
-        card = draw_card(rng, piles, counts)
-        n = gen_card(S, slide, P, to_move, card, mv, 0, keys, W, buf)
-        if n == 0 or (card == DECLINABLE and not has_forward(mv, 0, n)):
-            n = put_simple(mv, n, K_PASS, card)
+        card = draw_card(T.rng, T.piles, T.counts)
+        n = gen_card(T.S, B.slide, P, to_move, card, M.mv, 0, M.keys, M.W, M.buf)
+        n = with_pass(M.mv, 0, n, card)
     return card, n
 
 
 @ijit
 def end_turn(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    to_move: int,
-    turn: int,
-    mv: Arr,
-    idx: int,
-    buf: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
+    T: Table, B: Book, to_move: int, turn: int, mv: Moves, idx: int
 ) -> tuple[int, int, int, bool]:
     """Play move ``idx`` of mv for ``to_move`` and finish the turn (game._play): the card to
     the discard pile, the win and the turn limit, who moves next (a 2 draws again), the hand
     refilled (points). Returns (the colour to move next, turns played, winner or -1, over)."""
+    P = B.P
+    piles = T.piles
+    counts = T.counts
     points = P[P_POINTS] != 0
     kind = mv[idx, M_KIND]
     card = mv[idx, M_CARD]  # the card drawn (standard) or played from the hand (points)
     if points:
-        hands[to_move, CARD_SLOT[card]] -= 1
-    play_move(S, slide, P, mv, idx)
+        T.hands[to_move, CARD_SLOT[card]] -= 1
+    play_move(T.S, B.slide, P, mv, idx)
     piles[1, counts[1]] = card
     counts[1] += 1
     turn += 1
     mover = to_move
-    if all_home(S, mover) and (P[P_TEAMS] == 0 or all_home(S, PARTNER[mover])):
+    if won(T.S, mover, P[P_TEAMS] != 0):
         return mover, turn, mover, True
     limit = P[P_TURN_LIMIT]
     if limit > 0 and turn >= limit:
         return mover, turn, -1, True
     nxt = mover
-    if not ((P[P_AGAIN] >> card) & 1 and kind != K_DISCARD):
-        nxt = buf[12 + mover]
+    if not plays_again(P, card, kind):
+        nxt = B.after[mover]
     if points:
-        card = draw_card(rng, piles, counts)
-        hands[mover, CARD_SLOT[card]] += 1
+        card = draw_card(T.rng, piles, counts)
+        T.hands[mover, CARD_SLOT[card]] += 1
     return nxt, turn, -1, False
 
 
-@jit
-def play_game(
-    seed: Any,
-    cols: Arr,
-    ncols: int,
-    slide: Arr,
-    P: Arr,
-    S: Arr,
-    W: Arr,
-    buf: Arr,
-    mv: Arr,
-    keys: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-    trace: Arr,
-    out: Arr,
-    final: Arr,
-) -> None:
-    """Play one game from ``seed`` (as Game(rules, players, seed)) to its end.
-
-    out = [winner colour or -1, turns, first colour, decisions, score R, B, Y, G]; final = the
-    state at the end. rng[0] is the deck's stream (Rng(seed)); rng[1 + c] is the policy stream
-    of colour c, seeded with derive_seed(seed, 1000 + c) as in sorry.sim (see policy_seed)."""
-    first = new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
-    to_move = first
-    turn = 0
-    winner = -1
-    ntrace = trace.shape[0]
-    while True:
-        _card, n = begin_turn(S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng)
-        policy = P[P_SEAT_POLICY + to_move]
-        if policy == POLICY_RANDOM:
-            idx = below(rng, 1 + to_move, n)
-        else:
-            idx = choose(policy, S, slide, P, to_move, mv, n, rng, W)
-        if turn < ntrace:
-            trace[turn, 0] = mv[idx, M_CARD]
-            trace[turn, 1] = n
-            trace[turn, 2] = idx
-        to_move, turn, winner, over = end_turn(
-            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-        )
-        if over:
-            break
-    finish_game(S, cols, ncols, P, winner, turn, first, out, final)
-
-
 @ijit
-def finish_game(
-    S: Arr, cols: Arr, ncols: int, P: Arr, winner: int, turn: int, first: int, out: Arr, final: Arr
-) -> None:
-    """The result of a game that is over, as every game loop reports it: out = [winner or -1,
-    turns, first colour, decisions, score R, B, Y, G]; final = the state at the end. Only a
-    points game that was won is scored: one cut by the turn limit has no scores (game._play)."""
+def finish_game(T: Table, B: Book, out: Ints, final: State) -> None:
+    """The result of a game that is over (T.G), as every whole game reports it: out = [winner
+    or -1, turns, first colour, decisions, score R, B, Y, G]; final = the state at the end.
+    Only a points game that was won is scored: one cut by the turn limit has no scores
+    (game._play)."""
+    G = T.G
+    winner = G[G_WINNER]
     out[0] = winner
-    out[1] = turn
-    out[2] = first
-    out[3] = turn
+    out[1] = G[G_TURN]
+    out[2] = G[G_FIRST]
+    out[3] = G[G_TURN]
     for c in range(4):
         out[4 + c] = 0
-    if P[P_POINTS] != 0 and winner >= 0:
-        score_points(S, cols, ncols, winner, P[P_BONUS_CUM] != 0, out)
-    copy_into(final, S)
+    if B.P[P_POINTS] != 0 and winner >= 0:
+        score_points(T.S, B.cols, winner, B.P[P_BONUS_CUM] != 0, out)
+    copy_into(final, T.S)
 
 
 @jit
-def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, out: Arr) -> None:
+def score_points(S: State, cols: Ints, winner: int, cumulative: bool, out: Ints) -> None:
+    """out[4 + c] = colour c's points (rulebook.score) of a game won by ``winner``."""
     most = 0
     away = 0
-    for k in range(ncols):
+    for k in range(cols.shape[0]):
         c = cols[k]
         h = 0
         for i in range(4):
@@ -1206,67 +1208,82 @@ def score_points(S: Arr, cols: Arr, ncols: int, winner: int, cumulative: bool, o
             away += 4 - h
             if h > most:
                 most = h
-    if winner < 0:
-        return
     out[4 + winner] += POINTS_PER_PAWN * away + WIN_BONUS[1 if cumulative else 0, most]
 
 
-@ajit
-def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
-    S = np.empty(STATE_LEN, dtype=np.int8)
-    W = np.empty((3, STATE_LEN), dtype=np.int8)
-    buf = np.empty(48, dtype=np.int64)  # pawn codes; 12-15 next colours; 16-35 the 11's
-    mv = np.empty((MAX_MOVES, M_COLS), dtype=np.int16)
-    keys = np.empty((2, MAX_MOVES), dtype=np.int64)
-    piles = np.empty((2, 48), dtype=np.int8)
-    counts = np.zeros(6, dtype=np.int64)  # draw pile, discard pile, cards held per colour
-    hands = np.zeros((4, 11), dtype=np.int64)
-    rng = np.zeros(5, dtype=np.uint64)  # the deck's stream, then one per colour
-    return S, W, buf, mv, keys, piles, counts, hands, rng
-
-
-@pjit
-def play_batch(
-    seeds: Arr, cols: Arr, slide: Arr, P: Arr, nchunks: int, trace: Arr, out: Arr, final: Arr
-) -> None:
-    """Play game k from seeds[k] for every k, in ``nchunks`` parallel chunks."""
-    ngames = seeds.shape[0]
+@ijit
+def seat_after(cols: Ints, after: Ints) -> None:
+    """after[c] = the colour after c in seat order (itself if not in play): rulebook.seat_after,
+    for the Books that compiled code builds."""
     ncols = cols.shape[0]
-    for ch in prange(nchunks):
-        lo = ngames * ch // nchunks
-        hi = ngames * (ch + 1) // nchunks
-        S, W, buf, mv, keys, piles, counts, hands, rng = new_work()
-        empty = np.empty((0, 3), dtype=np.int64)
-        for g in range(lo, hi):
-            tr = trace if g == 0 else empty
-            play_game(
-                seeds[g],
-                cols,
-                ncols,
-                slide,
-                P,
-                S,
-                W,
-                buf,
-                mv,
-                keys,
-                piles,
-                counts,
-                hands,
-                rng,
-                tr,
-                out[g],
-                final[g],
-            )
+    for c in range(4):
+        after[c] = c
+    for k in range(ncols):
+        after[cols[k]] = cols[(k + 1) % ncols]
 
 
 @ajit
-def list_moves(S: Arr, slide: Arr, P: Arr, colour: int, card: int, hand: Arr) -> tuple[Arr, Arr]:
+def new_table() -> Table:
+    return Table(
+        np.empty(STATE_LEN, dtype=np.int8),
+        np.zeros((2, 48), dtype=np.int8),
+        np.zeros(6, dtype=np.int64),
+        np.zeros((4, 11), dtype=np.int64),
+        np.zeros(5, dtype=np.uint64),
+        np.zeros(G_LEN, dtype=np.int64),
+    )
+
+
+@ijit
+def copy_table(dst: Table, src: Table) -> None:
+    """dst = src (every array of the game, element by element)."""
+    copy_state(dst.S, src.S)
+    for r in range(2):
+        copy_into(dst.piles[r], src.piles[r])
+    copy_into(dst.counts, src.counts)
+    for c in range(4):
+        copy_into(dst.hands[c], src.hands[c])
+    copy_into(dst.rng, src.rng)
+    for k in range(G_LEN):
+        dst.G[k] = src.G[k]
+
+
+@ajit
+def new_work() -> Work:
+    """A new Work (one per chunk of games, per call, per environment)."""
+    return Work(
+        np.empty((3, STATE_LEN), dtype=np.int8),
+        np.empty(48, dtype=np.int64),
+        np.empty((MAX_MOVES, M_COLS), dtype=np.int16),
+        np.empty((2, MAX_MOVES), dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.float64),
+        np.empty((2, STATE_LEN), dtype=np.int8),
+        np.zeros(Z_LEN, dtype=np.int64),
+        np.empty((0, 3), dtype=np.int64),
+    )
+
+
+@ijit
+def with_moves(M: Work, mv: Moves) -> Work:
+    """M listing its moves in ``mv`` (a root's, a slot's kept between steps)."""
+    return Work(M.W, M.buf, mv, M.keys, M.vals, M.X, M.Z, M.trace)
+
+
+@ijit
+def with_trace(M: Work, trace: Ints) -> Work:
+    """M recording the game's trace in ``trace``."""
+    return Work(M.W, M.buf, M.mv, M.keys, M.vals, M.X, M.Z, trace)
+
+
+@ajit
+def list_moves(
+    S: State, slide: Slide, P: Params, colour: int, card: int, hand: Ints
+) -> tuple[Moves, States]:
     """The legal moves of a position (for tests and tools) and the state after each."""
-    _S, W, buf, mv, keys, _piles, _counts, _hands, _rng = new_work()
-    n = legal_moves(S, slide, P, colour, card, hand, mv, keys, W, buf)
+    M = new_work()
+    n = legal_moves(S, slide, P, colour, card, hand, M)
     res = np.empty((n, STATE_LEN), dtype=np.int8)
     for m in range(n):
         copy_into(res[m], S)
-        apply_move(res[m], slide, P, mv, m)
-    return mv[:n].copy(), res
+        apply_move(res[m], slide, P, M.mv, m)
+    return M.mv[:n].copy(), res

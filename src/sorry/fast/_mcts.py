@@ -32,12 +32,14 @@ Node 0 is the root (the viewer to move); its children, the root's candidate move
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _kernel as K, _policy as PO, _search as SR
-from ._kernel import Arr, ajit, ijit, jit
+from . import _kernel as K, _loop as L, _policy as PO, _search as SR
+from ._kernel import Book, Floats, Ints, Moves, Params, Slide, State, Table, Work, ajit, ijit, jit
+
+Arr = K.Arr
 
 # -- the tree's columns -------------------------------------------------------------------------
 T_FIRST = 0  # first child, -1
@@ -54,6 +56,15 @@ I_NODES = 0
 I_ITERS = 1
 I_DEPTH = 2
 I_LEN = 4
+
+
+class Tree(NamedTuple):
+    """The tree's arrays (see the module doc)."""
+
+    T: Ints  # int64[N, T_COLS]: links and counts
+    V: Floats  # float64[N]: sums of values
+    KEYS: Moves  # int16[N, KEY_LEN]: a move node's move record
+    info: Ints  # int64[I_LEN]: nodes in use, iterations done, deepest descent
 
 
 @ijit
@@ -80,7 +91,7 @@ def new_node(T: Arr, V: Arr, info: Arr, parent: int, obs: int, mover: int) -> An
 
 
 @ijit
-def same_move(KEYS: Arr, node: int, mv: Arr, m: int) -> bool:
+def same_move(KEYS: Arr, node: int, mv: Moves, m: int) -> bool:
     for col in range(KEY_LEN):  # noqa: SIM110 (no generators in compiled code)
         if KEYS[node, col] != mv[m, col]:
             return False
@@ -88,7 +99,7 @@ def same_move(KEYS: Arr, node: int, mv: Arr, m: int) -> bool:
 
 
 @jit
-def move_child(T: Arr, KEYS: Arr, node: int, mv: Arr, m: int) -> Any:
+def move_child(T: Arr, KEYS: Arr, node: int, mv: Moves, m: int) -> Any:
     """The child of decision node ``node`` that is move mv[m], or -1."""
     ch = T[node, T_FIRST]
     while ch >= 0:
@@ -130,104 +141,41 @@ def ucb(T: Arr, V: Arr, ch: int, parent_n: int, c: float) -> Any:
 
 
 @jit
-def result_of(
-    S: Arr,
-    cols: Arr,
-    ncols: int,
-    viewer: int,
-    teams: bool,
-    winner: int,
-    hitm: Arr,
-    E_leaf: Arr,
-    Z: Arr,
-) -> float:
-    """The value of a finished game (or one stopped by the turn limit) for the viewer's side."""
-    if winner < 0:
-        return SR.leaf_value(S, cols, ncols, viewer, teams, hitm, E_leaf, Z)
-    return 1.0 if PO.in_team(winner, viewer, teams) else 0.0
-
-
-@jit
 def play_out(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    mover: int,
-    turn: int,
-    mv: Arr,
-    idx: int,
-    depth: int,
-    viewer: int,
-    cols: Arr,
-    ncols: int,
-    hitm: Arr,
-    E: Arr,
-    E_leaf: Arr,
-    work: Any,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
+    Tb: Table, B: Book, M: Work, mv: Moves, idx: int, depth: int, viewer: int, E_leaf: Floats
 ) -> float:
-    """Play move mv[idx] for ``mover``, then the rollout: the value for the viewer's side."""
-    buf = work[2]
-    Z = work[11]
-    teams = P[K.P_TEAMS] != 0
-    to_move, turn, winner, over = K.end_turn(
-        S, slide, P, mover, turn, mv, idx, buf, piles, counts, hands, rng
-    )
-    if over:
-        return result_of(S, cols, ncols, viewer, teams, winner, hitm, E_leaf, Z)
-    return SR.rollout(
-        S,
-        slide,
-        P,
-        to_move,
-        turn,
-        depth,
-        viewer,
-        cols,
-        ncols,
-        hitm,
-        E,
-        E_leaf,
-        work,
-        piles,
-        counts,
-        hands,
-        rng,
-    )
+    """Play move mv[idx] for the colour to move (Tb.G), then the rollout: the value for the
+    viewer's side."""
+    if L.play_choice(Tb, B, mv, idx):
+        return SR.result(Tb, B, M, viewer, E_leaf)
+    return SR.rollout(Tb, B, M, depth, viewer, E_leaf)
 
 
 @ajit
 def run(
-    R: Arr,
-    S0: Arr,
-    slide: Arr,
-    P: Arr,
-    cols: Arr,
-    hitm: Arr,
-    E: Arr,
-    E_leaf: Arr,
-    seed: Any,
-    iters: int,
-    depth: int,
-    c: float,
-    expand_after: int,
-    T: Arr,
-    V: Arr,
-    KEYS: Arr,
-    info: Arr,
+    R: Ints,
+    S0: State,
+    slide: Slide,
+    P: Params,
+    cols: Ints,
+    hitm: Ints,
+    E: Floats,
+    E_leaf: Floats,
+    search: Any,
+    tree: Tree,
 ) -> None:
-    """``iters`` more iterations of the search (see the module doc); iteration ``i`` (counted
-    from the first call, info[I_ITERS]) plays in world ``mix64(seed + i * GOLDEN)``."""
-    ncols = cols.shape[0]
-    work = SR.new_work()
-    S, W, buf, mv, keys, piles, counts, hands, rng, vals, X, Z = work
+    """``iters`` more iterations of the search (``search`` = (seed, iters, depth, c,
+    expand_after), see the module doc); iteration ``i`` (counted from the first call,
+    info[I_ITERS]) plays in world ``mix64(seed + i * GOLDEN)``."""
+    seed, iters, depth, c, expand_after = search
+    T, V, KEYS, info = tree
+    B = SR.search_book(P, slide, cols, hitm, E)
+    M = K.new_work()
+    mv = M.mv
     mv0 = np.empty((K.MAX_MOVES, K.M_COLS), dtype=np.int16)
-    SR.root_moves(S0, slide, P, R, mv0, keys, W, buf)
-    for col in range(4):  # buf[12 + c]: the colour after c (as new_game sets it)
-        buf[12 + col] = K.next_colour(cols, ncols, col)
+    SR.root_moves(S0, slide, P, R, K.with_moves(M, mv0))
+    Tb = K.new_table()
+    G = Tb.G
     viewer = R[SR.R_VIEWER]
     points = P[K.P_POINTS] != 0
     teams = P[K.P_TEAMS] != 0
@@ -237,8 +185,7 @@ def run(
         i = info[I_ITERS]
         info[I_ITERS] = i + 1
         world = K.mix64(np.uint64(seed) + np.uint64(i) * K.GOLDEN)
-        SR.deal_world(world, R, cols, ncols, S0, S, piles, counts, hands, rng)
-        turn = R[SR.R_TURN]
+        SR.deal_world(world, R, B, S0, Tb)
         node = 0
         npath = 0
         T[0, T_VISITS] += 1
@@ -260,41 +207,19 @@ def run(
         path[npath] = best
         npath += 1
         mover = viewer
-        to_move, turn, winner, over = K.end_turn(
-            S, slide, P, mover, turn, mv0, T[best, T_INDEX], buf, piles, counts, hands, rng
-        )
         value = -1.0
-        if over:
-            value = result_of(S, cols, ncols, viewer, teams, winner, hitm, E_leaf, Z)
+        if L.play_choice(Tb, B, mv0, T[best, T_INDEX]):
+            value = SR.result(Tb, B, M, viewer, E_leaf)
         elif T[best, T_VISITS] == 0:  # a new root move: its rollout
-            value = SR.rollout(
-                S,
-                slide,
-                P,
-                to_move,
-                turn,
-                depth,
-                viewer,
-                cols,
-                ncols,
-                hitm,
-                E,
-                E_leaf,
-                work,
-                piles,
-                counts,
-                hands,
-                rng,
-            )
+            value = SR.rollout(Tb, B, M, depth, viewer, E_leaf)
         node = best
         while value < 0.0:
             # below a move node: the next turn begins; what the viewer sees picks the child
             drawn = 0
             if points and mover == viewer:
-                drawn = piles[0, counts[0]]  # the card the viewer just drew (end_turn)
-            card, n = K.begin_turn(
-                S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng
-            )
+                drawn = Tb.piles[0, Tb.counts[0]]  # the card the viewer just drew (end_turn)
+            to_move = G[K.G_TO_MOVE]
+            card, n = K.begin_turn(Tb, B, M, to_move)
             obs = 16 * to_move + (drawn if points else card)
             d = obs_child(T, node, obs)
             if d < 0:
@@ -307,48 +232,8 @@ def run(
             mover = to_move
             if d < 0 or T[d, T_VISITS] <= expand_after:
                 # not expanded yet (or no room left): the medium bot plays on
-                idx = PO.medium(
-                    S,
-                    slide,
-                    P,
-                    mover,
-                    mv,
-                    n,
-                    rng,
-                    1 + mover,
-                    hands[mover],
-                    cols,
-                    ncols,
-                    hitm,
-                    E,
-                    vals,
-                    keys,
-                    W,
-                    buf,
-                    X,
-                    Z,
-                )
-                value = play_out(
-                    S,
-                    slide,
-                    P,
-                    mover,
-                    turn,
-                    mv,
-                    idx,
-                    depth,
-                    viewer,
-                    cols,
-                    ncols,
-                    hitm,
-                    E,
-                    E_leaf,
-                    work,
-                    piles,
-                    counts,
-                    hands,
-                    rng,
-                )
+                idx = L.decide(K.POLICY_MEDIUM, Tb, B, M, mover, n)
+                value = play_out(Tb, B, M, mv, idx, depth, viewer, E_leaf)
                 break
             # an expanded decision node: the legal moves of this world among its children
             parent_n = 0
@@ -376,27 +261,7 @@ def run(
                     T[k, T_AVAIL] += 1
                     path[npath] = k
                     npath += 1
-                value = play_out(
-                    S,
-                    slide,
-                    P,
-                    mover,
-                    turn,
-                    mv,
-                    fresh,
-                    depth,
-                    viewer,
-                    cols,
-                    ncols,
-                    hitm,
-                    E,
-                    E_leaf,
-                    work,
-                    piles,
-                    counts,
-                    hands,
-                    rng,
-                )
+                value = play_out(Tb, B, M, mv, fresh, depth, viewer, E_leaf)
                 break
             idx = 0
             for m in range(n):
@@ -405,11 +270,8 @@ def run(
                     break
             path[npath] = best
             npath += 1
-            to_move, turn, winner, over = K.end_turn(
-                S, slide, P, mover, turn, mv, idx, buf, piles, counts, hands, rng
-            )
-            if over:
-                value = result_of(S, cols, ncols, viewer, teams, winner, hitm, E_leaf, Z)
+            if L.play_choice(Tb, B, mv, idx):
+                value = SR.result(Tb, B, M, viewer, E_leaf)
             node = best
         if npath > info[I_DEPTH]:
             info[I_DEPTH] = npath

@@ -14,6 +14,9 @@ The evaluation's inputs besides the state:
   the weights (``E_SAFE`` ...);
 - ``team``: the colour whose side is valued (its partner too in teams);
 - ``Z`` int64[Z_LEN]: scratch (the threat masks of each attacker).
+
+The bot reads them from the :class:`~sorry.fast._kernel.Book` (``hitm``, ``E``, the colours) and
+its scratch from the :class:`~sorry.fast._kernel.Work` (``vals``, ``X``, ``Z``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from ..compiled.arrays import (  # the arrays' layouts and builders (numpy only)
     hit_masks as hit_masks,
 )
 from . import _kernel as K
-from ._kernel import Arr, ijit, jit
+from ._kernel import Book, Floats, Ints, Moves, State, Streams, Work, ijit, jit
 
 TRACK = K.TRACK
 HOME = K.HOME
@@ -51,7 +54,7 @@ BUMP_CARDS = np.array([card for card, _f, _b in tuning.BUMP_STEPS], dtype=np.int
 
 # -- the float parameters E: sorry.compiled.arrays (E_SAFE ... E_LEN)
 
-Z_LEN = 64  # scratch: threat masks Z[10a + k] per attacker a, in-START flags Z[40 + c]
+Z_LEN = K.Z_LEN  # scratch: threat masks Z[10a + k] per attacker a, in-START flags Z[40 + c]
 
 #: KEEP_VALUE of the levels (what a card is worth keeping), by face, as floats
 KEEP = np.array([K.KEEP2[c] / 2.0 for c in range(14)], dtype=np.float64)
@@ -63,20 +66,19 @@ def in_team(c: int, team: int, teams: bool) -> bool:
 
 
 @ijit
-def has_start(S: Arr, c: int) -> bool:
+def has_start(S: State, c: int) -> bool:
     b = 4 * c
     return bool(S[b] == START or S[b + 1] == START or S[b + 2] == START or S[b + 3] == START)
 
 
 @jit
 def evaluate(
-    S: Arr, cols: Arr, ncols: int, team: int, teams: bool, hitm: Arr, E: Arr, Z: Arr
+    S: State, cols: Ints, ncols: int, team: int, teams: bool, hitm: Ints, E: Floats, Z: Ints
 ) -> float:
     """evaluate.evaluate(state, colours, team, probs, slide_on, teams, weights, hand)."""
     for k in range(ncols):
         c = cols[k]
-        partner = K.PARTNER[c] if teams else c
-        if K.all_home(S, c) and K.all_home(S, partner):
+        if K.won(S, c, teams):
             return WIN if in_team(c, team, teams) else -WIN
     # threat masks of every colour in play (evaluate.threat_maps, as masks per card kind)
     for k in range(ncols):
@@ -173,7 +175,7 @@ def evaluate(
 
 
 @jit
-def team_progress_gain(S: Arr, X: Arr, cols: Arr, ncols: int, team: int, teams: bool) -> Any:
+def team_progress_gain(S: State, X: State, cols: Ints, ncols: int, team: int, teams: bool) -> Any:
     """(team progress - opponents' progress) in X minus the same in S (levels.hand_potential)."""
     d = np.int64(0)
     for k in range(ncols):
@@ -188,24 +190,16 @@ def team_progress_gain(S: Arr, X: Arr, cols: Arr, ncols: int, team: int, teams: 
 
 @jit
 def hand_potential(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    colour: int,
-    hand: Arr,
-    skip: int,
-    cols: Arr,
-    ncols: int,
-    mv: Arr,
-    n0: int,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
-    X: Arr,
+    S: State, B: Book, M: Work, colour: int, hand: Ints, skip: int, n0: int, X: State
 ) -> float:
     """levels.hand_potential: what the kept cards (``hand`` counts per card slot, one card of
     slot ``skip`` played) could do next turn: the best progress gain of any of their moves,
-    plus 0.2 of each kept kind's keep value. Moves are listed in mv[n0:] (scratch)."""
+    plus 0.2 of each kept kind's keep value. Moves are listed in M.mv[n0:] (scratch)."""
+    P = B.P
+    slide = B.slide
+    mv = M.mv
+    cols = B.cols
+    ncols = cols.shape[0]
     teams = P[K.P_TEAMS] != 0
     best = np.int64(0)
     keep = 0.0
@@ -215,7 +209,7 @@ def hand_potential(
             continue
         card = K.CARD_KINDS[s]
         keep += KEEP[card]
-        n1 = K.gen_card_call(S, slide, P, colour, card, mv, n0, keys, W, buf)
+        n1 = K.gen_card_call(S, slide, P, colour, card, mv, n0, M.keys, M.W, M.buf)
         for m in range(n0, n1):
             K.copy_into(X, S)
             K.apply_move(X, slide, P, mv, m)
@@ -226,7 +220,7 @@ def hand_potential(
 
 
 @jit
-def discard_pick(mv: Arr, n: int, rng: Arr, stream: int) -> Any:
+def discard_pick(mv: Moves, n: int, rng: Streams, stream: int) -> Any:
     """levels.discard_choice: the card least worth keeping, ties drawn from the stream."""
     best = np.int64(-100000)
     for m in range(n):
@@ -248,30 +242,20 @@ def discard_pick(mv: Arr, n: int, rng: Arr, stream: int) -> Any:
 
 @jit
 def medium(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    colour: int,
-    mv: Arr,
-    n: int,
-    rng: Arr,
-    stream: int,
-    hand: Arr,
-    cols: Arr,
-    ncols: int,
-    hitm: Arr,
-    E: Arr,
-    vals: Arr,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
-    X: Arr,
-    Z: Arr,
+    S: State, B: Book, M: Work, colour: int, n: int, rng: Streams, stream: int, hand: Ints
 ) -> Any:
     """MediumBot.choose: the index of the chosen move among mv[:n]. Ties (within 1e-9) are
     drawn from ``rng[stream]`` as the Python bot draws from its generator; a single legal move
     is played without drawing. ``hand``: the mover's hand (points), counts per card slot;
-    ``vals`` float64[MAX_MOVES] (the moves' values), ``X`` int8[2, 76] and ``Z`` scratch."""
+    the moves are M.mv[:n], their values go to M.vals (M.X and M.Z: scratch)."""
+    P = B.P
+    slide = B.slide
+    mv = M.mv
+    vals = M.vals
+    X = M.X
+    cols = B.cols
+    ncols = cols.shape[0]
+    E = B.E
     if n == 1:
         return np.int64(0)
     plays = 0
@@ -290,12 +274,10 @@ def medium(
         after = X[0]
         K.copy_into(after, S)
         K.apply_move(after, slide, P, mv, m)
-        v = evaluate(after, cols, ncols, colour, teams, hitm, E, Z)
+        v = evaluate(after, cols, ncols, colour, teams, B.hitm, E, M.Z)
         if points and hw != 0.0 and mv[m, K.M_KIND] != K.K_PASS:
             slot = K.CARD_SLOT[mv[m, K.M_CARD]]
-            pot = hand_potential(
-                after, slide, P, colour, hand, slot, cols, ncols, mv, n, keys, W, buf, X[1]
-            )
+            pot = hand_potential(after, B, M, colour, hand, slot, n, X[1])
             v += hw * pot
         vals[m] = v
         if v > best:

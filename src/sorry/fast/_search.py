@@ -2,8 +2,8 @@
 (:mod:`sorry.fast._policy`) at some seats, and the determinised rollouts of the searching
 levels and the hints (:mod:`sorry.bots.fastsearch`).
 
-Turns are played by the kernel's own ``new_game`` / ``begin_turn`` / ``end_turn`` (the rules
-live there once). A *root* is what a player's view holds: the pawns, whose turn, the legal
+Turns are played by the one game loop (:func:`sorry.fast._loop.play_on`: the rules live in the
+kernel once). A *root* is what a player's view holds: the pawns, whose turn, the legal
 moves, the discard pile, the viewer's hand and the number of cards every other hand holds. A
 *world* deals the cards the viewer cannot see (``unseen``, counts per card slot) at random into
 the other hands and the draw pile: a determinisation consistent with the view. Every candidate
@@ -31,188 +31,55 @@ from ..compiled.arrays import (
     R_UNSEEN as R_UNSEEN,
     R_VIEWER as R_VIEWER,
 )
-from . import _kernel as K, _policy as PO
-from ._kernel import Arr, ajit, ijit, jit, pjit, prange
+from . import _kernel as K, _loop as L, _policy as PO
+from ._kernel import (
+    Book,
+    Floats,
+    Ints,
+    Moves,
+    Params,
+    Slide,
+    State,
+    Table,
+    Work,
+    ajit,
+    jit,
+)
 
-#: policy ids beyond the kernel's built-in ones (K.POLICY_*)
-POLICY_MEDIUM = 10
+#: the compiled medium bot's policy id (sorry.fast._kernel)
+POLICY_MEDIUM = K.POLICY_MEDIUM
 
 
 @ajit
-def new_work() -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
-    """The kernel's work arrays plus the medium bot's: move values, two scratch states and
-    the evaluation's scratch."""
-    S, W, buf, mv, keys, piles, counts, hands, rng = K.new_work()
-    vals = np.zeros(K.MAX_MOVES, dtype=np.float64)
-    X = np.empty((2, K.STATE_LEN), dtype=np.int8)
-    Z = np.zeros(PO.Z_LEN, dtype=np.int64)
-    return S, W, buf, mv, keys, piles, counts, hands, rng, vals, X, Z
-
-
-@ijit
-def decide(
-    policy: int,
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    colour: int,
-    mv: Arr,
-    n: int,
-    rng: Arr,
-    hands: Arr,
-    cols: Arr,
-    ncols: int,
-    hitm: Arr,
-    E: Arr,
-    vals: Arr,
-    keys: Arr,
-    W: Arr,
-    buf: Arr,
-    X: Arr,
-    Z: Arr,
-) -> Any:
-    """The move ``colour``'s policy picks among mv[:n] (its stream is rng[1 + colour])."""
-    if policy == POLICY_MEDIUM:
-        return PO.medium(
-            S,
-            slide,
-            P,
-            colour,
-            mv,
-            n,
-            rng,
-            1 + colour,
-            hands[colour],
-            cols,
-            ncols,
-            hitm,
-            E,
-            vals,
-            keys,
-            W,
-            buf,
-            X,
-            Z,
-        )
-    if policy == K.POLICY_RANDOM:
-        return K.below(rng, 1 + colour, n)
-    return K.choose(policy, S, slide, P, colour, mv, n, rng, W)
-
-
-@jit
-def play_game(
-    seed: Any,
-    cols: Arr,
-    ncols: int,
-    slide: Arr,
-    P: Arr,
-    pols: Arr,
-    hitm: Arr,
-    E: Arr,
-    work: Any,
-    trace: Arr,
-    out: Arr,
-    final: Arr,
-) -> None:
-    """One game from ``seed`` (as Game(rules, players, seed)), colour c playing ``pols[c]``;
-    out and final as in ``_kernel.play_game``."""
-    S, W, buf, mv, keys, piles, counts, hands, rng, vals, X, Z = work
-    first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
-    to_move = first
-    turn = 0
-    winner = -1
-    ntrace = trace.shape[0]
-    while True:
-        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng)
-        idx = decide(
-            pols[to_move],
-            S,
-            slide,
-            P,
-            to_move,
-            mv,
-            n,
-            rng,
-            hands,
-            cols,
-            ncols,
-            hitm,
-            E,
-            vals,
-            keys,
-            W,
-            buf,
-            X,
-            Z,
-        )
-        if turn < ntrace:
-            trace[turn, 0] = mv[idx, K.M_CARD]
-            trace[turn, 1] = n
-            trace[turn, 2] = idx
-        to_move, turn, winner, over = K.end_turn(
-            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-        )
-        if over:
-            break
-    K.finish_game(S, cols, ncols, P, winner, turn, first, out, final)
-
-
-@pjit
-def play_batch(
-    seeds: Arr,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    pols: Arr,
-    hitm: Arr,
-    E: Arr,
-    nchunks: int,
-    trace: Arr,
-    out: Arr,
-    final: Arr,
-) -> None:
-    """``_kernel.play_batch`` with a policy per colour that may be the compiled medium bot."""
-    ngames = seeds.shape[0]
-    ncols = cols.shape[0]
-    for ch in prange(nchunks):
-        lo = ngames * ch // nchunks
-        hi = ngames * (ch + 1) // nchunks
-        work = new_work()
-        empty = np.empty((0, 3), dtype=np.int64)
-        for g in range(lo, hi):
-            tr = trace if g == 0 else empty
-            play_game(seeds[g], cols, ncols, slide, P, pols, hitm, E, work, tr, out[g], final[g])
+def search_book(P: Params, slide: Slide, cols: Ints, hitm: Ints, E: Floats) -> Book:
+    """The Book of a search: every seat plays the compiled medium bot."""
+    after = np.empty(4, dtype=np.int64)
+    K.seat_after(cols, after)
+    pols = np.full(4, K.POLICY_MEDIUM, dtype=np.int64)
+    return Book(P, slide, cols, after, pols, hitm, E)
 
 
 # -- rollouts from a view ---------------------------------------------------------------------
 @jit
-def root_moves(S0: Arr, slide: Arr, P: Arr, R: Arr, mv: Arr, keys: Arr, W: Arr, buf: Arr) -> int:
+def root_moves(S0: State, slide: Slide, P: Params, R: Ints, M: Work) -> int:
     """The viewer's legal moves at the root, in the reference order (view.legal_moves)."""
     hand = R[R_HAND : R_HAND + 11]
-    return K.legal_moves(S0, slide, P, R[R_VIEWER], R[R_CARD], hand, mv, keys, W, buf)
+    return K.legal_moves(S0, slide, P, R[R_VIEWER], R[R_CARD], hand, M)
 
 
 @jit
-def deal_world(
-    world: Any,
-    R: Arr,
-    cols: Arr,
-    ncols: int,
-    S0: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-) -> None:
+def deal_world(world: Any, R: Ints, B: Book, S0: State, T: Table) -> None:
     """A determinisation of the root, dealt as :meth:`sorry.view.PlayerView.deal` deals
     (``Game.from_view(view, world)`` is the same world): the unseen cards in CARDS order
     shuffled by the stream ``world``, the other hands (their sizes, in seat order) from the
     front, the rest the draw pile; the discard pile as seen; the policy streams seeded from
-    ``world``."""
-    rng[0] = world
-    for c in range(4):
-        rng[1 + c] = K.mix64(world * K.GOLDEN + np.uint64(2001 + c))
+    ``world``; the viewer to move at the root's turn."""
+    rng = T.rng
+    piles = T.piles
+    counts = T.counts
+    hands = T.hands
+    cols = B.cols
+    K.seed_streams(rng, world, 2000)
     nu = 0
     for s in range(11):
         for _ in range(R[R_UNSEEN + s]):
@@ -227,7 +94,7 @@ def deal_world(
     for s in range(11):
         hands[viewer, s] = R[R_HAND + s]
     top = 0
-    for k in range(ncols):
+    for k in range(cols.shape[0]):
         c = cols[k]
         if c == viewer:
             continue
@@ -241,74 +108,39 @@ def deal_world(
     for k in range(nd):
         piles[1, k] = R[R_DISCARD + k]
     counts[1] = nd
-    K.copy_into(S, S0)
+    K.copy_into(T.S, S0)
+    G = T.G
+    G[K.G_TO_MOVE] = viewer
+    G[K.G_TURN] = R[R_TURN]
+    G[K.G_WINNER] = -1
+    G[K.G_OVER] = 0
 
 
 @jit
-def rollout(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    to_move: int,
-    turn: int,
-    depth: int,
-    team: int,
-    cols: Arr,
-    ncols: int,
-    hitm: Arr,
-    E: Arr,
-    E_leaf: Arr,
-    work: Any,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-) -> float:
-    """Play on with the compiled medium bot at every seat for at most ``depth`` moves; 1 if
-    ``team``'s side wins, 0 if it loses, else the evaluation (E_leaf) squashed into (0, 1)."""
-    _S, W, buf, mv, keys, _p, _c, _h, _r, vals, X, Z = work
-    teams = P[K.P_TEAMS] != 0
-    for _step in range(depth):
-        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, W, buf, piles, counts, hands, rng)
-        idx = PO.medium(
-            S,
-            slide,
-            P,
-            to_move,
-            mv,
-            n,
-            rng,
-            1 + to_move,
-            hands[to_move],
-            cols,
-            ncols,
-            hitm,
-            E,
-            vals,
-            keys,
-            W,
-            buf,
-            X,
-            Z,
-        )
-        mover = to_move
-        to_move, turn, winner, over = K.end_turn(
-            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-        )
-        if over:
-            if winner < 0:
-                break
-            return 1.0 if PO.in_team(winner, team, teams) else 0.0
-        if mover == to_move and counts[0] == 0 and counts[1] == 0:
-            break  # pragma: no cover - no card left anywhere
-    return leaf_value(S, cols, ncols, team, teams, hitm, E_leaf, Z)
+def rollout(T: Table, B: Book, M: Work, depth: int, team: int, E_leaf: Floats) -> float:
+    """Play on from T.G with the Book's policies (the compiled medium bot at every seat) for at
+    most ``depth`` moves; 1 if ``team``'s side wins, 0 if it loses, else the evaluation
+    (E_leaf) squashed into (0, 1)."""
+    L.play_on(T, B, M, depth)
+    return result(T, B, M, team, E_leaf)
+
+
+@jit
+def result(T: Table, B: Book, M: Work, team: int, E_leaf: Floats) -> float:
+    """The value of the game on T for ``team``'s side: 1 won, 0 lost, else (not over, or cut
+    by the turn limit) the evaluation squashed."""
+    teams = B.P[K.P_TEAMS] != 0
+    winner = T.G[K.G_WINNER]
+    if T.G[K.G_OVER] != 0 and winner >= 0:
+        return 1.0 if PO.in_team(winner, team, teams) else 0.0
+    return leaf_value(T.S, B.cols, team, teams, B.hitm, E_leaf, M.Z)
 
 
 @jit
 def leaf_value(
-    S: Arr, cols: Arr, ncols: int, team: int, teams: bool, hitm: Arr, E: Arr, Z: Arr
+    S: State, cols: Ints, team: int, teams: bool, hitm: Ints, E: Floats, Z: Ints
 ) -> float:
-    v = PO.evaluate(S, cols, ncols, team, teams, hitm, E, Z)
+    v = PO.evaluate(S, cols, cols.shape[0], team, teams, hitm, E, Z)
     if v >= PO.WIN:
         return 1.0
     if v <= -PO.WIN:
@@ -318,113 +150,41 @@ def leaf_value(
 
 @jit
 def play_candidate(
-    R: Arr,
-    slide: Arr,
-    P: Arr,
-    cols: Arr,
-    ncols: int,
-    mv0: Arr,
-    idx: int,
-    depth: int,
-    hitm: Arr,
-    E: Arr,
-    E_leaf: Arr,
-    work: Any,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
+    T: Table, B: Book, M: Work, mv0: Moves, idx: int, depth: int, E_leaf: Floats
 ) -> float:
-    """The score of root move ``idx`` (a row of mv0) in the dealt world (S, piles, ...)."""
-    buf = work[2]
-    Z = work[11]
-    viewer = R[R_VIEWER]
-    to_move, turn, winner, over = K.end_turn(
-        S, slide, P, viewer, R[R_TURN], mv0, idx, buf, piles, counts, hands, rng
-    )
-    teams = P[K.P_TEAMS] != 0
-    if over:
-        if winner < 0:
-            return leaf_value(S, cols, ncols, viewer, teams, hitm, E_leaf, Z)
-        return 1.0 if PO.in_team(winner, viewer, teams) else 0.0
-    return rollout(
-        S,
-        slide,
-        P,
-        to_move,
-        turn,
-        depth,
-        viewer,
-        cols,
-        ncols,
-        hitm,
-        E,
-        E_leaf,
-        work,
-        piles,
-        counts,
-        hands,
-        rng,
-    )
+    """The score of root move ``idx`` (a row of mv0) in the dealt world T, for the viewer."""
+    viewer = T.G[K.G_TO_MOVE]
+    if L.play_choice(T, B, mv0, idx):
+        return result(T, B, M, viewer, E_leaf)
+    return rollout(T, B, M, depth, viewer, E_leaf)
 
 
 @ajit
 def evaluate_worlds(
-    R: Arr,
-    S0: Arr,
-    slide: Arr,
-    P: Arr,
-    cols: Arr,
-    cands: Arr,
-    worlds: Arr,
+    R: Ints,
+    S0: State,
+    slide: Slide,
+    P: Params,
+    cols: Ints,
+    cands: Ints,
+    worlds: Any,
     depth: int,
-    hitm: Arr,
-    E: Arr,
-    E_leaf: Arr,
-    out: Arr,
+    hitm: Ints,
+    E: Floats,
+    E_leaf: Floats,
+    out: Floats,
 ) -> None:
     """out[w, j]: the score of root move cands[j] in world worlds[w] (every candidate in the
-    same worlds: common random numbers)."""
-    ncols = cols.shape[0]
-    work = new_work()
-    S, W, buf, _mv, keys, piles, counts, hands, rng, _vals, _X, _Z = work
+    same worlds: common random numbers). The plain arrays of a view (ViewArrays): the
+    function compiled ahead of time takes no record."""
+    B = search_book(P, slide, cols, hitm, E)
+    M = K.new_work()
     mv0 = np.empty((K.MAX_MOVES, K.M_COLS), dtype=np.int16)
-    root_moves(S0, slide, P, R, mv0, keys, W, buf)
-    for c in range(4):  # buf[12 + c]: the colour after c (as new_game sets it)
-        buf[12 + c] = K.next_colour(cols, ncols, c)
-    # each candidate starts from a copy of the dealt world
-    piles_w = np.empty_like(piles)
-    counts_w = np.empty_like(counts)
-    hands_w = np.empty_like(hands)
-    rng_w = np.empty_like(rng)
-    Sw = np.empty_like(S)
+    root_moves(S0, slide, P, R, K.with_moves(M, mv0))
+    T = K.new_table()
+    Tw = K.new_table()  # each candidate starts from a copy of the dealt world
     for w in range(worlds.shape[0]):
-        deal_world(worlds[w], R, cols, ncols, S0, Sw, piles_w, counts_w, hands_w, rng_w)
+        deal_world(worlds[w], R, B, S0, Tw)
         for j in range(cands.shape[0]):
-            K.copy_into(S, Sw)
-            for r in range(2):
-                K.copy_into(piles[r], piles_w[r])
-            K.copy_into(counts, counts_w)
-            for c in range(4):
-                K.copy_into(hands[c], hands_w[c])
-            K.copy_into(rng, rng_w)
-            out[w, j] = play_candidate(
-                R,
-                slide,
-                P,
-                cols,
-                ncols,
-                mv0,
-                cands[j],
-                depth,
-                hitm,
-                E,
-                E_leaf,
-                work,
-                S,
-                piles,
-                counts,
-                hands,
-                rng,
-            )
+            K.copy_table(T, Tw)
+            out[w, j] = play_candidate(T, B, M, mv0, cands[j], depth, E_leaf)

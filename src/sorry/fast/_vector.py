@@ -2,50 +2,84 @@
 together, each to the agent's next decision, with the observations, legal-action masks and
 rewards written into numpy arrays.
 
-Turns are played by the kernel's own ``new_game`` / ``begin_turn`` / ``end_turn`` (the rules in
-one place); the other seats choose with the kernel's policies. Actions are those of
+Turns are played by the one game loop (:func:`sorry.fast._loop.play_on`; the rules in one
+place): the agent's seats are ``POLICY_OUTSIDE`` in the Book, so the loop stops at each of their
+decisions; the other seats choose with the compiled policies. Actions are those of
 :mod:`sorry.actions` and observations the layout of :mod:`sorry.rl.observation`, both computed
 here from the kernel's state exactly as the Python modules compute them from a ``PlayerView``
 (``tests/test_rl_vector.py`` compares them game by game).
 
-Per game (row ``g`` of each array): the kernel's state ``S``, piles, counts, hands and random
-streams; ``G[g]`` its scalars (the ``G_*`` offsets); ``mvs[g, :n]`` the moves of the pending
-decision and ``acts[g, :n]`` their actions.
+The slots are a :class:`Slots` record (row ``i`` of each array is slot i's game: its
+:class:`~sorry.fast._kernel.Table` by :func:`table`, ``mvs[i, :n]`` the moves of the pending
+decision and ``acts[i, :n]`` their actions); what a step writes is a :class:`Views` record.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import observation as O
-from ..actions import DISCARD_BASE, PASS_ACTION, SORRY_BASE, SPLIT_BASE, SWAP_BASE
+from ..actions import DISCARD_BASE, NUM_ACTIONS, PASS_ACTION, SORRY_BASE, SPLIT_BASE, SWAP_BASE
 from ..cards import CARDS, deck_counts
-from . import _kernel as K, _search as SR
-from ._kernel import Arr, ajit, ijit, jit
+from . import _kernel as K, _loop as L
+from ._kernel import Book, Ints, Moves, Piles, State, States, Streams, Table, Work, ijit, jit
 
-# -- the scalars of a game (G[g, :]) ------------------------------------------------------------
-G_TO_MOVE = 0  # the colour to move (at the end: the colour that made the last move)
-G_TURN = 1  # moves played
-G_FIRST = 2  # the colour that moved first
-G_WINNER = 3  # the colour whose move won, -1
-G_OVER = 4  # 1: the game is over (reset at the next step, in next-step autoreset)
-G_N = 5  # moves listed for the pending decision
-G_CARD = 6  # the card drawn for the pending decision (standard, teams), 0
-G_EPISODE = 7  # games finished in this slot
-G_VIEWER = 8  # the colour the observation was made for
-G_LEN = 9
+# -- the scalars of a game (G[i, :]): the kernel's (Table.G), then the environment's -------------
+G_TO_MOVE = K.G_TO_MOVE  # the colour to move (at the end: the colour that made the last move)
+G_TURN = K.G_TURN  # moves played
+G_FIRST = K.G_FIRST  # the colour that moved first
+G_WINNER = K.G_WINNER  # the colour whose move won, -1
+G_OVER = K.G_OVER  # 1: the game is over (reset at the next step, in next-step autoreset)
+G_N = K.G_N  # moves listed for the pending decision
+G_CARD = K.G_CARD  # the card drawn for the pending decision (standard, teams), 0
+G_EPISODE = K.G_LEN  # games finished in this slot
+G_VIEWER = K.G_LEN + 1  # the colour the observation was made for
+G_LEN = K.G_LEN + 2
 
-# -- the rule and environment parameters (V[...]) ---------------------------------------------
-V_AGENT = 0  # 0..3: which colours the agent plays (V_AGENT + c == 1)
-V_SINGLE = 4  # the agent's one colour, or -1: self-play (the agent plays every colour)
-V_SEED_MODE = 5  # 0: game k of a master seed, 1: a seed per slot
-V_NUM = 6  # the number of slots (the stride of master-seed games)
-V_AUTORESET = 7  # 0 next step, 1 same step
-V_VARIANT = 8  # 0 standard, 1 teams, 2 points
-V_DECK = 9
-V_LEN = 10
+# -- the environment's parameters (V[...]) -----------------------------------------------------
+V_SINGLE = 0  # the agent's one colour, or -1: self-play (the agent plays every colour)
+V_SEED_MODE = 1  # 0: game k of a master seed, 1: a seed per slot
+V_NUM = 2  # the number of slots (the stride of master-seed games)
+V_AUTORESET = 3  # 0 next step, 1 same step
+V_VARIANT = 4  # 0 standard, 1 teams, 2 points
+V_DECK = 5
+V_LEN = 6
+
+Floats32 = npt.NDArray[np.float32]
+Bools = npt.NDArray[np.bool_]
+
+
+class Slots(NamedTuple):
+    """The games of the slots, row i of each array slot i's (:func:`new_slots`)."""
+
+    S: States  # int8[num, STATE_LEN]
+    piles: Piles  # int8[num, 2, 48]
+    counts: Ints  # int64[num, 6]
+    hands: Ints  # int64[num, 4, 11]
+    rng: Streams  # uint64[num, 5]
+    G: Ints  # int64[num, G_LEN]
+    mvs: Moves  # int16[num, MAX_MOVES, M_COLS]: the moves of the pending decision
+    acts: Moves  # int16[num, MAX_MOVES]: their actions
+    base: Streams  # uint64[num]: each slot's master seed (or its own seed)
+    seeds: Streams  # uint64[num]: the seed of each slot's game now
+
+
+class Views(NamedTuple):
+    """What a step writes for the agent, one row per slot."""
+
+    obs: Floats32  # float32[num, OBS_SIZE]
+    mask: Bools  # bool[num, NUM_ACTIONS]: the legal actions
+    reward: Floats32  # float32[num]
+    term: Bools  # bool[num]: won or lost
+    trunc: Bools  # bool[num]: cut by the turn limit
+    returns: Floats32  # float32[num, 4]: each colour's return
+    illegal: Bools  # bool[num]: the action was not legal (a random legal move was played)
+    final_obs: Floats32  # float32[num, OBS_SIZE]: a game's last observation (same-step reset)
+    has_final: Bools  # bool[num]
+
 
 # -- the observation layout (sorry.observation) ---------------------------------------------
 PAWNS = O.PAWNS
@@ -76,7 +110,7 @@ CARD_SLOT = K.CARD_SLOT
 
 
 @ijit
-def rank(S: Arr, c: int, loc: int) -> int:
+def rank(S: State, c: int, loc: int) -> int:
     """The index of ``loc`` in colour c's sorted locations (START first, then the track, the
     Safety Zone and HOME; a location held by several pawns names the first of them)."""
     if loc == K.START:
@@ -90,17 +124,17 @@ def rank(S: Arr, c: int, loc: int) -> int:
 
 
 @ijit
-def slot(S: Arr, mover: int, c: int, loc: int) -> int:
+def slot(S: State, mover: int, c: int, loc: int) -> int:
     return (0 if c == mover else 4) + rank(S, c, loc)
 
 
 @ijit
-def target(S: Arr, mover: int, c: int, loc: int) -> int:
+def target(S: State, mover: int, c: int, loc: int) -> int:
     return ((c - mover) & 3) * 4 + rank(S, c, loc)
 
 
 @ijit
-def encode(S: Arr, mover: int, mv: Arr, k: int) -> Any:
+def encode(S: State, mover: int, mv: Moves, k: int) -> Any:
     """The action (sorry.actions) of move record k, in the position S before the move."""
     kind = mv[k, K.M_KIND]
     c = mv[k, K.M_C]
@@ -141,21 +175,15 @@ FIFTHS = np.array([k / 5.0 for k in range(8)], dtype=np.float32)
 
 
 @ijit
-def write_observation(
-    S: Arr,
-    cols: Arr,
-    ncols: int,
-    V: Arr,
-    g: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    viewer: int,
-    out: Arr,
-    cnt: Arr,
-) -> None:
-    """sorry.rl.observation.observation of ``viewer``'s view now, into out (float32[339]);
-    cnt is scratch (11 ints)."""
+def write_observation(T: Table, cols: Ints, V: Ints, viewer: int, out: Floats32, cnt: Ints) -> None:
+    """sorry.rl.observation.observation of ``viewer``'s view of the game T now, into out
+    (float32[339]); cnt is scratch (11 ints)."""
+    S = T.S
+    g = T.G
+    piles = T.piles
+    counts = T.counts
+    hands = T.hands
+    ncols = cols.shape[0]
     for k in range(OBS_SIZE):
         out[k] = 0.0
     turn = 15 * viewer
@@ -208,125 +236,52 @@ def write_observation(
 
 # -- games in slots ---------------------------------------------------------------------------
 @ijit
-def game_seed(V: Arr, base: Arr, i: int, episode: int) -> Any:
-    """The seed of slot i's game number ``episode``: game i + episode * N of the master seed
-    base[i] (derive_seed), or base[i] itself and then derive_seed(base[i], episode)."""
-    if V[V_SEED_MODE] == 0:
-        k = np.uint64(i + episode * V[V_NUM])
-        return K.mix64(base[i] * K.GOLDEN + k + np.uint64(1))
-    if episode == 0:
-        return base[i]
-    return K.mix64(base[i] * K.GOLDEN + np.uint64(episode + 1))
-
-
-@jit
-def advance(
-    i: int,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    E: Arr,
-    V: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-    G: Arr,
-    mvs: Arr,
-    acts: Arr,
-    W: Arr,
-    buf: Arr,
-    keys: Arr,
-    vals: Arr,
-    X: Arr,
-    Z: Arr,
-) -> None:
-    """Play slot i's game until the agent has a decision (its moves listed in mvs[i] and
-    their actions in acts[i]) or the game is over."""
-    Si = S[i]
-    mv = mvs[i]
-    g = G[i]
-    rg = rng[i]
-    to_move = g[G_TO_MOVE]
-    turn = g[G_TURN]
-    while True:
-        card, n = K.begin_turn(
-            Si, slide, P, to_move, mv, keys, W, buf, piles[i], counts[i], hands[i], rg
-        )
-        if V[V_AGENT + to_move] != 0:
-            g[G_TO_MOVE] = to_move
-            g[G_TURN] = turn
-            g[G_N] = n
-            g[G_CARD] = card
-            a = acts[i]
-            for k in range(n):
-                a[k] = encode(Si, to_move, mv, k)
-            return
-        idx = SR.decide(
-            P[K.P_SEAT_POLICY + to_move], Si, slide, P, to_move, mv, n, rg, hands[i], cols,
-            cols.shape[0], hitm, E, vals, keys, W, buf, X, Z,
-        )  # fmt: skip
-        mover = to_move
-        to_move, turn, winner, over = K.end_turn(
-            Si, slide, P, to_move, turn, mv, idx, buf, piles[i], counts[i], hands[i], rg
-        )
-        if over:
-            g[G_TO_MOVE] = mover
-            g[G_TURN] = turn
-            g[G_WINNER] = winner
-            g[G_OVER] = 1
-            g[G_N] = 0
-            g[G_CARD] = 0
-            return
-
-
-@jit
-def start(
-    i: int,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    E: Arr,
-    V: Arr,
-    base: Arr,
-    seeds: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-    G: Arr,
-    mvs: Arr,
-    acts: Arr,
-    W: Arr,
-    buf: Arr,
-    keys: Arr,
-    vals: Arr,
-    X: Arr,
-    Z: Arr,
-) -> None:
-    """A new game in slot i (its next seed), played to the agent's first decision."""
-    g = G[i]
-    seed = game_seed(V, base, i, g[G_EPISODE])
-    seeds[i] = seed
-    ncols = cols.shape[0]
-    first = K.new_game(seed, cols, ncols, P, S[i], buf, piles[i], counts[i], hands[i], rng[i])
-    g[G_TO_MOVE] = first
-    g[G_TURN] = 0
-    g[G_FIRST] = first
-    g[G_WINNER] = -1
-    g[G_OVER] = 0
-    advance(
-        i, cols, slide, P, hitm, E, V, S, piles, counts, hands, rng, G, mvs, acts, W, buf, keys,
-        vals, X, Z,
-    )  # fmt: skip
+def table(slots: Slots, i: int) -> Table:
+    """Slot i's game."""
+    return Table(
+        slots.S[i], slots.piles[i], slots.counts[i], slots.hands[i], slots.rng[i], slots.G[i]
+    )
 
 
 @ijit
-def side_return(P: Arr, winner: int, c: int) -> float:
+def game_seed(V: Ints, base: Streams, i: int, episode: int) -> Any:
+    """The seed of slot i's game number ``episode``: game i + episode * N of the master seed
+    base[i] (derive_seed), or base[i] itself and then derive_seed(base[i], episode)."""
+    if V[V_SEED_MODE] == 0:
+        return K.derive_seed(base[i], i + episode * V[V_NUM])
+    if episode == 0:
+        return base[i]
+    return K.derive_seed(base[i], episode)
+
+
+@jit
+def advance(i: int, B: Book, M: Work, slots: Slots) -> None:
+    """Play slot i's game until the agent has a decision (its moves listed in mvs[i] and
+    their actions in acts[i]) or the game is over: the one game loop, stopping at the agent's
+    seats (POLICY_OUTSIDE in the Book)."""
+    T = table(slots, i)
+    mv = slots.mvs[i]
+    # the slot's moves, kept between steps
+    if L.play_on(T, B, K.with_moves(M, mv), -1) == L.STOP_DECISION:
+        g = T.G
+        to_move = g[G_TO_MOVE]
+        a = slots.acts[i]
+        for k in range(g[G_N]):
+            a[k] = encode(T.S, to_move, mv, k)
+
+
+@jit
+def start(i: int, B: Book, M: Work, V: Ints, slots: Slots) -> None:
+    """A new game in slot i (its next seed), played to the agent's first decision."""
+    T = table(slots, i)
+    seed = game_seed(V, slots.base, i, T.G[G_EPISODE])
+    slots.seeds[i] = seed
+    K.new_game(seed, T, B)
+    advance(i, B, M, slots)
+
+
+@ijit
+def side_return(P: Ints, winner: int, c: int) -> float:
     """+1 if colour c's side won, -1 if it lost, 0 unfinished."""
     if winner < 0:
         return 0.0
@@ -336,138 +291,61 @@ def side_return(P: Arr, winner: int, c: int) -> float:
 
 
 @ijit
-def write_view(
-    i: int,
-    cols: Arr,
-    V: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    G: Arr,
-    acts: Arr,
-    obs: Arr,
-    mask: Arr,
-    cnt: Arr,
-) -> None:
+def write_view(i: int, cols: Ints, V: Ints, slots: Slots, views: Views, cnt: Ints) -> None:
     """Slot i's observation and legal-action mask, for the agent's colour (self-play: the
     colour to move, at the end the one that moved last); cnt is scratch."""
-    g = G[i]
+    g = slots.G[i]
     viewer = V[V_SINGLE] if V[V_SINGLE] >= 0 else g[G_TO_MOVE]
     g[G_VIEWER] = viewer
-    write_observation(
-        S[i], cols, cols.shape[0], V, g, piles[i], counts[i], hands[i], viewer, obs[i], cnt
-    )
-    m = mask[i]
+    write_observation(table(slots, i), cols, V, viewer, views.obs[i], cnt)
+    m = views.mask[i]
     for k in range(m.shape[0]):
         m[k] = False
-    a = acts[i]
+    a = slots.acts[i]
     for k in range(g[G_N]):
         m[a[k]] = True
 
 
 @ijit
-def write_result(
-    i: int, cols: Arr, P: Arr, G: Arr, reward: Arr, term: Arr, trunc: Arr, returns: Arr
-) -> None:
+def write_result(i: int, B: Book, G: Ints, views: Views) -> None:
     """Slot i's reward (the viewer's side: +1 won, -1 lost, at the end only), end flags and
     the return of every colour."""
     g = G[i]
     over = g[G_OVER] != 0
     winner = g[G_WINNER]
-    term[i] = over and winner >= 0
-    trunc[i] = over and winner < 0
+    views.term[i] = over and winner >= 0
+    views.trunc[i] = over and winner < 0
+    returns = views.returns
     for c in range(4):
         returns[i, c] = 0.0
     if over:
-        for kc in range(cols.shape[0]):
-            c = cols[kc]
-            returns[i, c] = side_return(P, winner, c)
-    reward[i] = returns[i, g[G_VIEWER]]
+        for kc in range(B.cols.shape[0]):
+            c = B.cols[kc]
+            returns[i, c] = side_return(B.P, winner, c)
+    views.reward[i] = returns[i, g[G_VIEWER]]
+
+
+@ijit
+def show(i: int, B: Book, V: Ints, slots: Slots, views: Views, cnt: Ints) -> None:
+    """Slot i's view and result."""
+    write_view(i, B.cols, V, slots, views, cnt)
+    write_result(i, B, slots.G, views)
 
 
 @jit
-def reset_slots(
-    lo: int,
-    hi: int,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    E: Arr,
-    V: Arr,
-    base: Arr,
-    seeds: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-    G: Arr,
-    mvs: Arr,
-    acts: Arr,
-    W: Arr,
-    buf: Arr,
-    keys: Arr,
-    vals: Arr,
-    X: Arr,
-    Z: Arr,
-    obs: Arr,
-    mask: Arr,
-    reward: Arr,
-    term: Arr,
-    trunc: Arr,
-    returns: Arr,
-) -> None:
+def reset_slots(lo: int, hi: int, B: Book, M: Work, V: Ints, slots: Slots, views: Views) -> None:
     """Start the first game of slots lo..hi-1."""
     for i in range(lo, hi):
-        G[i, G_EPISODE] = 0
-        start(
-            i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs, acts,
-            W, buf, keys, vals, X, Z,
-        )  # fmt: skip
-        write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
-        write_result(i, cols, P, G, reward, term, trunc, returns)
+        slots.G[i, G_EPISODE] = 0
+        start(i, B, M, V, slots)
+        show(i, B, V, slots, views, M.keys[1])
 
 
 @jit
 def step_slots(
-    lo: int,
-    hi: int,
-    actions: Arr,
-    illegal_reward: float,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    E: Arr,
-    V: Arr,
-    base: Arr,
-    seeds: Arr,
-    S: Arr,
-    piles: Arr,
-    counts: Arr,
-    hands: Arr,
-    rng: Arr,
-    G: Arr,
-    mvs: Arr,
-    acts: Arr,
-    W: Arr,
-    buf: Arr,
-    keys: Arr,
-    vals: Arr,
-    X: Arr,
-    Z: Arr,
-    obs: Arr,
-    mask: Arr,
-    reward: Arr,
-    term: Arr,
-    trunc: Arr,
-    returns: Arr,
-    illegal: Arr,
-    final_obs: Arr,
-    has_final: Arr,
-) -> int:
+    lo: int, hi: int, actions: Ints, illegal_reward: float, B: Book, M: Work, V: Ints,
+    slots: Slots, views: Views,
+) -> int:  # fmt: skip
     """One step of slots lo..hi-1: the agent's action played (an illegal one replaced by a
     random legal move from the mover's stream), the other seats played to the agent's next
     decision, the outputs written. A finished game is replaced by the next one: at this step,
@@ -475,77 +353,44 @@ def step_slots(
     observation in final_obs (same-step). Returns the number of decisions played."""
     decisions = 0
     same_step = V[V_AUTORESET] == 1
+    cnt = M.keys[1]
     for i in range(lo, hi):
-        g = G[i]
-        illegal[i] = False
-        has_final[i] = False
+        g = slots.G[i]
+        views.illegal[i] = False
+        views.has_final[i] = False
         if g[G_OVER] != 0:
             g[G_EPISODE] += 1
-            start(
-                i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs,
-                acts, W, buf, keys, vals, X, Z,
-            )  # fmt: skip
-            write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
-            write_result(i, cols, P, G, reward, term, trunc, returns)
+            start(i, B, M, V, slots)
+            show(i, B, V, slots, views, cnt)
             continue
         n = g[G_N]
         a = actions[i]
-        ai = acts[i]
+        ai = slots.acts[i]
         idx = -1
         for k in range(n):
             if ai[k] == a:
                 idx = k
                 break
-        mover = g[G_TO_MOVE]
         if idx < 0:
-            illegal[i] = True
-            idx = K.below(rng[i], 1 + mover, n)
+            views.illegal[i] = True
+            idx = K.below(slots.rng[i], 1 + g[G_TO_MOVE], n)
         decisions += 1
-        to_move, turn, winner, over = K.end_turn(
-            S[i],
-            slide,
-            P,
-            mover,
-            g[G_TURN],
-            mvs[i],
-            idx,
-            buf,
-            piles[i],
-            counts[i],
-            hands[i],
-            rng[i],
-        )
-        g[G_TURN] = turn
-        if over:
-            g[G_TO_MOVE] = mover
-            g[G_WINNER] = winner
-            g[G_OVER] = 1
-            g[G_N] = 0
-            g[G_CARD] = 0
-        else:
-            g[G_TO_MOVE] = to_move
-            advance(
-                i, cols, slide, P, hitm, E, V, S, piles, counts, hands, rng, G, mvs, acts, W,
-                buf, keys, vals, X, Z,
-            )  # fmt: skip
-        write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
-        write_result(i, cols, P, G, reward, term, trunc, returns)
-        if illegal[i]:
-            reward[i] += illegal_reward
+        if not L.play_choice(table(slots, i), B, slots.mvs[i], idx):
+            advance(i, B, M, slots)
+        show(i, B, V, slots, views, cnt)
+        if views.illegal[i]:
+            views.reward[i] += illegal_reward
         if same_step and g[G_OVER] != 0:
-            K.copy_into(final_obs[i], obs[i])
-            has_final[i] = True
+            K.copy_into(views.final_obs[i], views.obs[i])
+            views.has_final[i] = True
             g[G_EPISODE] += 1
-            start(
-                i, cols, slide, P, hitm, E, V, base, seeds, S, piles, counts, hands, rng, G, mvs,
-                acts, W, buf, keys, vals, X, Z,
-            )  # fmt: skip
-            write_view(i, cols, V, S, piles, counts, hands, G, acts, obs, mask, keys[1])
+            start(i, B, M, V, slots)
+            write_view(i, B.cols, V, slots, views, cnt)
     return decisions
 
 
 @jit
-def sample_actions(G: Arr, acts: Arr, u: Arr, out: Arr) -> None:
+def sample_actions(G: Ints, acts: Moves, u: Any, out: Ints) -> None:
     """out[i] = a uniformly random legal action of slot i (u[i] uniform in [0, 1)); 0 when
     the game is over (the next step ignores it)."""
     for i in range(G.shape[0]):
@@ -553,15 +398,32 @@ def sample_actions(G: Arr, acts: Arr, u: Arr, out: Arr) -> None:
         out[i] = acts[i, min(int(u[i] * n), n - 1)] if n > 0 else 0
 
 
-@ajit
-def new_slots(num: int) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
-    """The per-game arrays of ``num`` slots: S, piles, counts, hands, rng, G, mvs, acts."""
-    S = np.empty((num, K.STATE_LEN), dtype=np.int8)
-    piles = np.zeros((num, 2, 48), dtype=np.int8)
-    counts = np.zeros((num, 6), dtype=np.int64)
-    hands = np.zeros((num, 4, 11), dtype=np.int64)
-    rng = np.zeros((num, 5), dtype=np.uint64)
-    G = np.zeros((num, G_LEN), dtype=np.int64)
-    mvs = np.zeros((num, K.MAX_MOVES, K.M_COLS), dtype=np.int16)
-    acts = np.zeros((num, K.MAX_MOVES), dtype=np.int16)
-    return S, piles, counts, hands, rng, G, mvs, acts
+def new_slots(num: int) -> Slots:
+    """The arrays of ``num`` slots (numpy)."""
+    return Slots(
+        np.zeros((num, K.STATE_LEN), dtype=np.int8),
+        np.zeros((num, 2, 48), dtype=np.int8),
+        np.zeros((num, 6), dtype=np.int64),
+        np.zeros((num, 4, 11), dtype=np.int64),
+        np.zeros((num, 5), dtype=np.uint64),
+        np.zeros((num, G_LEN), dtype=np.int64),
+        np.zeros((num, K.MAX_MOVES, K.M_COLS), dtype=np.int16),
+        np.zeros((num, K.MAX_MOVES), dtype=np.int16),
+        np.zeros(num, dtype=np.uint64),
+        np.zeros(num, dtype=np.uint64),
+    )
+
+
+def new_views(num: int) -> Views:
+    """The output arrays of ``num`` slots (numpy)."""
+    return Views(
+        np.zeros((num, OBS_SIZE), dtype=np.float32),
+        np.zeros((num, NUM_ACTIONS), dtype=np.bool_),
+        np.zeros(num, dtype=np.float32),
+        np.zeros(num, dtype=np.bool_),
+        np.zeros(num, dtype=np.bool_),
+        np.zeros((num, 4), dtype=np.float32),
+        np.zeros(num, dtype=np.bool_),
+        np.zeros((num, OBS_SIZE), dtype=np.float32),
+        np.zeros(num, dtype=np.bool_),
+    )

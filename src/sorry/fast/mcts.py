@@ -120,15 +120,8 @@ class TreeSearch:
                 r.hitm,
                 r.E,
                 r.E_leaf,
-                seed64,
-                step,
-                depth,
-                exploration,
-                expand_after,
-                T,
-                V,
-                KEYS,
-                info,
+                (seed64, step, depth, exploration, expand_after),
+                MC.Tree(T, V, KEYS, info),
             )
             done += step
             if iterations is not None and done >= iterations:
@@ -155,8 +148,7 @@ class TreeSearch:
 def _fill_root_moves(root: ViewRoot, mv0: Array) -> None:
     from . import _kernel as K
 
-    _S, W, buf, _mv, keys, _p, _c, _h, _r = K.new_work()
-    SR.root_moves(root.S0, root.slide, root.P, root.R, mv0, keys, W, buf)
+    SR.root_moves(root.S0, root.slide, root.P, root.R, K.new_work()._replace(mv=mv0))
 
 
 __all__ = ["CHUNK", "TreeResult", "TreeSearch"]

@@ -2,9 +2,10 @@
 network's forward pass and its gradient step, self-play games that learn by TD(lambda), and
 games against the compiled bots that measure it.
 
-The kernel is reached through its game-loop functions (``new_game``, ``begin_turn``,
-``end_turn``, ``apply_move``) and the compiled ``decide`` of the rollouts' policies; nothing here
-re-implements a rule.
+Games are played by the compiled engine's one game loop (:func:`sorry.fast._loop.play_on`), the
+network's seats being ``POLICY_OUTSIDE`` (the loop stops at their decisions and the move chosen
+here is played with ``play_choice``); the afterstates come from the kernel's ``apply_move`` and
+``plays_again``, the win from its ``won``: nothing here re-implements a rule.
 
 Features are those of an *afterstate* (the pawns after a move, before the next card is drawn),
 seen from a reference seat ``ref`` (the player who chooses): the seats are taken in turn order
@@ -32,13 +33,14 @@ that each relative seat wins. A move's value for its player is output 0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba  # type: ignore[import-untyped, import-not-found, unused-ignore]
 import numpy as np
 
 from .. import tuning as _ev  # the numbers the bots share (BUMP_STEPS, DEFAULT_WEIGHTS)
-from ..fast import _kernel as K, _search as SR
+from ..compiled.arrays import E_LEN
+from ..fast import _kernel as K, _loop as L
 
 Arr = Any
 
@@ -285,11 +287,6 @@ def sgd_step(
 
 
 @jit
-def team_home(S: Arr, c: int, teams: bool) -> bool:
-    return K.all_home(S, c) and (not teams or K.all_home(S, K.PARTNER[c]))
-
-
-@jit
 def position_of(cols: Arr, ncols: int, c: int) -> int:
     for q in range(ncols):
         if cols[q] == c:
@@ -297,56 +294,71 @@ def position_of(cols: Arr, ncols: int, c: int) -> int:
     return 0
 
 
+class Scratch(NamedTuple):
+    """The network's scratch while it chooses."""
+
+    probs: Arr  # float64[11]: the next card's probabilities by kind
+    cover: Arr  # int64[40]: the features' bump masks
+    x: Arr  # float64[inputs]: the features of the afterstate being valued
+    h: Arr  # float64[hidden]: the hidden layer
+    p: Arr  # float64[N_OUT]: the seats' probabilities
+
+
+@jit
+def new_scratch(net: Any) -> Scratch:
+    """The scratch of a network ``net`` (its inputs and hidden layer's sizes)."""
+    return Scratch(
+        np.empty(11), np.empty(40, dtype=np.int64), np.empty(net[0].shape[0]),
+        np.empty(net[1].shape[0]), np.empty(N_OUT),
+    )  # fmt: skip
+
+
+@jit
+def afterstate(T: K.Table, B: K.Book, M: K.Work, colour: int, m: int, F: Scratch, x: Arr) -> Any:
+    """x = the features of the state after move m of M.mv for ``colour`` (played on M.W[2],
+    returned), seen from ``colour``'s seat, the next to move as the rules say (the kernel's
+    plays_again); F.probs: the next card's probabilities; a points network's inputs: the
+    cards ``colour`` keeps."""
+    cols = B.cols
+    ncols = cols.shape[0]
+    after = M.W[2]
+    K.copy_into(after, T.S)
+    K.apply_move(after, B.slide, B.P, M.mv, m)
+    ref = position_of(cols, ncols, colour)
+    again = K.plays_again(B.P, M.mv[m, K.M_CARD], M.mv[m, K.M_KIND])
+    nxt = ref if again else (ref + 1) % ncols
+    teams = B.P[K.P_TEAMS] != 0
+    features(after, cols, ncols, ref, nxt, teams, F.probs, T.counts[0], B.hitm, F.cover, x)
+    hand_features(T.hands[colour], M.mv[m, K.M_CARD], x)
+    return after
+
+
 @jit
 def choose_learned(
-    S: Arr,
-    slide: Arr,
-    P: Arr,
-    cols: Arr,
-    ncols: int,
-    colour: int,
-    mv: Arr,
-    n: int,
-    probs: Arr,
-    draw: int,
-    hitm: Arr,
-    net: Any,
-    W: Arr,
-    cover: Arr,
-    xt: Arr,
-    xbest: Arr,
-    h: Arr,
-    p: Arr,
+    T: K.Table, B: K.Book, M: K.Work, colour: int, n: int, net: Any, F: Scratch, xbest: Arr,
     pbest: Arr,
-    hand: Arr,
-) -> int:
-    """The move of mv[:n] whose afterstate the network values most for ``colour`` (ties: the
-    first); its features in ``xbest`` and its seats' probabilities in ``pbest``. ``hand``:
-    ``colour``'s hand by kind (points; read only by a network with the hand's inputs)."""
+) -> int:  # fmt: skip
+    """The move of M.mv[:n] whose afterstate the network values most for ``colour`` (ties:
+    the first); its features in ``xbest`` and its seats' probabilities in ``pbest``."""
     W1, b1, W2, b2 = net
-    teams = P[K.P_TEAMS] != 0
-    ref = position_of(cols, ncols, colour)
+    teams = B.P[K.P_TEAMS] != 0
+    ncols = B.cols.shape[0]
+    p = F.p
     best = -1.0
     idx = 0
     for m in range(n):
-        K.copy_into(W[2], S)
-        K.apply_move(W[2], slide, P, mv, m)
-        card = mv[m, K.M_CARD]
-        again = (P[K.P_AGAIN] >> card) & 1 and mv[m, K.M_KIND] != K.K_DISCARD
-        nxt = ref if again else (ref + 1) % ncols
-        features(W[2], cols, ncols, ref, nxt, teams, probs, draw, hitm, cover, xt)
-        hand_features(hand, card, xt)
-        if team_home(W[2], colour, teams):  # the mover wins (in teams: as its team's winner)
+        after = afterstate(T, B, M, colour, m, F, F.x)
+        if K.won(after, colour, teams):  # the mover wins (in teams: as its team's winner)
             for k in range(N_OUT):
                 p[k] = 0.0
             p[0] = 1.0
         else:
-            forward(xt, ncols, W1, b1, W2, b2, h, p)
+            forward(F.x, ncols, W1, b1, W2, b2, F.h, p)
         v = p[0] + (p[2] if teams and ncols == 4 else 0.0)
         if v > best:
             best = v
             idx = m
-            xbest[:] = xt
+            xbest[:] = F.x
             pbest[:] = p
     return idx
 
@@ -355,92 +367,62 @@ MAX_STEPS = 4000
 
 
 @jit
+def next_probs(T: K.Table, B: K.Book, colour: int, probs: Arr) -> None:
+    """The next card's probabilities as ``colour`` sees them: the draw pile's (points: every
+    card it cannot see, ``hidden_probs``)."""
+    if B.P[K.P_POINTS] != 0:
+        hidden_probs(T.piles, T.counts, T.hands, colour, probs)
+    else:
+        card_probs(T.piles, T.counts, probs)
+
+
+@jit
+def outside_book(P: Arr, slide: Arr, cols: Arr, hitm: Arr, E: Arr, pols: Arr) -> K.Book:
+    """The Book of a game in which the seats with POLICY_OUTSIDE in ``pols`` are the
+    network's (the game loop stops at their decisions)."""
+    after = np.empty(4, dtype=np.int64)
+    K.seat_after(cols, after)
+    return K.Book(P, slide, cols, after, pols, hitm, E)
+
+
+@jit
 def selfplay_game(
-    seed: Any,
-    cols: Arr,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    net: Any,
-    lam: float,
-    lr: float,
-    explore: float,
-    work: Any,
-    X: Arr,
-    V: Arr,
-    ref_of: Arr,
-    stats: Arr,
-) -> None:
-    """One game of the network against itself, then TD(lambda) on its afterstates (the
-    lambda-returns computed backwards from the result, each seat's prediction rotated into the
-    frame of the seat that chose). stats += [games, decisions, squared error, wins of the
-    first seat to move]."""
-    S, Wk, buf, mv, keys, piles, counts, hands, rng, _vals, _Xs, _Z = work
+    seed: Any, B: K.Book, net: Any, learn: Any, T: K.Table, M: K.Work, X: Arr, V: Arr,
+    ref_of: Arr, stats: Arr,
+) -> None:  # fmt: skip
+    """One game of the network against itself (every seat POLICY_OUTSIDE in B), then
+    TD(lambda) on its afterstates (the lambda-returns computed backwards from the result,
+    each seat's prediction rotated into the frame of the seat that chose); ``learn`` = (lam,
+    lr, explore). stats += [games, decisions, squared error, wins of the first seat to move]."""
+    lam, lr, explore = learn
+    cols = B.cols
     ncols = cols.shape[0]
     W1, b1, W2, b2 = net
     nh = b1.shape[0]
-    h = np.empty(nh)
+    F = new_scratch(net)
+    h = F.h
+    p = F.p
     gh = np.empty(nh)
-    p = np.empty(N_OUT)
     y = np.empty(N_OUT)
     g = np.empty(N_OUT)
-    probs = np.empty(11)
-    cover = np.empty(40, dtype=np.int64)
-    xt = np.empty(W1.shape[0])
-    points = P[K.P_POINTS] != 0
-    first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
-    to_move = first
-    turn = 0
-    winner = -1
+    K.new_game(seed, T, B)
+    G = T.G
+    first = G[K.G_FIRST]
     t = 0
-    while True:
-        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
-        if points:
-            hidden_probs(piles, counts, hands, to_move, probs)
-        else:
-            card_probs(piles, counts, probs)
-        idx = choose_learned(
-            S,
-            slide,
-            P,
-            cols,
-            ncols,
-            to_move,
-            mv,
-            n,
-            probs,
-            counts[0],
-            hitm,
-            net,
-            Wk,
-            cover,
-            xt,
-            X[t],
-            h,
-            p,
-            V[t],
-            hands[to_move],
-        )
-        if explore > 0.0 and n > 1 and K.below(rng, 1 + to_move, 1_000_000) < explore * 1e6:
-            idx = K.below(rng, 1 + to_move, n)
-            K.copy_into(Wk[2], S)
-            K.apply_move(Wk[2], slide, P, mv, idx)
-            card = mv[idx, K.M_CARD]
-            ref = position_of(cols, ncols, to_move)
-            again = (P[K.P_AGAIN] >> card) & 1 and mv[idx, K.M_KIND] != K.K_DISCARD
-            nxt = ref if again else (ref + 1) % ncols
-            features(
-                Wk[2], cols, ncols, ref, nxt, P[K.P_TEAMS] != 0, probs, counts[0], hitm, cover, X[t]
-            )
-            hand_features(hands[to_move], card, X[t])
+    while L.play_on(T, B, M, -1) == L.STOP_DECISION:
+        to_move = G[K.G_TO_MOVE]
+        n = G[K.G_N]
+        next_probs(T, B, to_move, F.probs)
+        idx = choose_learned(T, B, M, to_move, n, net, F, X[t], V[t])
+        if explore > 0.0 and n > 1 and K.below(T.rng, 1 + to_move, 1_000_000) < explore * 1e6:
+            idx = K.below(T.rng, 1 + to_move, n)
+            afterstate(T, B, M, to_move, idx, F, X[t])
             forward(X[t], ncols, W1, b1, W2, b2, h, V[t])
         ref_of[t] = position_of(cols, ncols, to_move)
         t += 1
-        to_move, turn, winner, over = K.end_turn(
-            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-        )
-        if over or t >= MAX_STEPS:
+        if L.play_choice(T, B, M.mv, idx) or t >= MAX_STEPS:
             break
+    winner = G[K.G_WINNER]
     stats[0] += 1
     stats[1] += t
     if winner < 0:  # unfinished (too long): nothing learned
@@ -482,10 +464,13 @@ def selfplay_batch(
 ) -> None:
     """Self-play games from ``seeds`` (game k with ``nplayers[k]`` players: the colours of
     sorry.rulebook.colours_for), learning after each."""
-    work = SR.new_work()
+    T = K.new_table()
+    M = K.new_work()
     X = np.empty((MAX_STEPS, net[0].shape[0]))
     V = np.empty((MAX_STEPS, N_OUT))
     ref_of = np.empty(MAX_STEPS, dtype=np.int64)
+    pols = np.full(4, K.POLICY_OUTSIDE, dtype=np.int64)
+    E = np.zeros(E_LEN)
     for g in range(seeds.shape[0]):
         npl = nplayers[g]
         if npl == 2:
@@ -494,98 +479,26 @@ def selfplay_batch(
             cols = np.array([0, 1, 2], dtype=np.int64)
         else:
             cols = np.array([0, 1, 2, 3], dtype=np.int64)
-        selfplay_game(
-            seeds[g], cols, slide, P, hitm, net, lam, lr, explore, work, X, V, ref_of, stats
-        )
+        B = outside_book(P, slide, cols, hitm, E, pols)
+        selfplay_game(seeds[g], B, net, (lam, lr, explore), T, M, X, V, ref_of, stats)
 
 
 @jit
-def match_game(
-    seed: Any,
-    cols: Arr,
-    learner: Arr,
-    pol: int,
-    slide: Arr,
-    P: Arr,
-    hitm: Arr,
-    E: Arr,
-    net: Any,
-    work: Any,
-) -> int:
-    """One game in which the colours with ``learner[c]`` play the network greedily and the
-    others the compiled policy ``pol``; returns the winner (-1 unfinished)."""
-    S, Wk, buf, mv, keys, piles, counts, hands, rng, vals, Xs, Z = work
-    ncols = cols.shape[0]
-    nh = net[1].shape[0]
-    h = np.empty(nh)
-    p = np.empty(N_OUT)
-    pb = np.empty(N_OUT)
-    probs = np.empty(11)
-    cover = np.empty(40, dtype=np.int64)
-    xt = np.empty(net[0].shape[0])
+def match_game(seed: Any, B: K.Book, net: Any, T: K.Table, M: K.Work, F: Scratch) -> int:
+    """One game in which the POLICY_OUTSIDE seats of B play the network greedily and the
+    others their compiled policy; returns the winner (-1 unfinished)."""
     xb = np.empty(net[0].shape[0])
-    points = P[K.P_POINTS] != 0
-    first = K.new_game(seed, cols, ncols, P, S, buf, piles, counts, hands, rng)
-    to_move = first
-    turn = 0
-    winner = -1
-    while True:
-        _card, n = K.begin_turn(S, slide, P, to_move, mv, keys, Wk, buf, piles, counts, hands, rng)
-        if learner[to_move]:
-            if points:
-                hidden_probs(piles, counts, hands, to_move, probs)
-            else:
-                card_probs(piles, counts, probs)
-            idx = choose_learned(
-                S,
-                slide,
-                P,
-                cols,
-                ncols,
-                to_move,
-                mv,
-                n,
-                probs,
-                counts[0],
-                hitm,
-                net,
-                Wk,
-                cover,
-                xt,
-                xb,
-                h,
-                p,
-                pb,
-                hands[to_move],
-            )
-        else:
-            idx = SR.decide(
-                pol,
-                S,
-                slide,
-                P,
-                to_move,
-                mv,
-                n,
-                rng,
-                hands,
-                cols,
-                ncols,
-                hitm,
-                E,
-                vals,
-                keys,
-                Wk,
-                buf,
-                Xs,
-                Z,
-            )
-        to_move, turn, winner, over = K.end_turn(
-            S, slide, P, to_move, turn, mv, idx, buf, piles, counts, hands, rng
-        )
-        if over or turn >= 20 * MAX_STEPS:
+    pb = np.empty(N_OUT)
+    K.new_game(seed, T, B)
+    G = T.G
+    cap = 20 * MAX_STEPS
+    while L.play_on(T, B, M, cap - G[K.G_TURN]) == L.STOP_DECISION:
+        to_move = G[K.G_TO_MOVE]
+        next_probs(T, B, to_move, F.probs)
+        idx = choose_learned(T, B, M, to_move, G[K.G_N], net, F, xb, pb)
+        if L.play_choice(T, B, M.mv, idx) or G[K.G_TURN] >= cap:
             break
-    return winner
+    return int(G[K.G_WINNER])
 
 
 @jit
@@ -595,7 +508,9 @@ def match_batch(
     """Paired deals against policy ``pol``: deal k is played with the network as Red, then
     as Yellow, heads-up; in teams (four seats) as Red and Yellow, then as Blue and Green.
     out[k] = the network's wins in the two games (0, 1 or 2)."""
-    work = SR.new_work()
+    T = K.new_table()
+    M = K.new_work()
+    F = new_scratch(net)
     teams = P[K.P_TEAMS] != 0
     if teams:
         cols = np.array([0, 1, 2, 3], dtype=np.int64)
@@ -603,15 +518,16 @@ def match_batch(
     else:
         cols = np.array([0, 2], dtype=np.int64)
         sides = (0, 2)
-    learner = np.zeros(4, dtype=np.int64)
+    pols = np.full(4, pol, dtype=np.int64)
+    B = outside_book(P, slide, cols, hitm, E, pols)
     for g in range(seeds.shape[0]):
         wins = 0
         for side in sides:
             partner = K.PARTNER[side] if teams else side
             for c in range(4):
-                learner[c] = 1 if c == side or c == partner else 0  # noqa: SIM109 (compiled)
-            winner = match_game(seeds[g], cols, learner, pol, slide, P, hitm, E, net, work)
-            if winner >= 0 and learner[winner]:
+                pols[c] = K.POLICY_OUTSIDE if c == side or c == partner else pol  # noqa: SIM109
+            winner = match_game(seeds[g], B, net, T, M, F)
+            if winner >= 0 and pols[winner] == K.POLICY_OUTSIDE:
                 wins += 1
         out[g] = wins
 

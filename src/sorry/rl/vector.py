@@ -56,14 +56,14 @@ from .render import RENDER_FPS
 
 try:
     from .. import fast
-    from ..fast import _kernel as K, _policy as PO, _search as SR, _vector as VK
+    from ..fast import _kernel as K, _vector as VK
     from ..fast.search import rule_arrays
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"sorry.rl.vector needs the fast extra (numba): {exc}") from exc
 
 DEFAULT_TURN_LIMIT = 1000
 #: The compiled policies the other seats can play (sorry.bots' levels, exactly).
-OPPONENTS = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASYBOT, "medium": SR.POLICY_MEDIUM}
+OPPONENTS = {"random": K.POLICY_RANDOM, "easy": K.POLICY_EASYBOT, "medium": K.POLICY_MEDIUM}
 SELF_PLAY = "self"
 
 Array = npt.NDArray[Any]
@@ -118,16 +118,17 @@ class SorryVectorEnv(VectorEnv):
         self.seat = seat
         self.colour = self.colours[seat]
         self.policies = self._seat_policies(opponents)
-        P, self._slide = fast.params(
-            rules, K.POLICY_RANDOM, [self.policies.get(c, 0) for c in range(4)]
-        )
-        self._P = P
+        P, slide = fast.params(rules, K.POLICY_RANDOM, [self.policies.get(c, 0) for c in range(4)])
+        # the agent's seats are the game loop's POLICY_OUTSIDE: it stops at their decisions
+        pols = np.array(
+            [K.POLICY_OUTSIDE if c in self.colours and (self.self_play or c == self.colour)
+             else self.policies.get(c, K.POLICY_RANDOM) for c in range(4)],
+            dtype=np.int64,
+        )  # fmt: skip
         # the medium bot's evaluation tables (threat masks, card probabilities and weights)
-        _P, _slide, self._hitm, self._E = rule_arrays(rules)
-        self._cols = np.array(self.colours, dtype=np.int64)
+        _P, _slide, hitm, E = rule_arrays(rules)
+        self._book = K.book(P, slide, np.array(self.colours), pols, hitm.copy(), E.copy())
         V = np.zeros(VK.V_LEN, dtype=np.int64)
-        for c in self.colours:
-            V[VK.V_AGENT + c] = int(self.self_play or c == self.colour)
         V[VK.V_SINGLE] = -1 if self.self_play else self.colour
         V[VK.V_NUM] = num_envs
         V[VK.V_AUTORESET] = int(mode == AutoresetMode.SAME_STEP)
@@ -139,16 +140,12 @@ class SorryVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         n = num_envs
-        (self._S, self._piles, self._counts, self._hands, self._rng, self._G, self._mvs,
-         self._acts) = VK.new_slots(n)  # fmt: skip
-        self._W = np.zeros((3, K.STATE_LEN), dtype=np.int8)
-        self._vals = np.zeros(K.MAX_MOVES, dtype=np.float64)
-        self._X = np.zeros((2, K.STATE_LEN), dtype=np.int8)
-        self._Z = np.zeros(PO.Z_LEN, dtype=np.int64)
-        self._buf = np.zeros(48, dtype=np.int64)
-        self._keys = np.zeros((2, K.MAX_MOVES), dtype=np.int64)
-        self._base = np.zeros(n, dtype=np.uint64)
-        self._seeds = np.zeros(n, dtype=np.uint64)
+        self._slots = VK.new_slots(n)
+        self._G = self._slots.G
+        self._S = self._slots.S
+        self._base = self._slots.base
+        self._seeds = self._slots.seeds
+        self._work = K.new_work()
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
         self._reward = np.zeros(n, dtype=np.float32)
@@ -202,7 +199,9 @@ class SorryVectorEnv(VectorEnv):
             self._base[:] = [int(s) & mask64 for s in seeds]
             self._V[VK.V_SEED_MODE] = 1
         self._fresh_outputs()
-        VK.reset_slots(0, self.num_envs, *self._rules(), *self._state(), *self._outputs()[:6])
+        VK.reset_slots(
+            0, self.num_envs, self._book, self._work, self._V, self._slots, self._views()
+        )
         self._illegal[:] = False
         self._started = True
         return self._obs, self._info(reset=True)
@@ -220,8 +219,8 @@ class SorryVectorEnv(VectorEnv):
         acts = acts.astype(np.int64, copy=False)
         self._fresh_outputs()
         decisions = VK.step_slots(
-            0, self.num_envs, acts, self.illegal_reward, *self._rules(), *self._state(),
-            *self._outputs(),
+            0, self.num_envs, acts, self.illegal_reward, self._book, self._work, self._V,
+            self._slots, self._views(),
         )  # fmt: skip
         self.agent_steps += int(decisions)
         return self._obs, self._reward, self._term, self._trunc, self._info(reset=False)
@@ -234,7 +233,7 @@ class SorryVectorEnv(VectorEnv):
     def sample_actions(self, rng: np.random.Generator) -> Array:
         """A uniformly random legal action for every slot (int64[num_envs])."""
         out = np.zeros(self.num_envs, dtype=np.int64)
-        VK.sample_actions(self._G, self._acts, rng.random(self.num_envs), out)
+        VK.sample_actions(self._G, self._slots.acts, rng.random(self.num_envs), out)
         return out
 
     def render(self) -> tuple[str, ...] | tuple[Image, ...] | None:
@@ -284,18 +283,10 @@ class SorryVectorEnv(VectorEnv):
         return text
 
     # -- internals ------------------------------------------------------------------------------
-    def _rules(self) -> tuple[Array, ...]:
-        return (self._cols, self._slide, self._P, self._hitm, self._E, self._V, self._base,
-                self._seeds)  # fmt: skip
-
-    def _state(self) -> tuple[Array, ...]:
-        return (self._S, self._piles, self._counts, self._hands, self._rng, self._G, self._mvs,
-                self._acts, self._W, self._buf, self._keys, self._vals, self._X,
-                self._Z)  # fmt: skip
-
-    def _outputs(self) -> tuple[Array, ...]:
-        return (self._obs, self._mask, self._reward, self._term, self._trunc, self._returns,
-                self._illegal, self._final_obs, self._has_final)  # fmt: skip
+    def _views(self) -> VK.Views:
+        """The step's output arrays as the kernel's record."""
+        return VK.Views(self._obs, self._mask, self._reward, self._term, self._trunc,
+                        self._returns, self._illegal, self._final_obs, self._has_final)  # fmt: skip
 
     def _fresh_outputs(self) -> None:
         """New arrays for the step's outputs (``copy``: what a step returned stays as it was),
