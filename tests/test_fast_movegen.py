@@ -22,10 +22,10 @@ CONFIGS = [
     ("standard", {"slide_on": "own", "swap_slides": "both"}, 4),
     ("standard", {"slide_on": "all", "sorry_forward_4": "always"}, 3),
     ("standard", {"sorry_forward_4": "fallback", "deck": "44", "starting_pawns_out": "1"}, 4),
-    ("standard", {"two_draws_again": "no", "swap_slides": "both", "slide_on": "all"}, 2),
+    ("standard", {"two_draws_again": "no", "swap_slides": "both", "ten_backward": "fallback"}, 2),
     ("teams", {}, 4),
     ("teams", {"team_swap_partner": "yes", "swap_slides": "both"}, 4),
-    ("teams", {"sorry_forward_4": "fallback", "slide_on": "all"}, 4),
+    ("teams", {"sorry_forward_4": "fallback", "slide_on": "all", "ten_backward": "fallback"}, 4),
 ]
 
 

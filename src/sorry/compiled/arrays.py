@@ -44,10 +44,8 @@ from ..view import PlayerView
 Array = npt.NDArray[Any]
 
 #: The settings the compiled engine cannot play (see sorry.rules.Unsupported): splitting a 7
-#: among three or four pawns of a team; the 10's backward move only as a fallback (not yet).
-UNSUPPORTED: Final[Unsupported] = frozenset(
-    {("team_seven_split", "any"), ("ten_backward", "fallback")}
-)
+#: among three or four pawns of a team.
+UNSUPPORTED: Final[Unsupported] = frozenset({("team_seven_split", "any")})
 
 # -- the state S (int8) ---------------------------------------------------------------------------
 TRACK: Final = board.TRACK_LEN
@@ -73,7 +71,8 @@ P_SEAT_POLICY: Final = 12  # 12..15: policy of each colour R B Y G
 P_SORRY_TARGETS: Final = 16
 #: 32..47: [4 * mover + c]: the colours (bit t) a pawn of colour c may swap with on an 11
 P_SWAP_TARGETS: Final = 32
-P_LEN: Final = 48
+P_BACK_FALLBACK: Final = 48  # 1: a card's backward move only when no pawn can go forward
+P_LEN: Final = 49
 POLICY_RANDOM: Final = 0  # the kernel's first policy (sorry.fast._kernel.POLICY_*)
 
 # -- the medium bot's float parameters E ----------------------------------------------------------
@@ -143,6 +142,7 @@ def rule_params(
     P[P_POINTS] = int(rules.points)
     P[P_BONUS_CUM] = int(rules.points_bonus == "cumulative")
     P[P_TURN_LIMIT] = rules.turn_limit or 0
+    P[P_BACK_FALLBACK] = int(rules.book.backward_fallback)
     P[P_POLICY] = policy
     for c in range(4):
         P[P_SEAT_POLICY + c] = policy if seat_policies is None else seat_policies[c]
@@ -296,6 +296,7 @@ class ViewArrays:
 __all__ = [
     "E_LEN",
     "OCC",
+    "P_BACK_FALLBACK",
     "P_LEN",
     "R_LEN",
     "STATE_LEN",

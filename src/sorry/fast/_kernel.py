@@ -28,6 +28,7 @@ from ..compiled import arrays as _arrays
 from ..compiled.arrays import (  # the arrays' layouts, read where the code fills them too
     OCC as OCC,
     P_AGAIN as P_AGAIN,
+    P_BACK_FALLBACK as P_BACK_FALLBACK,
     P_BONUS_CUM as P_BONUS_CUM,
     P_DECK as P_DECK,
     P_OUT as P_OUT,
@@ -787,6 +788,13 @@ def gen_card(
         return gen_seven(S, slide, (colour, teams, card), buf, no, mv, n, keys, W)
     fwd = FSTEP[card]
     back = BSTEP[card]
+    if back and fwd and P[P_BACK_FALLBACK] != 0:  # ten_backward=fallback (Rulebook)
+        for a in range(no):
+            code = buf[a]
+            dest = FWD[code >> 2, S[code], fwd]
+            if dest >= 0 and can_land(S, code >> 2, dest):
+                back = 0  # a pawn can go forward: no backward move
+                break
     sl = 0  # moves that slide (sliding(), counted as they are listed)
     for a in range(no):
         code = buf[a]
