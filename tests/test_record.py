@@ -60,7 +60,8 @@ GOLDEN = """\
   "version": 1,
   "engine": "sorry-engine 0.1.0",
   "rules": {"variant": "standard", "options": {"deck": "45", "two_draws_again": "yes", \
-"sorry_forward_4": "no", "slide_on": "other", "swap_slides": "mover", "starting_pawns_out": "0", \
+"sorry_forward_4": "no", "ten_backward": "choice", "slide_on": "other", "swap_slides": "mover", \
+"starting_pawns_out": "0", \
 "team_seven_split": "two", "team_swap_partner": "no", "points_bonus": "highest", \
 "turn_limit": "4"}},
   "colours": ["R", "Y"],

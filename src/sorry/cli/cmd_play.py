@@ -64,6 +64,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
     """The options of a game to play, the same for ``sorry play`` and ``sorry tui``."""
     p.add_argument(
+        "--learn",
+        action="store_true",
+        help=_("play the guided first game: each kind of move once, explained"),
+    )
+    p.add_argument(
         "--players", type=int, default=None, help=_("2, 3 or 4 (default: one per seat, or 4)")
     )
     p.add_argument(
@@ -167,7 +172,21 @@ def parse_seats(text: str | None, players: int, default_bot: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.learn:
+        return learn()
     return run_game(args, new_game_screen=False)
+
+
+def learn() -> int:
+    """The guided first game, full screen (it needs the terminal game and a terminal)."""
+    full_screen = terminal_game()
+    if not full_screen:
+        raise CliError(full_screen.reason)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError(_("--learn needs a terminal (standard input and output)"))
+    from ..tui import run_app
+
+    return run_app(learn=True)
 
 
 def run_game(args: argparse.Namespace, new_game_screen: bool) -> int:

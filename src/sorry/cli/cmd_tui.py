@@ -10,12 +10,9 @@ one line) it plays line by line, as ``sorry play`` does.
 from __future__ import annotations
 
 import argparse
-import sys
 
-from ..features import terminal_game
 from ..i18n import _
-from . import CliError
-from .cmd_play import add_game_arguments, run_game
+from .cmd_play import add_game_arguments, learn, run_game
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,11 +24,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ).format(game=_("Sorry!")),
     )
     add_game_arguments(p)
-    p.add_argument(
-        "--learn",
-        action="store_true",
-        help=_("play the guided first game: each kind of move once, explained"),
-    )
     p.set_defaults(func=run)
 
 
@@ -40,15 +32,3 @@ def run(args: argparse.Namespace) -> int:
         return learn()
     # without Textual: one line says so, and the game is played line by line
     return run_game(args, new_game_screen=True)
-
-
-def learn() -> int:
-    """The guided first game, full screen (it needs the terminal game and a terminal)."""
-    full_screen = terminal_game()
-    if not full_screen:
-        raise CliError(full_screen.reason)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError(_("--learn needs a terminal (standard input and output)"))
-    from ..tui import run_app
-
-    return run_app(learn=True)
