@@ -133,8 +133,10 @@ def test_the_side_panel_shows_the_hint_within_its_width(
         # the move list shows every move with its interval
         await keys(app, pilot, "m")
         assert isinstance(app.screen, MoveListScreen)
-        rows = [str(app.screen.query_one("#moves").render_line(k)) for k in range(2)]
-        assert any(f"{pct(best.win)}% [{pct(best.low)}–{pct(best.high)}]" in r for r in rows)
+        # (each move's line is followed by a line saying where it takes the pawns)
+        rows = [str(app.screen.query_one("#moves").render_line(k)) for k in range(4)]
+        for shown in (best, other):
+            assert any(f"{pct(shown.win)}% [{pct(shown.low)}–{pct(shown.high)}]" in r for r in rows)
 
     run(app, body, size=size)
 
