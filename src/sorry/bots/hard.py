@@ -218,18 +218,24 @@ class HardBot:
             ),
             reverse=friendly,
         )
-        # The mover plays the best card in its hand: the first kind (in order of preference)
-        # it holds. P(holds none of the first i kinds) = C(total - m_i, h) / C(total, h).
-        denom = comb(total, h)
-        e = 0.0
-        seen = 0
-        p_none_before = 1.0
-        for v, n in vals:
-            seen += n
-            p_none_after = comb(total - seen, h) / denom
-            e += v * (p_none_before - p_none_after)
-            p_none_before = p_none_after
-        return e
+        return best_in_hand(vals, total, h)
+
+
+def best_in_hand(order: Sequence[tuple[float, int]], total: int, h: int) -> float:
+    """The expected value of the best card in a hand of ``h`` cards dealt from ``total`` unseen
+    ones, ``order`` the kinds' (value, count) from the most preferred: the mover plays the
+    first kind it holds, and P(it holds none of the first i kinds) = C(total - m_i, h) /
+    C(total, h)."""
+    denom = comb(total, h)
+    e = 0.0
+    seen = 0
+    p_none_before = 1.0
+    for v, n in order:
+        seen += n
+        p_none_after = comb(total - seen, h) / denom
+        e += v * (p_none_before - p_none_after)
+        p_none_before = p_none_after
+    return e
 
 
 def best_gains(state: PawnState, view: PlayerView, value: Value) -> Callable[[Card], float]:

@@ -28,7 +28,7 @@ from ..rulebook import may_decline
 from ..state import Change, PawnState
 from ..view import PlayerView
 from .base import next_colour, state_of
-from .hard import HardBot
+from .hard import HardBot, best_in_hand
 from .levels import _argmax
 
 SEARCHES = ("ply", "draw")
@@ -271,23 +271,12 @@ def _hidden_hand(
 ) -> float:
     """Points: the expected value when the mover holds ``min(held, reply_hand)`` of the unseen
     cards (``counts`` by kind) and plays the one best for it (hypergeometric, as ``hard``)."""
-    from math import comb
-
     total = int(sum(counts.values()))
     h = min(held, reply_hand, total)
     if total == 0 or h == 0:
         return 0.0
     order = sorted(((best[c], int(n)) for c, n in counts.items()), reverse=friendly)
-    denom = comb(total, h)
-    e = 0.0
-    seen = 0
-    p_none_before = 1.0
-    for v, n in order:
-        seen += n
-        p_none_after = comb(total - seen, h) / denom
-        e += v * (p_none_before - p_none_after)
-        p_none_before = p_none_after
-    return e
+    return best_in_hand(order, total, h)
 
 
 __all__ = ["SEARCHES", "LearnedBot", "hard_scores", "trained_for"]
