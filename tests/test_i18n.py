@@ -272,7 +272,7 @@ def test_glossary_terms_are_every_languages() -> None:
     """Each glossary covers the game's terms, and docs/i18n.md shows what each one uses."""
     needed = {"pawn", "card", "deck", "draw pile", "discard pile", "START", "HOME"}
     needed |= {"Safety Zone", "slide", "bump", "swap", "hint", "turn", "match", "record"}
-    needed |= {"levels", "game", "bot"}
+    needed |= {"levels", "game", "bot", "rules"}
     docs = (ROOT / "docs" / "i18n.md").read_text(encoding="utf-8")
     for code in LANGS:
         book = glossary(code)
