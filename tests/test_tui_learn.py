@@ -4,6 +4,7 @@ offered; Yellow's turns are said under the board; the new-game screen's F3 opens
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -42,6 +43,10 @@ def test_the_tutorial_played_to_the_end_by_keys(lang: str) -> None:
             )
             text = " ".join(side(app).split())
             assert " ".join(f"{head} {_(step.title)} {_(step.intro)}".split()) in text
+            # how to make the move, on the keys: never a tap or a click
+            if step.how:
+                assert " ".join(_(step.how.keys).split()) in text
+            assert not re.search(r"\b(tap|click)", text, re.I), text
             chooser = screen.chooser
             assert chooser is not None and {str(o.legal) for o in chooser.all} == {step.turn.move}
             before = len(screen.session.log)

@@ -48,11 +48,22 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class Gestures:
+    """How to make a step's move, in the words of the input at hand: a finger (``tap``), a
+    mouse (``click``), the terminal's keys (``keys``)."""
+
+    tap: str
+    click: str
+    keys: str
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One thing the learner does: the words before (``title``, ``intro``), the move to make
-    with its card (:class:`Turn`), the words after (``done``), and the opponent's turns that
-    follow before the next step (``then``). The words are catalog messages (``N_``): an
-    interface translates them where it shows them."""
+    """One thing the learner does: the words before (``title``, ``intro``, and ``how`` to
+    make the move where the board alone does not say it), the move to make with its card
+    (:class:`Turn`), the words after (``done``), and the opponent's turns that follow before
+    the next step (``then``). The words are catalog messages (``N_``): an interface
+    translates them where it shows them."""
 
     key: str
     title: str
@@ -60,6 +71,7 @@ class Step:
     turn: Turn
     done: str
     then: tuple[Turn, ...] = ()
+    how: Gestures | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +120,15 @@ STANDARD = Part(
             intro=N_(
                 "You play Red against Yellow: the first to bring all four pawns from START "
                 "round the board to HOME wins. Your pawns start in your START: a 1 or a 2 "
-                "brings one out onto the square in front of it. You drew a 1: tap a pawn in "
-                "your START, then the square it goes to."
+                "brings one out onto the square in front of it. You drew a 1."
+            ),
+            how=Gestures(
+                tap=N_("Tap a pawn in your START, then the square it goes to."),
+                click=N_("Click a pawn in your START, then the square it goes to."),
+                keys=N_(
+                    "With the arrow keys and Enter, choose a pawn in your START, then the "
+                    "square it goes to."
+                ),
             ),
             turn=Turn(1, "RS>4"),
             done=N_(
@@ -165,8 +184,12 @@ STANDARD = Part(
             title=N_("Swap with an 11"),
             intro=N_(
                 "An 11 moves a pawn 11, or swaps one of your pawns on the track with an "
-                "opponent's pawn. Swap your pawn with Yellow's pawn near your Safety Zone: "
-                "tap your pawn, then Yellow's."
+                "opponent's pawn. Swap your pawn with Yellow's pawn near your Safety Zone."
+            ),
+            how=Gestures(
+                tap=N_("Tap your pawn, then Yellow's."),
+                click=N_("Click your pawn, then Yellow's."),
+                keys=N_("With the arrow keys and Enter, choose your pawn, then Yellow's."),
             ),
             turn=Turn(11, "R45<>Y57"),
             done=N_(
@@ -181,7 +204,15 @@ STANDARD = Part(
             intro=N_(
                 "Yellow bumped your pawn back to START. A Sorry! card takes a pawn from "
                 "your START onto an opponent's pawn anywhere on the track and sends that "
-                "pawn to its START. Tap Yellow's pawn to take its place."
+                "pawn to its START."
+            ),
+            how=Gestures(
+                tap=N_("Tap Yellow's pawn to take its place."),
+                click=N_("Click Yellow's pawn to take its place."),
+                keys=N_(
+                    "With the arrow keys and Enter, choose a pawn in your START, then "
+                    "Yellow's pawn to take its place."
+                ),
             ),
             turn=Turn(SORRY, "RS>Y57"),
             done=N_(
@@ -235,8 +266,14 @@ POINTS = Part(
             intro=N_(
                 "In the points game you hold five cards and choose which one to play; then "
                 "you draw one, so you always have five. Three of your pawns are HOME. Play "
-                "the 8 into your Safety Zone and keep the 5 for later: tap the 8, then your "
-                "pawn, then its square."
+                "the 8 into your Safety Zone and keep the 5 for later."
+            ),
+            how=Gestures(
+                tap=N_("Tap the 8, then your pawn, then its square."),
+                click=N_("Click the 8, then your pawn, then its square."),
+                keys=N_(
+                    "With the arrow keys and Enter, choose the 8, then your pawn, then its square."
+                ),
             ),
             turn=Turn(3, "8:R55+8"),
             done=N_(
@@ -336,6 +373,7 @@ def lesson_move(game: Game, step: Step) -> Move:
 __all__ = [
     "LEARNER",
     "PARTS",
+    "Gestures",
     "Part",
     "Placed",
     "Step",

@@ -4,6 +4,7 @@ the five languages."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from starlette.testclient import TestClient
@@ -56,7 +57,7 @@ def test_only_the_step_s_move_is_played(client: TestClient) -> None:
 
 
 def test_every_word_in_the_five_languages(client: TestClient) -> None:
-    english: dict[int, tuple[str, str, str]] = {}
+    english: dict[int, tuple[str, ...]] = {}
     for lang in LANGUAGES:
         for p in all_steps():
             step = client.get(f"/api/tutorial/{p.number}?lang={lang}").json()
@@ -64,7 +65,8 @@ def test_every_word_in_the_five_languages(client: TestClient) -> None:
             played = client.get(
                 f"/api/tutorial/{p.number}/play?move={quote(move)}&lang={lang}"
             ).json()
-            words = (step["title"], step["text"], played["done"])
+            how = step["how"] or {}
+            words = (step["title"], step["text"], played["done"], *how.values())
             assert all(w and "{" not in w for w in words), (lang, words)
             if lang == "en":
                 english[p.number] = words
@@ -73,5 +75,12 @@ def test_every_word_in_the_five_languages(client: TestClient) -> None:
         page = client.get(f"/learn?lang={lang}")
         assert page.status_code == 200 and "/static/tutorial.js" in page.text
         assert f'<html lang="{lang}"' in page.text
+    # how to make the move: a finger taps, a mouse clicks; the step's own words say neither
+    how = {n: w[3:] for n, w in english.items() if len(w) > 3}
+    assert sorted(how) == [0, 4, 5, 8]
+    for tap, click in how.values():
+        assert tap.startswith("Tap ") and click.startswith("Click "), (tap, click)
+        assert tap.removeprefix("Tap ") == click.removeprefix("Click ")
+    assert not [w for w in english.values() if re.search(r"\b(tap|click)", " ".join(w[:3]), re.I)]
     assert "Aprèn a jugar" in client.get("/learn?lang=ca").text
     assert 'href="/learn"' in client.get("/?lang=en").text  # the lobby's link

@@ -7,6 +7,7 @@ SORRY_SCREENSHOTS=DIR to keep a screenshot of each screen."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -99,6 +100,16 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
         titles.append(page.inner_text("#lesson-title"))
         text = page.inner_text("#lesson-text")
         assert text and page.inner_text("#prompt"), (n, text)
+        # the input's own words: a finger taps, a mouse clicks (the board's labels too)
+        words = page.inner_text("#lesson") + " ".join(
+            page.eval_on_selector_all("#board [aria-label]", "els => els.map(e => e.ariaLabel)")
+        )
+        other = {"en": "click" if touch else "tap", "el": "κλικ" if touch else "πατήστε"}
+        assert not re.search(rf"\b{other[tag[:2]]}", words, re.I), (n, words)
+        how = page.inner_text("#lesson-how")
+        assert bool(how) == (n in (0, 4, 5, 8)), (n, how)
+        if how and tag.startswith("en"):
+            assert how.startswith("Tap " if touch else "Click "), how
         # one move is offered: every target leads to it
         if n in (0, 5, 8):
             check_screen(page, viewport, f"learn-{tag}-step{n}", axe=n != 5)

@@ -176,6 +176,8 @@ class LearnScreen(GameScreen):
         text.append(_(step.title) + "\n", style="bold")
         if self.phase == "intro":
             text.append(_(step.intro))
+            if step.how:  # how to make the move, on the keys (the mouse works too)
+                text.append("\n\n" + _(step.how.keys), style="bold")
         else:
             text.append(_(step.done))
             if self.phase == "done":

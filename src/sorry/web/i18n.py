@@ -294,7 +294,7 @@ SCRIPT_MESSAGES = (
     N_("{name} joined (not connected)"),
     N_("{n} of 4 home"),
     N_("{n} points"),
-    N_("{pawn}: tap to take it"),
+    N_("{pawn}, can be taken"),
     N_("{s} s"),
     N_("{s} seconds"),
     N_("{s} seconds left"),

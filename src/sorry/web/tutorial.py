@@ -97,6 +97,7 @@ def step_json(number: int, lang: str) -> dict[str, Any]:
         game = game_at(number)
         view = game.view(LEARNER)
         offered = replace(view, legal_moves=(lesson_move(game, placed.step),))
+        how = placed.step.how
         return {
             "step": number,
             "steps": steps_count(),
@@ -105,6 +106,8 @@ def step_json(number: int, lang: str) -> dict[str, Any]:
             "first": placed.first,
             "title": _(placed.step.title),
             "text": _(placed.step.intro),
+            # the page says the one its learner uses (a finger or a mouse)
+            "how": {"tap": _(how.tap), "click": _(how.click)} if how else None,
             "start": start,
             "before": before,
             "view": view_json(offered, game),

@@ -381,7 +381,7 @@ export class Board {
         p.el.setAttribute(
           "aria-label",
           target
-            ? t("{pawn}: tap to take it", { pawn: pawnLabel(c, p.loc) })
+            ? t("{pawn}, can be taken", { pawn: pawnLabel(c, p.loc) })
             : canMove
               ? t("{colour} pawn on {place}, can move", { colour: colourName(c), place: placeName(p.loc) })
               : pawnLabel(c, p.loc),

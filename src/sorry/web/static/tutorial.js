@@ -25,6 +25,7 @@ import { $, el, logLine, moveWords } from "./panels.js";
  * @property {boolean} first
  * @property {string} title
  * @property {string} text
+ * @property {{tap: string, click: string} | null} how  how to make the move, by finger or mouse
  * @property {Record<string, string[]>} start
  * @property {Reply[]} before
  * @property {View} view
@@ -133,6 +134,7 @@ function render() {
   $("lesson-step").textContent = t("Step {i} of {n} · {part}", { i: d.step + 1, n: d.steps, part: d.part_title });
   $("lesson-title").textContent = d.title;
   $("lesson-text").textContent = ui.played ? ui.played.done : d.text;
+  $("lesson-how").textContent = !ui.played && d.how ? (touch() ? d.how.tap : d.how.click) : "";
   $("happened").textContent = last ? said(last, v.variant) : "";
   $("prompt").textContent = promptText(cand, points);
   renderHand(v, points);
