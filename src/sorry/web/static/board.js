@@ -103,6 +103,7 @@ export class Board {
     root.addEventListener("keydown", (ev) => this.arrow(ev));
     this.resize();
     new ResizeObserver(() => this.resize()).observe(root);
+    document.fonts.ready.then(() => this.fitLabels());
   }
 
   /** Tap targets stay at least MIN_TAP_CSS_PX wide whatever the board's size. */
@@ -111,11 +112,81 @@ export class Board {
     const scale = w / this.geo.size;
     // the board's words and square numbers keep a readable size on screen (app.css)
     this.svg.style.setProperty("--u", (1 / scale).toFixed(3));
+    this.fitLabels();
     const r = Math.max(PAWN_R + 4, MIN_TAP_CSS_PX / 2 / scale);
     if (Math.abs(r - this.hitR) < 0.5) return;
     this.hitR = r;
     for (const c of this.svg.querySelectorAll("circle.hit")) c.setAttribute("r", r.toFixed(1));
     this.fitTargets();
+  }
+
+  /**
+   * The START and HOME labels stay 10 CSS px at least (app.css): on a phone a long one
+   * ("ΑΦΕΤΗΡΙΑ του Κόκκινου") is wider than its circle and would run into the track. Each
+   * label takes the first of these places where it runs into no square and no other circle:
+   * under its circle on one line, then on two lines (split at the space nearest its middle),
+   * then above its circle likewise; in each, moved sideways as little as it takes into the
+   * free stretch of its row around the circle.
+   */
+  fitLabels() {
+    const obstacles = [...this.svg.querySelectorAll("rect.sq, rect.safety, circle.home, circle.start")].map((e) => ({
+      e,
+      b: /** @type {SVGGraphicsElement} */ (e).getBBox(),
+    }));
+    const pad = 3;
+    /** @param {DOMRect} a @param {DOMRect} b */
+    const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const label of /** @type {NodeListOf<SVGTextElement>} */ (this.svg.querySelectorAll("circle.home + text, circle.start + text"))) {
+      const own = /** @type {SVGCircleElement} */ (label.previousElementSibling);
+      const d = label.dataset;
+      if (d.x0 === undefined) {
+        d.x0 = label.getAttribute("x") || "0";
+        d.y0 = label.getAttribute("y") || "0";
+        d.text = label.textContent || "";
+      }
+      const x0 = Number(d.x0);
+      const text = d.text || "";
+      const cy = Number(own.getAttribute("cy"));
+      const r = Number(own.getAttribute("r"));
+      let cut = text.indexOf(" ");
+      for (let i = cut; i >= 0; i = text.indexOf(" ", i + 1)) {
+        if (Math.abs(i - text.length / 2) < Math.abs(cut - text.length / 2)) cut = i;
+      }
+      /**
+       * The label put there: under or above its circle, on one or two lines, moved into the
+       * free stretch of its rows; whether it then runs into nothing.
+       * @param {boolean} above @param {boolean} two
+       */
+      const put = (above, two) => {
+        label.setAttribute("x", String(x0));
+        label.setAttribute("y", above ? String(cy - r - 6) : d.y0 || "0");
+        if (two) {
+          const first = svg("tspan", { x: x0, dy: above ? "-1.1em" : "0" });
+          first.textContent = text.slice(0, cut);
+          const second = svg("tspan", { x: x0, dy: "1.1em" });
+          second.textContent = text.slice(cut + 1);
+          label.replaceChildren(first, second);
+        } else label.textContent = text;
+        const b = label.getBBox();
+        let lo = 0;
+        let hi = this.geo.size;
+        for (const o of obstacles) {
+          if (o.e === own || o.b.y >= b.y + b.height || o.b.y + o.b.height <= b.y) continue;
+          if (o.b.x + o.b.width <= x0) lo = Math.max(lo, o.b.x + o.b.width);
+          else if (o.b.x >= x0) hi = Math.min(hi, o.b.x);
+        }
+        let shift = 0;
+        if (b.x < lo + pad) shift = lo + pad - b.x;
+        else if (b.x + b.width > hi - pad) shift = hi - pad - (b.x + b.width);
+        const x = (x0 + shift).toFixed(1);
+        label.setAttribute("x", x);
+        for (const line of label.querySelectorAll("tspan")) line.setAttribute("x", x);
+        const box = label.getBBox();
+        return !!b.width && !obstacles.some((o) => o.e !== own && meet(o.b, box));
+      };
+      const ways = cut > 0 ? [[false, false], [false, true], [true, false], [true, true]] : [[false, false], [true, false]];
+      if (!ways.some(([above, two]) => put(above, two))) put(false, false);
+    }
   }
 
   /**
