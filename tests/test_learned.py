@@ -348,3 +348,24 @@ def test_hard_with_learned_leaves_values_plays_as_chances() -> None:
 def test_an_unknown_evaluation_is_refused() -> None:
     with pytest.raises(SorryError, match="evaluation must be one of"):
         make_bot("hard", evaluation="deep")
+
+
+def test_the_bot_values_a_two_with_itself_to_move_next() -> None:
+    # a 2 lets its player draw again: the afterstates are valued with the bot to move next
+    # (a standard move does not carry its card: the view's card says it is a 2)
+    from sorry.bots.base import state_of
+    from sorry.bots.learned import LearnedBot
+
+    g = Game.from_position("R:S,21,53,s3 Y:S,14,S,H R", card=2)
+    view = g.view(0)
+    moves = list(view.legal_moves)
+    ev = evaluator(view)
+    after = []
+    for m in moves:
+        s = state_of(view)
+        s.apply(m, [])
+        after.append(s)
+    again = ev.values(after, [0] * len(moves), 0)
+    passed = ev.values(after, [2] * len(moves), 0)
+    got = LearnedBot().scores(view, moves)
+    assert got == pytest.approx(again) and got != pytest.approx(passed)

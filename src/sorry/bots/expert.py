@@ -8,7 +8,9 @@
    difference is measured with far less noise), then plays on (:mod:`sorry.bots.rollouts`):
    on the compiled engine (the ``fast`` extra) every seat plays the compiled ``medium`` bot for
    up to ``depth`` moves; without it, a greedy playout on progress. A finished game scores 1 or
-   0, an unfinished one the evaluation squashed into (0, 1).
+   0, an unfinished one the evaluation squashed into (0, 1) (``evaluation="learned"``, the
+   compiled engine only: the learned network's chance of winning instead, computed inside the
+   compiled rollout loop, :mod:`sorry.learned._cutoff`).
 3. A candidate replaces the hard bot's choice only if its mean advantage over it in the same
    worlds exceeds ``confidence`` standard errors of the paired differences; the largest such
    advantage wins (``ranker="learned"``: the learned evaluation ranks the moves instead of the
@@ -43,7 +45,7 @@ from .evaluate import DEFAULT_WEIGHTS, Weights
 from .hard import HardBot
 from .learned import LearnedBot
 from .levels import discard_choice
-from .rollouts import engine_name, root_of
+from .rollouts import Root, engine_name, root_of
 
 if TYPE_CHECKING:
     from .fast_engine import TreeResult
@@ -71,6 +73,9 @@ SEARCHES = ("flat", "mcts")
 #: Who ranks the moves (the candidates, and the choice a search must overrule): the ``hard``
 #: bot, or the ``learned`` evaluation alone (``sorry.bots.learned``, the fast extra).
 RANKERS = ("hard", "learned")
+#: What scores a rollout cut off after ``depth`` moves: the hand-tuned evaluation squashed, or
+#: the learned network's chance of winning (:mod:`sorry.learned._cutoff`, the fast extra).
+EVALUATIONS = ("tuned", "learned")
 #: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
 ROUND = 32
 
@@ -95,7 +100,12 @@ class ExpertBot:
         exploration: float = MCTS_EXPLORATION,
         expand_after: int = 1,
         ranker: str = "hard",
+        evaluation: str = "tuned",
     ) -> None:
+        if evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"evaluation must be one of {', '.join(EVALUATIONS)}, not {evaluation!r}"
+            )
         if ranker not in RANKERS:
             raise ValueError(f"ranker must be one of {', '.join(RANKERS)}, not {ranker!r}")
         if simulations is not None and simulations < 1:
@@ -109,6 +119,16 @@ class ExpertBot:
         if expand_after < 0:
             raise ValueError("expand_after must not be negative")
         self.engine = engine_name(engine)
+        if evaluation == "learned":
+            from ..features import compiled_engine
+
+            compiled_engine().require()  # numpy and numba: a one-line error without them
+            if self.engine != "compiled":
+                from ..errors import SorryError
+
+                raise SorryError("the learned cut-off needs the compiled engine (the fast extra)")
+        self.evaluation = evaluation
+        self.batched = False  # the learned cut-off's forward passes batched (measured slower)
         if search == "mcts" and self.engine != "compiled":
             from ..errors import SorryError
 
@@ -176,7 +196,7 @@ class ExpertBot:
         k = len(cands)
         index = {m: i for i, m in enumerate(view.legal_moves)}
         legal = [index[m] for m in cands]
-        root = root_of(view, self.engine, self.scale)
+        root = self._root(view)
         sims = self.simulations or DEFAULT_SIMULATIONS[self.engine][view.rules.variant]
         step = ROUND if root.engine == "compiled" else 1
         sums = [0.0] * k
@@ -223,6 +243,17 @@ class ExpertBot:
             se = math.sqrt(var / max(1, n - 1)) if n > 1 else float("inf")
             out[i] = mean if mean > self.confidence * se else 0.0
         return out
+
+    def _root(self, view: PlayerView) -> Root:
+        """The search's root: rollouts cut off by the hand-tuned evaluation, or by the learned
+        network of the view's variant (``evaluation="learned"``; the tuned one without it)."""
+        if self.evaluation == "learned":
+            from .learned import cutoff_root, trained_for
+
+            if trained_for(view):
+                root: Root = cutoff_root(view, self.batched)
+                return root
+        return root_of(view, self.engine, self.scale)
 
     def _keep(
         self, active: list[int], sums: list[float], squares: list[float], counts: list[int]

@@ -109,8 +109,10 @@ class LearnedBot:
             state.apply(m, changes)
             after.append(state.copy())
             state.undo(changes)
-            again = m.card is not None and view.rules.book.plays_again(
-                m.card, discarded=m.kind == DISCARD
+            # the card played: a standard move does not carry it (the view's card does)
+            played = m.card if view.rules.points else view.card
+            again = played is not None and view.rules.book.plays_again(
+                played, discarded=m.kind == DISCARD
             )
             nexts.append(me if again else next_colour(colours, me))
             wins.append(ev.won(after[-1], me))
@@ -279,4 +281,15 @@ def _hidden_hand(
     return best_in_hand(order, total, h)
 
 
-__all__ = ["SEARCHES", "LearnedBot", "hard_scores", "trained_for"]
+def cutoff_root(view: PlayerView, batched: bool = False) -> Any:
+    """The root of the expert's search from ``view`` whose rollouts cut off are scored by the
+    network of the view's variant (:class:`sorry.learned._cutoff.NetRoot`; ``batched``: one
+    numpy forward pass per round of worlds instead of one inside the compiled loop per
+    cut-off)."""
+    from ..learned._cutoff import NetRoot
+    from ..learned.model import shipped
+
+    return NetRoot(view, shipped(view.rules.variant), batched=batched)
+
+
+__all__ = ["SEARCHES", "LearnedBot", "cutoff_root", "hard_scores", "trained_for"]
