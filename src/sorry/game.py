@@ -10,6 +10,11 @@ A game alternates between two kinds of node, as in OpenSpiel:
 
 :meth:`Game.pop` takes back the last step, whichever kind, exactly.
 
+A player may also resign (:meth:`Game.resign`, a step of the history as a move or a draw is):
+the game ends when one player (or one partnership) is left, the others winning; in a game of
+three or four, the resigner's pawns leave the board and the others play on (docs/rules.md,
+Resigning).
+
 >>> g = Game(seed=7)
 >>> g.is_chance(), len(g.chance_outcomes())
 (True, 11)
@@ -67,10 +72,33 @@ Counters = tuple[int, Phase, Card | None, int, tuple[int, ...], dict[int, int] |
 _new = tuple.__new__
 
 
+class Resign(NamedTuple):
+    """A player's resignation, as a step of a game's history (``resign:B``)."""
+
+    colour: int
+
+    def __str__(self) -> str:
+        return f"resign:{COLOUR_LETTERS[self.colour]}"
+
+    @classmethod
+    def parse(cls, text: str) -> Resign:
+        """``resign:B`` (:class:`NotationError` else)."""
+        head, sep, letter = text.strip().partition(":")
+        if head.lower() != "resign" or not sep or letter.upper() not in COLOUR_LETTERS:
+            raise NotationError(
+                _("bad resignation {text!r} (resign:R, B, Y or G)").format(text=text)
+            )
+        return cls(COLOUR_LETTERS.index(letter.upper()))
+
+
+#: One step of a game's history: a move, a card drawn, or a resignation.
+HistoryStep = Move | Card | Resign
+
+
 class Undo(NamedTuple):
     """How to take back one step exactly: a draw or a move, and what it changed."""
 
-    step: Move | Card  # the move played, or the card drawn
+    step: HistoryStep  # the move played, the card drawn, or the resignation
     drawn: bool  # a draw (else a move)
     before: Counters
     changes: list[Change]  # a move: the pawns it moved (PawnState.undo)
@@ -79,6 +107,9 @@ class Undo(NamedTuple):
     #: a draw that emptied the discard pile into the draw pile: that pile and the generator's
     #: state before the shuffle (else None)
     reshuffled: tuple[list[Card], int] | None
+    #: a resignation: what it replaced (colours, next seats, pawns, hands, discard pile, the
+    #: resigned before it); else None
+    resigned: Any
 
 
 class Game:
@@ -202,6 +233,9 @@ class Game:
         self.turn = 0
         self.winners: tuple[int, ...] = ()
         self.scores: dict[int, int] | None = None
+        #: the colours that resigned, in order (in a game of three or four they have left
+        #: ``colours``; see :meth:`resign`)
+        self.resigned: tuple[int, ...] = ()
         self.phase = DECISION if card is not None else CHANCE
         self._deal_to: int | None = None  # points: who receives the next chance card
         self._stack: list[Undo] = []
@@ -369,7 +403,7 @@ class Game:
         else:
             self.card = drawn
             self.phase = DECISION
-        self._stack.append(_new(Undo, (drawn, True, before, [], idx, hand, reshuffled)))
+        self._stack.append(_new(Undo, (drawn, True, before, [], idx, hand, reshuffled, None)))
         self._moves_cache = None
         return drawn
 
@@ -452,7 +486,7 @@ class Game:
         self.turn += 1
         # tuple.__new__: a NamedTuple's own constructor is a Python call, and one is made
         # every step
-        self._stack.append(_new(Undo, (move, False, before, changes, idx, hand, None)))
+        self._stack.append(_new(Undo, (move, False, before, changes, idx, hand, None, None)))
         self._moves_cache = None
         # Who won? Only the team of the mover can have completed its pawns.
         if book.wins(self.state.pawns, mover):
@@ -470,13 +504,19 @@ class Game:
             self._deal_to = mover
         self.phase = CHANCE
 
-    def pop(self) -> Move | Card:
+    def pop(self) -> HistoryStep:
         """Take back the last step (a move or a draw) exactly; returns what was undone."""
         if not self._stack:
             raise GameStateError(_("nothing to take back"))
         undo = self._stack.pop()
-        if undo.drawn:
-            assert not isinstance(undo.step, Move)
+        if undo.resigned is not None:
+            colours, nxt, state, hands, discard, resigned = undo.resigned
+            self.colours, self._next, self.resigned = colours, nxt, resigned
+            self.state = state.copy()  # copies of a game share their undo records
+            self.hands = [h[:] for h in hands]
+            self.discard_pile = discard[:]
+        elif undo.drawn:
+            assert isinstance(undo.step, int)
             if undo.hand >= 0:
                 self.hands[undo.hand].pop()
             self.draw_pile.insert(undo.at, undo.step)
@@ -502,6 +542,68 @@ class Game:
         else:
             self.push(move)
 
+    def resign(self, colour: int) -> None:
+        """``colour`` resigns (at any moment, its turn or not). If that leaves one player, or
+        one partnership, the game is over and they win (in teams a resignation concedes for
+        the partnership). Else (three or four players) the resigner is out: its pawns leave
+        the board, its card or hand goes to the discard pile, and the others play on; it
+        ranks last (:attr:`resigned`). :meth:`pop` takes it back.
+
+        >>> g = Game(players=3, seed=1)
+        >>> g.resign(1)
+        >>> g.colours, g.resigned, g.is_over(), g.players
+        ((0, 2), (1,), False, (0, 1, 2))
+        >>> g.resign(2)
+        >>> g.is_over(), g.winners, str(g.history[-1])
+        (True, (0,), 'resign:Y')
+        """
+        if self.phase == OVER:
+            raise GameStateError(_("the game is over"))
+        if colour not in self.colours:
+            raise GameStateError(_("{colour} is not playing").format(colour=colour_name(colour)))
+        book = self.rules.book
+        before = self._counters()
+        saved = (
+            self.colours,
+            self._next,
+            self.state,
+            [h[:] for h in self.hands],
+            self.discard_pile[:],
+            self.resigned,
+        )
+        self.resigned = (*self.resigned, colour)
+        side = book.movers[colour]
+        others = [c for c in self.colours if c not in side]
+        if len({frozenset(book.movers[c]) for c in others}) == 1:  # one side left: it wins
+            self.winners = book.movers[others[0]]
+            self.phase = OVER
+            if book.points:
+                self.scores = self._score()
+        else:  # three or four players: the resigner's pawns leave the board
+            pawns = list(self.state.sorted_pawns())
+            pawns[colour] = None
+            nxt = self._next[colour]
+            self.colours = tuple(c for c in self.colours if c != colour)
+            self._next = seat_after(self.colours)
+            self.state = PawnState.of(tuple(pawns), self.rules)
+            self.discard_pile.extend(self.hands[colour])
+            self.hands[colour] = []
+            if self.to_move == colour:
+                if self.card is not None:
+                    self.discard_pile.append(self.card)
+                    self.card = None
+                self.to_move = nxt
+                self.phase = CHANCE
+            if book.points:
+                self._next_deal()
+        self._stack.append(_new(Undo, (Resign(colour), False, before, [], -1, -1, None, saved)))
+        self._moves_cache = None
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Every colour that played this game: those in play and those that resigned."""
+        return tuple(sorted({*self.colours, *self.resigned}))
+
     def _counters(self) -> Counters:
         return (
             self.to_move,
@@ -525,9 +627,9 @@ class Game:
         ) = c
 
     @property
-    def history(self) -> list[Move | Card]:
+    def history(self) -> list[HistoryStep]:
         """Every step since the game (or position) began, in order: each move played (a
-        :class:`Move`) and each card drawn (an int)."""
+        :class:`Move`), each card drawn (an int) and each resignation (:class:`Resign`)."""
         return [u.step for u in self._stack]
 
     @property
@@ -550,8 +652,8 @@ class Game:
         out = [0.0] * 4
         if not self.winners:
             return out
-        n = len(self.colours)
-        for c in self.colours:
+        n = len(self.players)
+        for c in self.players:
             if c in self.winners:
                 out[c] = 1.0 if self.rules.teams else float(n - 1)
             else:
@@ -592,6 +694,7 @@ class Game:
             "rng": self.rng.state,
             "turn": self.turn,
             "first": COLOUR_LETTERS[self.first],
+            **({"resigned": [COLOUR_LETTERS[c] for c in self.resigned]} if self.resigned else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -604,7 +707,7 @@ class Game:
             "seed": self.seed,
             "initial": self.initial_snapshot(),
             "steps": [
-                str(u.step) if isinstance(u.step, Move) else "draw:" + card_name(u.step)
+                "draw:" + card_name(u.step) if isinstance(u.step, int) else str(u.step)
                 for u in self._stack
             ],
             "current": self.snapshot(),
@@ -629,6 +732,8 @@ class Game:
         for step in data["steps"]:
             if step.startswith("draw:"):
                 game.draw(parse_card(step[5:]))
+            elif step.startswith("resign:"):
+                game.resign(Resign.parse(step).colour)
             else:
                 game.push(Move.parse(step))
         if game.snapshot() != data["current"]:
@@ -658,8 +763,11 @@ class Game:
         game._restore(snap)
         if game.phase == OVER and rules.book.wins(game.state.pawns, game.to_move):
             game.winners = game.team_of(game.to_move)
-            if rules.points:
-                game.scores = game._score()
+        elif game.phase == OVER and game.resigned:  # the side the last resignation left
+            last = rules.book.movers[game.resigned[-1]]
+            game.winners = rules.book.movers[next(c for c in game.colours if c not in last)]
+        if game.winners and rules.points:
+            game.scores = game._score()
         return game
 
     def _restore(self, snap: dict[str, Any]) -> None:
@@ -683,6 +791,7 @@ class Game:
         self.phase = Phase[phase.upper()]
         deal = snap.get("deal_to")
         self._deal_to = COLOUR_LETTERS.index(deal) if deal else None
+        self.resigned = tuple(COLOUR_LETTERS.index(x) for x in snap.get("resigned", ()))
         self._initial = self.snapshot()
 
     def __eq__(self, other: object) -> bool:
@@ -706,6 +815,8 @@ __all__ = [
     "TRACK_LEN",
     "Counters",
     "Game",
+    "HistoryStep",
     "Phase",
+    "Resign",
     "Undo",
 ]

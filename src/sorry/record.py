@@ -38,7 +38,7 @@ from typing import Any, Final
 from .board import COLOUR_LETTERS, colour_names
 from .cards import CARDS, Card, card_name, deck_cards, parse_card
 from .errors import SorryError
-from .game import Game
+from .game import Game, Resign
 from .i18n import _, ngettext
 from .moves import Move
 from .rng import MASK64
@@ -165,13 +165,15 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step of a game, as text: a card ``draw`` n to ``colour`` (dealt or drawn), or a
-    ``move`` (with ``pass`` and ``discard:C``) by ``colour`` and the ``position`` after it."""
+    """One step of a game, as text: a card ``draw`` n to ``colour`` (dealt or drawn), a
+    ``move`` (with ``pass`` and ``discard:C``) by ``colour`` and the ``position`` after it, or
+    ``colour``'s resignation (``resign``) and the position after it."""
 
     colour: str
     draw: str | None = None
     move: str | None = None
     position: str | None = None
+    resign: bool = False
 
     @property
     def is_draw(self) -> bool:
@@ -180,23 +182,29 @@ class Step:
     def to_dict(self) -> dict[str, Any]:
         if self.draw is not None:
             return {"colour": self.colour, "draw": self.draw}
+        if self.resign:
+            return {"colour": self.colour, "resign": True, "position": self.position}
         return {"colour": self.colour, "move": self.move, "position": self.position}
 
     def __str__(self) -> str:
         if self.draw is not None:
             return f"{self.colour} draws {self.draw}"
+        if self.resign:
+            return f"{self.colour} resigns"
         return f"{self.colour} plays {self.move}"
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """``status`` is ``won``, ``unfinished`` (turn limit) or ``in progress``."""
+    """``status`` is ``won``, ``unfinished`` (turn limit) or ``in progress``; ``resigned``:
+    the colours that resigned, in order (a game a resignation ended is ``won`` by the others)."""
 
     status: str
     winners: tuple[str, ...]
     scores: tuple[tuple[str, int], ...] | None
     turns: int
     position: str
+    resigned: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, game: Game) -> Result:
@@ -210,16 +218,20 @@ class Result:
             scores,
             game.turn,
             game.position_string(),
+            tuple(COLOUR_LETTERS[c] for c in game.resigned),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "status": self.status,
             "winners": list(self.winners),
             "scores": dict(self.scores) if self.scores is not None else None,
             "turns": self.turns,
             "position": self.position,
         }
+        if self.resigned:  # absent when nobody resigned (records before resignations)
+            out["resigned"] = list(self.resigned)
+        return out
 
     def describe(self) -> str:
         n = self.turns
@@ -238,6 +250,9 @@ class Result:
             text = ngettext("in progress after {n} turn", "in progress after {n} turns", n).format(
                 n=n
             )
+        if self.resigned:
+            names = colour_names(COLOUR_LETTERS.index(c) for c in self.resigned)
+            text += _("; resigned: {names}").format(names=names)
         if self.scores is not None:
             scores = " ".join(f"{c}={s}" for c, s in self.scores)
             text += _("; scores {scores}").format(scores=scores)
@@ -307,10 +322,13 @@ class GameRecord:
             commitment = Commitment.for_game(game)
         elif commitment.seed != game.seed & MASK64 or commitment.deck != deck:
             raise RecordError("the commitment is not that of this game's seed and deck")
-        replay = _start(game.rules, game.colours, game.seed, game.first, chosen_by)
+        replay = _start(game.rules, game.players, game.seed, game.first, chosen_by)
         steps: list[Step] = []
         for step in game.history:
-            if isinstance(step, Move):
+            if isinstance(step, Resign):
+                replay.resign(step.colour)
+                steps.append(Step(COLOUR_LETTERS[step.colour], resign=True, position=_pos(replay)))
+            elif isinstance(step, Move):
                 by = replay.to_move
                 replay.push(step)
                 steps.append(Step(COLOUR_LETTERS[by], move=str(step), position=_pos(replay)))
@@ -323,10 +341,10 @@ class GameRecord:
             raise RecordError("re-playing the game's history does not give the game")
         return cls(
             rules=game.rules,
-            colours=game.colours,
+            colours=game.players,
             first=game.first,
             first_chosen_by=chosen_by,
-            seats=_seats(game.colours, seats),
+            seats=_seats(game.players, seats),
             commitment=commitment.sha256,
             steps=tuple(steps),
             result=Result.of(game),
@@ -470,6 +488,10 @@ def _from_dict(data: Any) -> GameRecord:
             if set(s) != {"colour", "draw"}:
                 raise RecordError(f"bad draw step {s!r}")
             steps.append(Step(_str(s, "colour"), draw=_str(s, "draw")))
+        elif "resign" in s:
+            if set(s) != {"colour", "resign", "position"} or s["resign"] is not True:
+                raise RecordError(f"bad resignation step {s!r}")
+            steps.append(Step(_str(s, "colour"), position=_str(s, "position"), resign=True))
         else:
             if set(s) != {"colour", "move", "position"}:
                 raise RecordError(f"bad step {s!r}")
@@ -485,6 +507,9 @@ def _from_dict(data: Any) -> GameRecord:
         ):
             raise RecordError("scores map colours to integers")
         scores = tuple((str(k), int(v)) for k, v in scores_raw.items())
+    resigned = res.get("resigned", [])
+    if not isinstance(resigned, list) or not all(isinstance(c, str) for c in resigned):
+        raise RecordError("result.resigned is a list of colours")
     turns = res.get("turns")
     if not isinstance(turns, int) or isinstance(turns, bool):
         raise RecordError("result.turns is an integer")
@@ -494,6 +519,7 @@ def _from_dict(data: Any) -> GameRecord:
         scores,
         turns,
         _str(res, "position"),
+        tuple(resigned),
     )
     reveal = _obj(data, "reveal")
     seed_text = _str(reveal, "seed")
@@ -573,7 +599,7 @@ def _first_chosen_by(game: Game) -> str:
     not used to choose one, so the deck differs): found by re-creating both starts."""
     for chosen_by in ("seed", "players"):
         try:
-            start = _start(game.rules, game.colours, game.seed, game.first, chosen_by)
+            start = _start(game.rules, game.players, game.seed, game.first, chosen_by)
         except SorryError:
             continue
         if start.initial_snapshot() == game.initial_snapshot():
@@ -585,7 +611,9 @@ def _first_chosen_by(game: Game) -> str:
 
 
 def _apply(game: Game, step: Step) -> None:
-    if step.draw is not None:
+    if step.resign:
+        game.resign(_colour(step.colour))
+    elif step.draw is not None:
         game.draw(parse_card(step.draw))
     else:
         assert step.move is not None
@@ -695,6 +723,23 @@ def verify(record: GameRecord) -> VerifyResult:
     for n, step in enumerate(record.steps, 1):
         if game.is_over():
             return bad(n, _("a step after the end of the game"), _("no more steps"), str(step))
+        if step.resign:
+            if step.colour not in [COLOUR_LETTERS[c] for c in game.colours]:
+                return bad(
+                    n,
+                    _("a resignation by a colour not in play"),
+                    "".join(COLOUR_LETTERS[c] for c in game.colours),
+                    step.colour,
+                )
+            game.resign(COLOUR_LETTERS.index(step.colour))
+            if step.position != game.position_string():
+                return bad(
+                    n,
+                    _("the recorded position is not the one the resignation leads to"),
+                    game.position_string(),
+                    step.position,
+                )
+            continue
         if step.draw is not None:
             if not game.is_chance():
                 return bad(
@@ -765,7 +810,7 @@ def verify(record: GameRecord) -> VerifyResult:
     # the result
     end = len(record.steps) + 1
     actual = Result.of(game)
-    for name in ("status", "winners", "scores", "turns", "position"):
+    for name in ("status", "winners", "scores", "turns", "position", "resigned"):
         want, have = getattr(actual, name), getattr(record.result, name)
         if want != have:
             problem = _("the recorded result ({name}) is not the game's").format(name=name)

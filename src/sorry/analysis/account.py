@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
-from ..board import COLOUR_LETTERS
+from ..board import COLOUR_LETTERS, colour_names
 from ..cards import Card, card_name, parse_card
 from ..errors import SorryError
 from ..game import Game
@@ -472,6 +472,12 @@ def checked(source: GameRecord | Game) -> GameRecord:
         result = verify(source)
         if not result.ok:
             raise AnalysisError(_("the record does not verify: {problem}").format(problem=result))
+    if source.result.resigned:  # its values would end at the resignation, not at HOME
+        raise AnalysisError(
+            _("{names} resigned: only a game played to the end can be analysed").format(
+                names=colour_names(COLOUR_LETTERS.index(c) for c in source.result.resigned)
+            )
+        )
     status = source.result.status
     if status != "won":
         raise AnalysisError(

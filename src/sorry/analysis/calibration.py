@@ -32,7 +32,7 @@ from typing import Final
 from ..bots import make_bot
 from ..bots.base import PROGRESS
 from ..bots.levels import EasyBot
-from ..game import Game
+from ..game import Game, Resign
 from ..moves import Move
 from ..rng import Rng, derive_seed
 from ..rules import Rules
@@ -204,6 +204,8 @@ def chance_nodes(game: Game) -> list[Game]:
         if isinstance(item, Move):
             replay.push(item)
             dealt = True
+        elif isinstance(item, Resign):
+            replay.resign(item.colour)
         else:
             replay.draw(item)
     return out

@@ -167,6 +167,7 @@ def _compile_said(compiled: bool, progress: _Progress) -> Iterator[None]:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis import analyse, graph, report
+    from ..analysis.account import checked
 
     if args.rollouts is not None and args.rollouts < 1:
         raise CliError(_("--rollouts must be at least 1"))
@@ -178,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
     record = (
         GameRecord.from_json(sys.stdin.read()) if args.file == "-" else GameRecord.load(args.file)
     )
+    checked(record)  # a record that cannot be analysed: say so before any compiling
     progress = _Progress(not args.no_progress and sys.stderr.isatty())
     if not compiled_engine() and args.engine == "auto" and args.rollouts is None:
         note(python_engine_note("analysis"))

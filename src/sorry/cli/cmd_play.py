@@ -456,6 +456,11 @@ def play_plain(
         if answer is None:
             print(_("Game abandoned."))
             break
+        if answer == "resign":
+            game.resign(mover)
+            say(prefix + _("{colour} resigns").format(colour=colour_name(mover)))
+            decisions.clear()  # a resignation is not taken back
+            continue
         if answer == "undo":
             if len(humans) != 1:
                 print("  " + _("Undo is only for games with one person."))
@@ -489,6 +494,8 @@ def play_plain(
                 )
                 team = colour_name(game.winners[0])
             print(text.format(team=team, n=game.turn))
+            if game.resigned:
+                print(_("Resigned: {players}.").format(players=colour_names(game.resigned)))
         else:
             print(
                 ngettext(
@@ -523,6 +530,8 @@ PLAIN_HELP = N_(
     "  ?      this help\n"
     "  q      quit"
 )
+#: The resign key, said after PLAIN_HELP.
+PLAIN_RESIGN = N_("  x      resign (it asks first)")
 
 
 def rules_plain(width: int = 78) -> str:
@@ -563,7 +572,7 @@ def show_choices(game: Game, moves: list[Move]) -> None:
 
 def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
     """Show the board and the numbered legal moves; read a choice: a move, ``undo``,
-    ``save`` or ``save FILE``, or None (the player quits). Help and hints are answered here."""
+    ``resign`` (confirmed), ``save`` or ``save FILE``, or None (the player quits). Help and hints are answered here."""
     view = game.view(game.to_move)
     print()
     print(render(view.position(), colour=colour))
@@ -582,6 +591,7 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
             return None
         if word in ("?", "help"):
             print(_(PLAIN_HELP))
+            print(_(PLAIN_RESIGN))
             continue
         if word in ("r", "rules"):
             print(rules_plain())
@@ -593,6 +603,14 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
             continue
         if word in ("u", "undo"):
             return "undo"
+        if word in ("x", "resign"):
+            try:
+                sure = input(_("Resign? (y/n) ")).strip().lower()
+            except EOFError:
+                return None
+            if sure in ("y", "yes", _("y")):
+                return "resign"
+            continue
         if word == "s" or word.startswith("s "):
             return "save " + answer[1:].strip()
         if answer.isdigit():

@@ -14,7 +14,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN
+from ..board import COLOUR_LETTERS, HOME, SAFE_BASE, START, TRACK_LEN, colour_name
 from ..cards import card_name, parse_card
 from ..describe import describe
 from ..errors import SorryError
@@ -95,7 +95,11 @@ def frames(record: GameRecord) -> list[Frame]:
             snap()
             due = False
         try:
-            if step.draw is not None:
+            if step.resign:  # shown with the next move (or with the last one, at the end)
+                colour = COLOUR_LETTERS.index(step.colour)
+                game.resign(colour)
+                said.append(_("{colour} resigns").format(colour=colour_name(colour)))
+            elif step.draw is not None:
                 game.draw(parse_card(step.draw))
             else:
                 assert step.move is not None
@@ -113,6 +117,11 @@ def frames(record: GameRecord) -> list[Frame]:
                 due = True
             else:
                 snap()
+    if not due and out and any(s.resign for s in pending):  # the game ended resigned
+        before = out.pop()
+        pending[:0] = before.events
+        said[:0] = before.said
+        snap()
     if due or not out:
         snap()
     last = out[-1]
@@ -172,7 +181,8 @@ def show(frame: Frame, total: int, full_board: bool, colour: bool) -> str:
             by = {}
         if s is not None:
             words = next(said, "")
-            lines.append("  " + _("{move} [{notation}]").format(move=words, notation=s.move))
+            notation = f"resign:{s.colour}" if s.resign else s.move
+            lines.append("  " + _("{move} [{notation}]").format(move=words, notation=notation))
     lines.append(f"  {frame.position}")
     if full_board:
         from ..textboard import render

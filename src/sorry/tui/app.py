@@ -491,6 +491,7 @@ class GameScreen(Screen[None]):
         Binding("m", "move_list", N_("Moves")),
         Binding("h", "hint", N_("Hint")),
         Binding("u", "undo", N_("Undo")),
+        Binding("x", "resign", N_("Resign"), show=False),
         Binding("s", "save", N_("Save")),
         Binding("plus,equals_sign", "speed(1)", N_("Faster"), show=False),
         Binding("minus,underscore", "speed(-1)", N_("Slower"), show=False),
@@ -928,6 +929,36 @@ class GameScreen(Screen[None]):
         self.rebuild_log()
         self.note = _("Your last move was taken back.")
         self.start_human_turn()
+
+    def action_resign(self) -> None:
+        """Resign, once confirmed (docs/rules.md, Resigning): the game ends, or in a game of
+        three or four the person's pawns leave the board and the bots play on."""
+        s = self.session
+        colour = s.resigner()
+        if colour is None:
+            self.notify(_("Nobody can resign now."), severity="warning")
+            return
+        if len(s.game.colours) > 2 and not s.rules.teams:
+            question = _("Resign? You are out, ranked last; your pawns leave the board.")
+        else:
+            question = _("Resign? The game ends and the other side wins.")
+
+        def answered(answer: str | None) -> None:
+            if answer != "yes" or s.resigner() != colour:
+                return
+            self.workers.cancel_group(self, "play")
+            self.frame = None
+            self.chooser = None
+            entry = s.resign(colour)
+            self.said = self.said_text(entry)
+            self.last = []
+            self.hints = None
+            self.chances = []
+            self.note = ""
+            self.write_log()
+            self.advance()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_save(self, then: Callable[[], None] | None = None) -> None:
         """Ask for a file and save the game to it; then (once saved) ``then``."""

@@ -59,6 +59,11 @@ SECTIONS = (
 | + / − | play faster / slower: the walks and the pause after each bot's move (0 = instant) |
 | r or F2 | the rules |
 | n | a new game · q: quit · ? or F1: this help |"""),
+    N_(
+        "**x** resigns (it asks first): in a game of two, or in teams, the other side wins; "
+        "in a game of three or four your pawns leave the board, you are ranked last and the "
+        "others play on."
+    ),
     N_("""\
 A move is chosen a step at a time: the pawn, then where it goes. For a **7** choose
 the pawn, then either all 7 or the first part of a split, then the pawn that moves

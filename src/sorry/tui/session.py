@@ -23,7 +23,7 @@ from ..board import COLOUR_LETTERS, colour_name, colour_names
 from ..cards import Card, card_name, parse_card
 from ..describe import short as describe, where_words
 from ..errors import SorryError
-from ..game import Game
+from ..game import Game, Resign
 from ..i18n import _, ngettext
 from ..match import GameResult, Match
 from ..moves import DISCARD, PASS, Move
@@ -65,7 +65,7 @@ class Session:
     ) -> None:
         rules = rules or Rules()
         if game is not None:
-            players = game.colours
+            players = game.players  # a resigned colour keeps its seat
             rules = game.rules
         self.match = Match(rules, players, games=games, target=target, seed=seed)
         self.rules = rules
@@ -112,7 +112,32 @@ class Session:
 
     def can_undo(self) -> bool:
         """Undo is for games with one person (and bots) only, once that person has moved."""
-        return len(self.humans) == 1 and bool(self.human_moves) and not self.game.is_over()
+        return (
+            len(self.humans) == 1
+            and bool(self.human_moves)
+            and not self.game.is_over()
+            and not self.game.resigned  # a resignation is not taken back
+        )
+
+    def resigner(self) -> int | None:
+        """Who a resignation now would be: the only person (if still playing), else the
+        person to move; None if no person may resign now."""
+        g = self.game
+        if g.is_over():
+            return None
+        playing = [c for c in self.humans if c in g.colours]
+        if len(self.humans) == 1:
+            return playing[0] if playing else None
+        return g.to_move if g.to_move in playing else None
+
+    def resign(self, colour: int) -> LogEntry:
+        """``colour`` resigns (docs/rules.md, Resigning); the log says so."""
+        g = self.game
+        step = len(g.history)
+        g.resign(colour)
+        entry = LogEntry(step, colour, None, _("resigns"))
+        self.log.append(entry)
+        return entry
 
     # -- playing --------------------------------------------------------------------------------
     def draw_cards(self) -> None:
@@ -205,6 +230,8 @@ class Session:
             text = _("{move} ({where})").format(move=text, where=entry.where)
         if entry.again:
             text = _("{move} — draws again").format(move=text)
+        if entry.card is None and entry.text == _("resigns"):
+            return _("{colour} resigns").format(colour=who)
         if entry.card is None:
             return _("{player}: {move}").format(player=who, move=text)
         card = card_words(entry.card)
@@ -226,6 +253,8 @@ class Session:
                 lines.append(_("{team} win! ({players})").format(team=names, players=who))
             else:
                 lines.append(_("{team} wins! ({players})").format(team=names, players=who))
+        if g.resigned:
+            lines.append(_("Resigned: {players}.").format(players=_names(g.resigned)))
         if g.scores is not None:
             scores = "  ".join(f"{colour_name(c)} {s}" for c, s in sorted(g.scores.items()))
             lines.append(_("Points this game: {scores}").format(scores=scores))
@@ -343,8 +372,8 @@ class Session:
                 COLOUR_LETTERS[s.colour]: ("human" if s.kind != "bot" else f"bot:{s.level}")
                 for s in rec.seats
             }
-        seat_specs = seat_specs or {COLOUR_LETTERS[c]: "human" for c in game.colours}
-        seats = parse_seats([seat_specs[COLOUR_LETTERS[c]] for c in game.colours], game.colours)
+        seat_specs = seat_specs or {COLOUR_LETTERS[c]: "human" for c in game.players}
+        seats = parse_seats([seat_specs[COLOUR_LETTERS[c]] for c in game.players], game.players)
         session = cls(
             game.rules,
             seats=seats,
@@ -385,7 +414,9 @@ class Session:
             return
         replay = Session(self.rules, seats=self.seats, game=start)
         for step in self.game.history:
-            if isinstance(step, Move):
+            if isinstance(step, Resign):
+                replay.resign(step.colour)
+            elif isinstance(step, Move):
                 replay.play(step)
             else:
                 replay.game.draw(step)

@@ -54,7 +54,7 @@ class Audience:
         takeover = self.settings.takeover_after
         now = time.monotonic()
         present = {c.seat for c in live.conns if c.seat is not None and not c.closed}
-        for c in live.game.colours:
+        for c in live.game.players:  # a resigned seat is listed (and says so)
             s = live.seats[c]
             away = (
                 s.kind == "human"
@@ -74,6 +74,7 @@ class Audience:
                     "away": c in live.room.away,  # timed out: a bot plays until they act
                     "ready": COLOUR_LETTERS[c] in live.room.settings.ready,
                     "account": s.account,
+                    "resigned": c in live.game.resigned,
                 }
             )
         return out
@@ -109,7 +110,7 @@ class Audience:
         if position is None:
             position = game.position_string()
         with using(conn.lang):  # moves and the log in the client's language
-            if seat is not None:
+            if seat is not None and seat in game.colours:
                 view = game.view(seat)
                 vj = view_json(view, game if view.legal_moves else None, position)
             else:

@@ -20,8 +20,8 @@ from ..cards import parse_card
 from ..game import Game
 from .audience import Audience
 from .config import Settings
-from .db import Database, GameRow, MoveRow, restore_game
-from .live import LiveGame, Said, log_entries, log_entry
+from .db import RESIGN, Database, GameRow, MoveRow, restore_game
+from .live import RESIGNED, LiveGame, Said, log_entries, log_entry, resign_entry
 from .room import Room, RoomState, turn_began
 
 log = logging.getLogger("sorry.web")
@@ -150,6 +150,8 @@ class GameCache:
         if found is None:
             return False
         row, rows = found
+        if row.seq < live.seq:  # moves were taken back (undo against bots): read it all again
+            return await self.reload(live)
         moved = False
         async with live.lock:
             changed = self.update_meta(live, row)
@@ -193,6 +195,13 @@ class GameCache:
     def _apply_row(self, live: LiveGame, row: MoveRow) -> None:
         """Play a move row committed by another writer (its move, then its cards)."""
         game = live.game.copy()
+        if row.move == RESIGN:
+            game.resign(row.colour)
+            for name in row.draws:
+                game.draw(parse_card(name))
+            live.moved(game, row.seq, resign_entry(row.seq, row.colour, row.actor), RESIGNED)
+            turn_began(live)
+            return
         if game.is_over() or game.to_move != row.colour:
             raise ValueError(f"move {row.seq} is not {COLOUR_LETTERS[row.colour]}'s to play")
         move = game.listed_move(row.move)
@@ -215,7 +224,7 @@ class GameCache:
         row, rows, game = found
         async with live.lock:
             self.update_meta(live, row)
-            moved = row.seq > live.seq
+            moved = row.seq != live.seq  # on, or back after an undo
             if moved:
                 live.game = game
                 live.seq = row.seq
@@ -251,7 +260,7 @@ class GameCache:
             seq = int(seq_text)
         except ValueError:
             return
-        if seq > live.seq:
+        if seq != live.seq:  # a move, or moves taken back
             self.loop.call_soon_threadsafe(self._refresh_soon, live)
 
     # -- letting go -----------------------------------------------------------------------

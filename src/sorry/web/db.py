@@ -52,7 +52,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ..cards import parse_card
-from ..game import Game
+from ..game import Game, Resign
+from ..moves import Move
 
 log = logging.getLogger("sorry.web")
 T = TypeVar("T")
@@ -514,6 +515,21 @@ class Database:
             .values(room=json.dumps(room), updated_at=time.time())
         )
 
+    def undo_moves_in(self, conn: Connection, game_id: str, expected_seq: int, to_seq: int) -> None:
+        """Take back the decisions after ``to_seq`` (undo against bots): their rows go, the
+        game's sequence number is ``to_seq`` again. :class:`ConflictError`, having written
+        nothing, if the game is no longer at ``expected_seq``."""
+        done = conn.execute(
+            games.update()
+            .where(games.c.id == game_id, games.c.seq == expected_seq)
+            .values(seq=to_seq, status="playing", updated_at=write_time(conn))
+        )
+        if done.rowcount != 1:
+            raise ConflictError(game_id)
+        conn.execute(moves.delete().where(moves.c.game_id == game_id, moves.c.seq > to_seq))
+        if not self.is_sqlite:  # the other processes read the game again
+            conn.execute(sa.select(sa.func.pg_notify(self.channel, f"{game_id}:{to_seq}")))
+
     def make_bot_in(self, conn: Connection, game_id: str, colour: int, level: str) -> bool:
         """Turn a human seat nobody has claimed into a bot of ``level``; whether it was."""
         result = conn.execute(
@@ -718,19 +734,33 @@ MOVE_SQL = (
 
 def restore_game(state: dict[str, Any], rows: Sequence[MoveRow]) -> Game:
     """The game of a row's ``state`` with the move rows after it applied: each row's move
-    and then the cards drawn after it (checked against the game's own deck)."""
+    (or resignation) and then the cards drawn after it (checked against the game's own
+    deck)."""
     game = Game.from_dict(state)
-    done = len(game.move_stack)
+    done = decisions(game)
     for row in rows:
         if row.seq <= done:
             continue
         if row.seq != done + 1:
             raise ValueError(f"move {done + 1} is missing (found {row.seq})")
-        game.push(row.move)
+        if row.move == RESIGN:
+            game.resign(row.colour)
+        else:
+            game.push(row.move)
         for card in row.draws:
             game.draw(parse_card(card))
         done += 1
     return game
+
+
+#: A move row's text for a resignation (sorry.web.games.Games.resign).
+RESIGN = "resign"
+
+
+def decisions(game: Game) -> int:
+    """A game's decisions so far (its moves and resignations): the sequence number of its
+    last move row."""
+    return sum(1 for step in game.history if isinstance(step, Move | Resign))
 
 
 class Checkpointer:

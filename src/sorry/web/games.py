@@ -25,16 +25,16 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from ..board import COLOUR_NAMES
+from ..board import COLOUR_LETTERS, COLOUR_NAMES
 from ..cards import card_name
 from ..game import Game
 from ..record import Commitment
 from ..rules import Rules
 from .audience import match_totals
 from .cache import GameCache
-from .db import ConflictError, MoveRow, SeatRow
+from .db import RESIGN, ConflictError, MoveRow, SeatRow, decisions
 from .hosting import Hosting
-from .live import LiveGame, Said, log_entry
+from .live import RESIGNED, LiveGame, Said, log_entry, resign_entry
 from .messages import rejected
 from .players import bot_levels
 from .room import Room, acted, next_room, turn_began
@@ -291,6 +291,116 @@ class Games:
             return dict(rejected("stale", "another server accepted a move first", live.seq))
         cache.changed(live)
         return {"type": "accepted", "seq": live.seq, "move": str(move)}
+
+    async def resign(self, live: LiveGame, colour: int) -> dict[str, Any]:
+        """``colour`` resigns (docs/rules.md, Resigning), committed as a move row before
+        anyone is told. Returns ``resigned`` or ``rejected`` with the reason."""
+        cache = self.cache
+        async with live.lock:
+            game = live.game
+            if game.is_over():
+                return dict(rejected("game_over", "the game is over", live.seq))
+            if not live.room.settings.started:
+                return dict(rejected("not_started", "the game has not started yet", live.seq))
+            if colour not in game.colours:
+                return dict(rejected("resigned", "you have resigned already", live.seq))
+            new = game.copy()
+            new.resign(colour)
+            draws: list[str] = []
+            while new.is_chance():  # the resigner's turn: the next player's card
+                draws.append(card_name(new.draw()))
+            row = MoveRow(live.seq + 1, colour, "player", RESIGN, draws)
+            over = new.is_over()
+            state = new.to_dict() if over else None
+            try:
+                await cache.write(
+                    cache.db.write_move,
+                    live.id,
+                    live.seq,
+                    row,
+                    state,
+                    "over" if over else "playing",
+                )
+            except ConflictError:
+                stale = True
+            except Exception:
+                log.exception("could not commit a resignation in game %s", live.id)
+                return dict(rejected("server_error", "could not save: try again", live.seq))
+            else:
+                stale = False
+                live.moved(new, row.seq, resign_entry(row.seq, colour, "player"), RESIGNED)
+                live.room.away.discard(colour)
+                turn_began(live)
+                cache.audience.broadcast(live)
+        if stale:
+            await cache.refresh(live)
+            return dict(rejected("stale", "another server changed the game first", live.seq))
+        cache.changed(live)
+        return {"type": "resigned", "seq": live.seq, "colour": COLOUR_LETTERS[colour]}
+
+    async def undo(self, live: LiveGame, colour: int, seq: int, rated: bool) -> dict[str, Any]:
+        """Take back ``colour``'s last move and the bots' moves after it, in a casual
+        (``rated`` False) game where every other seat is a bot: the decision comes back with
+        the same card (the cards drawn since go back on the deck, in their order), and the
+        taken-back moves leave the game, its log and its record. Returns ``undone`` or
+        ``rejected`` with the reason."""
+        cache = self.cache
+        async with live.lock:
+            game = live.game
+            if seq != live.seq:
+                return dict(
+                    rejected(
+                        "stale", f"stale undo: the game is at seq {live.seq}, not {seq}", live.seq
+                    )
+                )
+            if rated:
+                return dict(rejected("undo_rated", "no undo in a rated game", live.seq))
+            if any(s.kind != "bot" for c, s in live.seats.items() if c != colour):
+                return dict(
+                    rejected("undo_people", "undo is only for a game against bots", live.seq)
+                )
+            if game.is_over():
+                return dict(rejected("game_over", "the game is over", live.seq))
+            if game.resigned:
+                return dict(rejected("resigned", "a resignation is not taken back", live.seq))
+            mine = [
+                e["seq"]
+                for e in live.log
+                if e["colour"] == COLOUR_LETTERS[colour] and e["actor"] == "player"
+            ]
+            if not mine:
+                return dict(rejected("nothing_to_undo", "no move of yours to undo", live.seq))
+            back_to = mine[-1] - 1  # the decision before the person's last move
+            new = game.copy()
+            while decisions(new) > back_to:  # the card of that decision stays drawn
+                new.pop()
+            try:
+                await cache.write(cache.db.undo_moves_in, live.id, live.seq, back_to)
+            except ConflictError:
+                stale = True
+            except Exception:
+                log.exception("could not take moves back in game %s", live.id)
+                return dict(rejected("server_error", "could not save: try again", live.seq))
+            else:
+                stale = False
+                if live.bot_task is not None:  # a bot thinking about a move taken back
+                    live.bot_task.cancel()
+                    live.bot_task = None
+                live.game = new
+                live.seq = back_to
+                live.hints.clear()
+                live.log = [e for e in live.log if e["seq"] <= back_to]
+                live.said = {k: v for k, v in live.said.items() if k <= back_to}
+                live.log_text.clear()
+                live.last_change = time.monotonic()
+                turn_began(live)
+                for conn in list(live.conns):
+                    cache.audience.send_state(live, conn, full=True)
+        if stale:
+            await cache.refresh(live)
+            return dict(rejected("stale", "another server changed the game first", live.seq))
+        cache.changed(live)
+        return {"type": "undone", "seq": live.seq}
 
     # -- matches --------------------------------------------------------------------------
     async def rematch(

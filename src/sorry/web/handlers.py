@@ -30,7 +30,9 @@ from .messages import (
     Ping,
     React,
     Reaction,
+    ResignRequest,
     Resync,
+    UndoRequest,
     error,
     rejected,
 )
@@ -110,6 +112,26 @@ async def on_leave(ctx: Context, msg: Leave) -> None:
     ctx.service.cache.changed(live)  # the bot takes the turn if it is theirs
 
 
+async def on_resign(ctx: Context, msg: ResignRequest) -> None:
+    """The player resigns: committed, then everyone is told (docs/rules.md, Resigning)."""
+    seat = _seated(ctx)
+    if seat is None:
+        return
+    ctx.conn.send(await ctx.service.games.resign(ctx.live, seat))
+
+
+async def on_undo(ctx: Context, msg: UndoRequest) -> None:
+    """Take back the player's last move, in a casual game against bots only."""
+    seat = _seated(ctx)
+    if seat is None:
+        return
+    live = ctx.live
+    reply = await ctx.service.games.undo(live, seat, msg.seq, live.room.settings.rated)
+    ctx.conn.send(reply)
+    if reply["type"] == "rejected" and reply["code"] == "stale":
+        ctx.service.audience.send_state(live, ctx.conn)
+
+
 async def on_move(ctx: Context, msg: MoveRequest) -> None:
     seat = _seated(ctx)
     if seat is None:
@@ -171,6 +193,8 @@ ROUTES: dict[str, Route] = {
         Route(ChatRequest, on_chat),
         Route(Back, on_back),
         Route(Leave, on_leave),
+        Route(ResignRequest, on_resign),
+        Route(UndoRequest, on_undo),
         Route(React, on_react),
     )
 }

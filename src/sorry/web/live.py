@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 from ..board import COLOUR_LETTERS
 from ..cards import card_name, parse_card
 from ..effects import Effect, effects_json
-from ..game import Game
+from ..game import Game, Resign
+from ..i18n import _
 from ..moves import Move
 from ..rulebook import declines
 from .conn import Conn
@@ -118,7 +119,14 @@ def log_entries(game: Game, rows: list[MoveRow]) -> tuple[list[dict[str, Any]], 
     it = iter(rows)
     moves = iter(said_at)
     for step in history:
-        if not isinstance(step, Move):
+        if isinstance(step, Resign):
+            row = next(it, None)
+            if row is None:
+                break
+            said[row.seq] = RESIGNED
+            entries.append(resign_entry(row.seq, row.colour, row.actor))
+            continue
+        if isinstance(step, int):
             last_card = step
             continue
         row = next(it, None)
@@ -156,9 +164,30 @@ def log_entry(
     }
 
 
+#: What a resignation did, as a move's :class:`Said`: no effects.
+RESIGNED = Said([], False)
+
+
+def resign_entry(seq: int, colour: int, actor: str) -> dict[str, Any]:
+    """The log entry of a resignation (``move`` is ``resign``; the page says "Blue resigns")."""
+    return {
+        "seq": seq,
+        "colour": COLOUR_LETTERS[colour],
+        "actor": actor,
+        "move": "resign",
+        "text": _("resigns"),
+        "card": None,
+        "movers": [],
+        "paths": [],
+        "effects": [],
+    }
+
+
 def translated_entry(entry: dict[str, Any], said: dict[int, Said]) -> dict[str, Any]:
     """A log entry with its words in the current language (re-derived from its move, its
     card and what it did)."""
+    if entry.get("move") == "resign":
+        return {**entry, "text": _("resigns")}
     try:
         move = Move.parse(entry["move"])
         card = parse_card(entry["card"]) if entry.get("card") else None

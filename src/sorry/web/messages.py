@@ -196,6 +196,29 @@ class Leave(Payload):
 
 
 @dataclass(frozen=True)
+class ResignRequest(Payload):
+    """The player resigns (docs/rules.md, Resigning): in a game of two or in teams the other
+    side wins; in a game of three or four their pawns leave the board and the others play on."""
+
+    TYPE = "resign"
+    COST = Cost.WRITE
+
+
+@dataclass(frozen=True)
+class UndoRequest(Payload):
+    """Take back the player's last move and the bots' moves after it, from the state of
+    sequence number ``seq``: only in a casual game where every other seat is a bot."""
+
+    TYPE = "undo"
+    COST = Cost.WRITE
+    seq: int
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> UndoRequest:
+        return cls(_seq(data))
+
+
+@dataclass(frozen=True)
 class ChatRequest(Payload):
     """Say something to everyone on the game: free ``text`` or a quick ``phrase`` (one of
     them); a spectator may add a ``name``."""
@@ -242,7 +265,19 @@ class React(Payload):
 #: Every client message, by type.
 CLIENT_PAYLOADS: dict[str, type[Payload]] = {
     p.TYPE: p
-    for p in (Hello, MoveRequest, HintRequest, Resync, Ping, Back, Leave, ChatRequest, React)
+    for p in (
+        Hello,
+        MoveRequest,
+        HintRequest,
+        Resync,
+        Ping,
+        Back,
+        Leave,
+        ResignRequest,
+        UndoRequest,
+        ChatRequest,
+        React,
+    )
 }
 
 
@@ -346,6 +381,7 @@ class SeatInfo(TypedDict):
     away: Annotated[bool, "the turn timer ran out: a bot plays until they act"]
     ready: Annotated[bool, "accepted the next game of the match"]
     account: Annotated[str | None, "the account holding the seat (its profile: /u/NAME)"]
+    resigned: Annotated[bool, "resigned: out of the game, ranked last"]
 
 
 Effect = TypedDict(  # functional form: "from" is a keyword in Python
@@ -477,6 +513,22 @@ class Accepted(TypedDict):
     move: str
 
 
+class Resigned(TypedDict):
+    """Your resignation was committed (everyone gets the new state)."""
+
+    type: Literal["resigned"]
+    seq: int
+    colour: str
+
+
+class Undone(TypedDict):
+    """Your last move and the bots' moves after it were taken back; ``seq`` is the state's
+    (everyone gets the whole state again, with the log)."""
+
+    type: Literal["undone"]
+    seq: int
+
+
 class Rejected(TypedDict):
     """Your move (or hint) was not taken, with the reason; what changed since your state
     follows as a delta when the game had moved on."""
@@ -549,6 +601,8 @@ SERVER_MESSAGES: dict[str, type[Any]] = {
     "delta": DeltaMessage,
     "seats": SeatsMessage,
     "accepted": Accepted,
+    "resigned": Resigned,
+    "undone": Undone,
     "rejected": Rejected,
     "hint": HintMessage,
     "error": ErrorMessage,

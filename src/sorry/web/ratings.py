@@ -193,19 +193,30 @@ def game_ranks(
     winners: Sequence[int],
     scores: dict[int, int] | None,
     teams: bool,
+    resigned: Sequence[int] = (),
 ) -> dict[int, int] | None:
     """Each colour's rank (1 best, equal ranks tie) in a finished game, or None when nobody won
     (a game stopped at the turn limit is not rated). The winner (in teams: the winning
     partnership) ranks first; in the points variant the others follow by their scores; else
-    they tie.
+    they tie. Those who ``resigned`` (in order) rank last, the first to resign lowest (a
+    resignation counts as a loss; docs/rules.md, Resigning).
 
     >>> game_ranks([0, 1, 2], [1], None, False)
     {0: 2, 1: 1, 2: 2}
     >>> game_ranks([0, 1, 2], [1], {0: 5, 1: 9, 2: 7}, False)
     {0: 3, 1: 1, 2: 2}
+    >>> sorted(game_ranks([0, 1, 2, 3], [2], None, False, resigned=[3, 0]).items())
+    [(0, 3), (1, 2), (2, 1), (3, 4)]
     """
     if not winners:
         return None
+    out = [c for c in resigned if c not in winners and not teams]
+    if out:
+        kept = game_ranks([c for c in colours if c not in out], winners, scores, teams) or {}
+        below = len(colours) - len(out)
+        for i, c in enumerate(reversed(out)):
+            kept[c] = below + i + 1
+        return kept
     if teams:
         from ..rulebook import partner
 

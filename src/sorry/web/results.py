@@ -35,7 +35,7 @@ def entries_of(live: LiveGame) -> list[Entry]:
     """The seats of a game as the rating sees them: accounts and bots, on their sides."""
     teams = live.game.rules.teams
     out = []
-    for c in live.game.colours:
+    for c in live.game.players:
         s = live.seats[c]
         side = min(c, partner(c)) if teams else c
         if s.kind == "bot":
@@ -85,7 +85,11 @@ class Results:
         transaction. Returns the rating changes (None: not rated now)."""
         game = live.game
         ranks = game_ranks(
-            game.colours, game.winners, dict(game.scores) if game.scores else None, game.rules.teams
+            game.players,
+            game.winners,
+            dict(game.scores) if game.scores else None,
+            game.rules.teams,
+            game.resigned,
         )
         held = [c for c, s in live.seats.items() if s.account_id is not None]
         rating = (game.rules.variant, entries_of(live)) if rateable(live) else None

@@ -55,6 +55,7 @@
  * @property {boolean} away  the turn timer ran out: a bot plays until they act
  * @property {boolean} ready  accepted the next game of the match
  * @property {string | null} account  the account holding the seat (its profile: /u/NAME)
+ * @property {boolean} resigned  resigned: out of the game, ranked last
  */
 
 /**
@@ -189,6 +190,21 @@
  */
 
 /**
+ * Your resignation was committed (everyone gets the new state).
+ * @typedef {object} Resigned
+ * @property {"resigned"} type
+ * @property {number} seq
+ * @property {string} colour
+ */
+
+/**
+ * Your last move and the bots' moves after it were taken back; ``seq`` is the state's (everyone gets the whole state again, with the log).
+ * @typedef {object} Undone
+ * @property {"undone"} type
+ * @property {number} seq
+ */
+
+/**
  * Your move (or hint) was not taken, with the reason; what changed since your state follows as a delta when the game had moved on.
  * @typedef {object} Rejected
  * @property {"rejected"} type
@@ -256,6 +272,8 @@
  *   | DeltaMessage
  *   | SeatsMessage
  *   | Accepted
+ *   | Resigned
+ *   | Undone
  *   | Rejected
  *   | HintMessage
  *   | ErrorMessage
@@ -274,6 +292,8 @@
  *   | {type: "ping"}
  *   | {type: "back"}
  *   | {type: "leave"}
+ *   | {type: "resign"}
+ *   | {type: "undo", seq: number}
  *   | {type: "chat", text?: string, phrase?: string, name?: string}
  *   | {type: "react", emoji: string}} ClientMessage
  */
