@@ -572,7 +572,8 @@ def show_choices(game: Game, moves: list[Move]) -> None:
 
 def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
     """Show the board and the numbered legal moves; read a choice: a move, ``undo``,
-    ``resign`` (confirmed), ``save`` or ``save FILE``, or None (the player quits). Help and hints are answered here."""
+    ``resign`` (confirmed), ``save`` or ``save FILE``, or None (the player quits). Help and
+    hints are answered here."""
     view = game.view(game.to_move)
     print()
     print(render(view.position(), colour=colour))

@@ -107,7 +107,7 @@ def log_entries(game: Game, rows: list[MoveRow]) -> tuple[list[dict[str, Any]], 
     history = game.history
     back = game.copy()
     said_at: list[Said] = []
-    for _ in history:
+    for _step in history:
         step = back.pop()
         if isinstance(step, Move):
             said_at.append(Said.of(back, step))
