@@ -609,7 +609,7 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
                 sure = input(_("Resign? (y/n) ")).strip().lower()
             except EOFError:
                 return None
-            if sure in ("y", "yes", _("y")):
+            if sure in ("y", "yes"):
                 return "resign"
             continue
         if word == "s" or word.startswith("s "):

@@ -939,7 +939,10 @@ class GameScreen(Screen[None]):
             self.notify(_("Nobody can resign now."), severity="warning")
             return
         if len(s.game.colours) > 2 and not s.rules.teams:
-            question = _("Resign? You are out, ranked last; your pawns leave the board.")
+            question = _(
+                "Resign? You are out, ranked last; your pawns leave the board and the "
+                "others play on."
+            )
         else:
             question = _("Resign? The game ends and the other side wins.")
 

@@ -362,7 +362,7 @@ class Games:
             if game.is_over():
                 return dict(rejected("game_over", "the game is over", live.seq))
             if game.resigned:
-                return dict(rejected("resigned", "a resignation is not taken back", live.seq))
+                return dict(rejected("undo_resigned", "a resignation is not taken back", live.seq))
             mine = [
                 e["seq"]
                 for e in live.log

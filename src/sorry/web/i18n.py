@@ -37,7 +37,7 @@ from ..i18n import (
     using,
 )
 from ..rules import FORM_OPTIONS, OPTIONS
-from . import people_words, play_words, tutorial_words
+from . import people_words, play_words, resign_words, tutorial_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
@@ -325,6 +325,7 @@ SCRIPT_MESSAGES = (
     *people_words.SCRIPT_MESSAGES,
     *play_words.SCRIPT_MESSAGES,  # the first game and following it (play_words)
     *tutorial_words.SCRIPT_MESSAGES,  # the tutorial (tutorial_words)
+    *resign_words.SCRIPT_MESSAGES,  # resigning and undo (resign_words)
 )
 
 
@@ -441,7 +442,7 @@ def render_page(lang: str, page: str = "index") -> str:
     code = normalise(lang) or DEFAULT
     tr = translation(code)
     known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES) | set(play_words.PAGE_MESSAGES)
-    known |= set(tutorial_words.PAGE_MESSAGES)
+    known |= set(tutorial_words.PAGE_MESSAGES) | set(resign_words.PAGE_MESSAGES)
 
     def text(m: re.Match[str]) -> str:
         body = m.group(2)

@@ -224,10 +224,15 @@ function render() {
 function renderActions(s, mine, moves, cand) {
   const st = store.state;
   const panel = $("actions");
-  const seated = !!conn.seat && !s.replay && s.status === "playing" && s.room.started;
+  const out = !!st && st.seats.some((x) => x.colour === conn.seat && x.resigned);
+  const seated = !!conn.seat && !s.replay && s.status === "playing" && s.room.started && !out;
   panel.hidden = !seated;
   const away = !!st && st.seats.some((x) => x.colour === conn.seat && x.away);
   $("leave-btn").hidden = !seated || away;
+  // undo: a casual game against bots only, once the player has moved (the server checks)
+  const undo = $("undo-btn");
+  undo.hidden = !seated || !st || !!st.room.rated || st.seats.some((x) => x.colour !== conn.seat && x.kind !== "bot") || !store.log.some((e) => e.colour === conn.seat && e.actor === "player");
+  undo.title = t("Take back your last move (and the bots' moves after it)");
   if (!seated || !st) return;
   const v = st.view;
   const points = v.variant === "points";
@@ -336,6 +341,8 @@ function renderOver(s) {
   const v = st.view;
   const won = !!conn.seat && v.winners.includes(conn.seat);
   $("result").textContent = won ? t("You won!") : v.winners.length ? t("{names} won!", { names: series(v.winners.map(colourName)) }) : t("Game over");
+  const gone = st.seats.filter((x) => x.resigned).map((x) => colourName(x.colour));
+  $("resigned-note").textContent = gone.length ? t("{names} resigned.", { names: series(gone) }) : "";
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => `${colourName(c)} ${p}`).join(", ") : "";
   $("scores").textContent = scores ? t("Scores: {scores}", { scores }) : "";
   $("scores").hidden = !scores;
@@ -638,7 +645,12 @@ function handle(m, at) {
       break;
     }
     case "accepted":
+    case "resigned":
       ui.notice = "";
+      break;
+    case "undone":
+      ui.notice = "";
+      announce(t("Your last move was taken back."));
       break;
     case "rejected":
       ui.sending = false;
@@ -694,6 +706,11 @@ function reasonText(code, english) {
     not_started: "the game has not started yet",
     chat_off: "the host switched chat off",
     chat_rate: "one chat message at a time",
+    undo_rated: "no undo in a rated game",
+    undo_people: "undo is only for a game against bots",
+    nothing_to_undo: "no move of yours to undo",
+    undo_resigned: "a resignation is not taken back",
+    resigned: "you have resigned already",
   };
   return words[code] ? t(words[code]) : english;
 }
@@ -773,6 +790,16 @@ function wire() {
     if (!confirm(t("Leave the game? A bot plays for you until you come back: this game's link brings you back."))) return;
     conn.send({ type: "leave" });
     window.setTimeout(() => location.assign("/"), 300);
+  });
+  $("resign-btn").addEventListener("click", () => {
+    const st = store.state;
+    if (!st) return;
+    const many = st.view.colours.length > 2 && !st.teams;
+    if (!confirm(many ? t("Resign? You are out, ranked last; your pawns leave the board and the others play on.") : t("Resign? The game ends and the other side wins."))) return;
+    conn.send({ type: "resign" });
+  });
+  $("undo-btn").addEventListener("click", () => {
+    if (store.state) conn.send({ type: "undo", seq: store.state.seq });
   });
   $("replay-btn").addEventListener("click", () => startReplay().catch(showNotice));
   $("replay-first").addEventListener("click", () => showFrame(0));

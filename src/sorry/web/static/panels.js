@@ -116,6 +116,7 @@ export function renderSeats(s, seat, muted, toggleMute) {
     const who = info.kind === "bot" ? t("bot: {level}", { level: t(info.level || "") }) : info.claimed ? info.name : "";
     const tags = [];
     if (c === seat) tags.push(t("you"));
+    if (info.resigned) tags.push(t("resigned"));
     if (info.kind !== "bot" && !info.claimed) tags.push(info.open ? t("open seat") : t("invited"));
     else if (info.away) tags.push(t("away"));
     else if (info.kind !== "bot" && !info.connected) tags.push(t("disconnected"));
@@ -172,6 +173,7 @@ export function logLine(e, variant, seat) {
   const who =
     e.actor === "bot" ? t(" (bot)") : e.actor === "takeover" ? t(" (bot for player)") : e.actor === "timeout" ? t(" (bot, time ran out)") : "";
   // e.text says the move without the mover (the sentence names them)
+  if (e.move === "resign") return t("{colour} resigns", { colour: colourName(e.colour) });
   const player = colourName(e.colour) + who;
   // a pass with no other move (any card but an 11, which may be declined): said as such
   if (e.move === "pass" && e.card && (e.actor === "forced" || e.card !== "11")) return t("{player} draws {card}: no move, the turn passes.", { player, card: cardName(e.card) });
