@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..analysis import analyse, report
-from ..analysis.account import Analysis
+from ..analysis.account import Analysis, checked
 from ..analysis.estimator import Estimator, default_estimator
 from ..analysis.graph import series
 from ..board import COLOUR_LETTERS, TRACK_LEN, colour_name
@@ -160,6 +160,12 @@ class AnalysisPanel(Static):
             self.add_class("hidden")
             self.can_focus = False
             return
+        if self.record.result.resigned:  # not analysed: say why in one line, at once
+            try:
+                checked(self.record)
+            except SorryError as exc:
+                self.update(Text(str(exc), style="italic"))
+                return
         self.update(Text(_("Analysing the game…"), style="italic"))
         self.set_interval(1.0, self._tick)
         self._thread = threading.Thread(target=self._work, name="sorry-analysis", daemon=True)

@@ -1,0 +1,135 @@
+"""Undo against a bot and resigning in Chromium (Debian's, through Playwright), against
+``sorry serve`` in a subprocess, at 390x844 by touch and 1280x800 by mouse, light and dark:
+Undo shows once the person has moved, takes back their move and the bot's (the same card and
+pawns as before); Resign asks first (a dismissed question changes nothing), then ends the game
+with the result saying who resigned. Both buttons beside Hint, on screen with the board on a
+phone; tap targets of 44 px; axe clean. Set SORRY_SCREENSHOTS=DIR to keep the screenshots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from browser_kit import (
+    Tapper,
+    axe_violations,
+    body,
+    check_sizes,
+    context,
+    shot,
+    start_server,
+    watch_errors,
+)
+
+from server_helpers import ServerProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: Where each pawn stands, and the card on the board.
+TABLE = """() => [[...document.querySelectorAll('#board .pawn')]
+  .map(p => (p.dataset.colour || p.getAttribute('class')) + ':' + p.dataset.loc).sort().join(' '),
+  (document.querySelector('#board .centre-card .card-number') || {}).textContent || '']"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = start_server(tmp_path_factory.mktemp("undo"), "--auto-pass")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def bot_game(server: ServerProcess) -> str:
+    """A casual game, Red (a person) against an easy bot; the link to Red's seat."""
+    body_ = {
+        "variant": "standard",
+        "seats": [
+            {"colour": "R", "kind": "invite"},
+            {"colour": "Y", "kind": "bot", "level": "easy"},
+        ],
+    }
+    r = httpx.post(server.base + "/api/games", json=body_, timeout=30)
+    assert r.status_code == 201, r.text
+    link: str = next(s["link"] for s in r.json()["seats"] if s["colour"] == "R")
+    return link
+
+
+@pytest.mark.parametrize(
+    ("viewport", "scheme"), [("phone", "light"), ("phone", "dark"), ("desktop", "light")]
+)
+def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, scheme: str) -> None:
+    touch = viewport != "desktop"
+    page = context(browser, viewport, color_scheme=scheme).new_page()
+    errors = watch_errors(page)
+    page.goto(bot_game(server))
+    page.fill("#name-input", "Ann") if page.is_visible("#name-input") else None
+    player = Tapper(page, touch=touch)
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=60000)
+    assert page.is_hidden("#undo-btn")  # nothing of hers to take back yet
+    assert page.is_visible("#resign-btn")
+    # a turn or two, until one where she had a choice; then the state before her next move
+    for _ in range(30):
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'yes' && document.querySelector('#moves .move')",
+            timeout=60000,
+        )
+        if len(player.legal()) > 1 and page.is_visible("#undo-btn"):
+            break
+        player.turn()
+    page.wait_for_function("() => document.body.dataset.following !== 'yes'", timeout=60000)
+    before, seq = page.evaluate(TABLE), body(page, "seq")
+    player.turn()
+    page.wait_for_function(
+        "() => document.body.dataset.myTurn === 'yes' && document.body.dataset.following !== 'yes'",
+        timeout=60000,
+    )
+    after = page.evaluate(TABLE)
+    assert after != before
+    check_sizes(page, viewport)
+    # Undo and Resign beside Hint, both on screen with the board (a phone: no scrolling away)
+    for button in ("#undo-btn", "#resign-btn", "#hint-btn"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, (button, box)
+    board = page.locator("#board svg").bounding_box()
+    resign = page.locator("#resign-btn").bounding_box()
+    assert board is not None and resign is not None
+    assert resign["y"] + resign["height"] - board["y"] <= page.viewport_size["height"], (
+        board,
+        resign,
+    )
+    shot(page, f"undo-before-{viewport}-{scheme}")
+    assert axe_violations(page) == []
+    if touch:
+        page.tap("#undo-btn")
+    else:
+        page.click("#undo-btn")
+    page.wait_for_function(f"() => document.body.dataset.seq === '{seq}'", timeout=60000)
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=60000)
+    assert page.evaluate(TABLE) == before  # the same pawns, the same card
+    shot(page, f"undo-after-{viewport}-{scheme}")
+    # Resign: a dismissed question changes nothing; accepted, the game is over
+    page.once("dialog", lambda d: d.dismiss())
+    page.click("#resign-btn") if not touch else page.tap("#resign-btn")
+    page.wait_for_timeout(300)
+    assert body(page, "status") == "playing"
+    asked: list[str] = []
+
+    def accept(d: Any) -> None:
+        asked.append(d.message)
+        d.accept()
+
+    page.once("dialog", accept)
+    page.click("#resign-btn") if not touch else page.tap("#resign-btn")
+    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60000)
+    assert asked == ["Resign? The game ends and the other side wins."]
+    page.wait_for_selector("#over-panel:not([hidden])")
+    assert page.inner_text("#result") == "Yellow won!"
+    assert page.inner_text("#resigned-note") == "Red resigned."
+    assert "Red resigns" in page.inner_text("#log")
+    check_sizes(page, viewport)
+    shot(page, f"resigned-{viewport}-{scheme}")
+    assert axe_violations(page) == []
+    assert errors == []
