@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from sorry import Game
 from sorry.errors import GameStateError, NotationError

@@ -65,7 +65,6 @@ def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, sc
     page = context(browser, viewport, color_scheme=scheme).new_page()
     errors = watch_errors(page)
     page.goto(bot_game(server))
-    page.fill("#name-input", "Ann") if page.is_visible("#name-input") else None
     player = Tapper(page, touch=touch)
     page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=60000)
     assert page.is_hidden("#undo-btn")  # nothing of hers to take back yet
@@ -73,7 +72,8 @@ def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, sc
     # a turn or two, until one where she had a choice; then the state before her next move
     for _ in range(30):
         page.wait_for_function(
-            "() => document.body.dataset.myTurn === 'yes' && document.querySelector('#moves .move')",
+            "() => document.body.dataset.myTurn === 'yes'"
+            " && document.querySelector('#moves .move')",
             timeout=60000,
         )
         if len(player.legal()) > 1 and page.is_visible("#undo-btn"):
