@@ -65,6 +65,10 @@ def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, sc
     page = context(browser, viewport, color_scheme=scheme).new_page()
     errors = watch_errors(page)
     page.goto(bot_game(server))
+    page.wait_for_selector("#join-btn")
+    page.fill("#name-input", "Ann")
+    page.click("#join-btn")
+    page.wait_for_function("() => document.body.dataset.role === 'player'")
     player = Tapper(page, touch=touch)
     page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=60000)
     assert page.is_hidden("#undo-btn")  # nothing of hers to take back yet
