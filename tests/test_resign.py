@@ -169,11 +169,13 @@ def test_the_command_line_tools_read_a_resigned_record(tmp_path: Path) -> None:
     ]
 
 
+PLAYERS = ("--seats", "human,easy", "--seed", "11", "--speed", "0", "--save")
+
+
 def test_the_line_by_line_game_resigns_after_asking(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     done = subprocess.run(
-        [sys.executable, "-m", "sorry", "play", "--plain", "--players", "2"]
-        + ["--seats", "human,easy", "--seed", "11", "--speed", "0", "--save", str(save)],
+        [sys.executable, "-m", "sorry", "play", "--plain", "--players", "2", *PLAYERS, str(save)],
         input="x\nn\nx\ny\n",
         capture_output=True,
         text=True,
