@@ -173,3 +173,6 @@ def test_undo_is_refused_in_a_rated_game_and_a_resignation_is_a_loss(
         assert rated["rated"] is True
         changes = {c["colour"]: c for c in rated["changes"]}
         assert changes["R"]["delta"] < 0
+        # the profile's list of games says so
+        games = ann.get("/api/players/Ann").json()["games"]
+        assert [(g["id"], g["won"], g["resigned"]) for g in games] == [(gid, False, True)]

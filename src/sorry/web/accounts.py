@@ -40,7 +40,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
 from . import account_tables as t
-from .db import games as game_rows, seats as seat_rows
+from .db import RESIGN, games as game_rows, moves as move_rows, seats as seat_rows
 from .passwords import (
     SESSION_TTL,
     AccountError,
@@ -417,7 +417,16 @@ class AccountStore:
 
     def games(self, account_id: int, limit: int = 50, before: float | None = None) -> list[Any]:
         """The account's games, newest first: game id, colour, rated, status, variant, name,
-        when it was joined and last updated."""
+        when it was joined and last updated, and whether the account resigned it."""
+        resigned = (
+            sa.exists()
+            .where(
+                move_rows.c.game_id == t.game_accounts.c.game_id,
+                move_rows.c.colour == t.game_accounts.c.colour,
+                move_rows.c.move == RESIGN,
+            )
+            .label("resigned")
+        )
         q = (
             sa.select(
                 t.game_accounts.c.game_id,
@@ -429,6 +438,7 @@ class AccountStore:
                 game_rows.c.variant,
                 game_rows.c.name,
                 game_rows.c.updated_at,
+                resigned,
             )
             .select_from(
                 t.game_accounts.join(game_rows, game_rows.c.id == t.game_accounts.c.game_id)

@@ -222,6 +222,7 @@ class People:
                 "rated": bool(g.rated),
                 "your_turn": g.game_id in turn,
                 "won": g.rank == 1 if g.rank else None,
+                "resigned": bool(g.resigned),
                 "delta": changes.get(g.game_id),
             }
             games.append(item)

@@ -236,7 +236,7 @@ function gameItem(g) {
   li.append(what);
   const status = document.createElement("span");
   if (g.status === "over") {
-    status.textContent = g.won === true ? t("won") : g.won === false ? t("lost") : t("Game over");
+    status.textContent = g.resigned ? t("resigned") : g.won === true ? t("won") : g.won === false ? t("lost") : t("Game over");
     if (typeof g.delta === "number") {
       const d = document.createElement("span");
       d.className = g.delta >= 0 ? "delta-up" : "delta-down";
