@@ -55,6 +55,8 @@ def test_resigning_a_game_of_two_ends_it_and_the_record_says_so(client: TestClie
     assert record.steps[-1].resign and verify(record).ok
     summary = client.get(f"/api/games/{g['id']}").json()
     assert summary["status"] == "over"
+    frames = client.get(f"/api/games/{g['id']}/replay").json()["frames"]
+    assert frames[-1]["entry"]["move"] == "resign" and frames[-1]["view"]["winners"] == ["R"]
 
 
 def test_resigning_a_game_of_three_takes_the_pawns_off_and_the_others_play_on(
@@ -79,6 +81,9 @@ def test_resigning_a_game_of_three_takes_the_pawns_off_and_the_others_play_on(
     record = GameRecord.from_json(client.get(f"/api/games/{g['id']}/record").text)
     assert record.colours == (0, 1, 2) and record.result.resigned == ("R",)
     assert verify(record).ok
+    frames = client.get(f"/api/games/{g['id']}/replay").json()["frames"]
+    out = next(i for i, f in enumerate(frames) if f["entry"] and f["entry"]["move"] == "resign")
+    assert "R" in frames[out - 1]["view"]["colours"] and "R" not in frames[out]["view"]["colours"]
 
 
 def test_undo_against_bots_restores_the_position_and_the_same_card(

@@ -36,7 +36,7 @@ from typing import Any
 from ..board import COLOUR_LETTERS
 from ..cards import card_name, parse_card
 from ..effects import effects_json
-from ..game import Game
+from ..game import Game, Resign
 from ..moves import Move
 from ..record import Commitment, GameRecord, Seat, initial_deck
 from ..rng import MASK64, Rng
@@ -220,9 +220,13 @@ def replay_json(game_id: str, data: dict[str, Any], log: list[dict[str, Any]]) -
         if step.startswith("draw:"):
             game.draw(parse_card(step[5:]))
             continue
-        move = Move.parse(step)
-        done = game.effects(move)
-        game.push(move)
+        if step.startswith("resign:"):  # a frame of its own: nothing moves, or pawns leave
+            game.resign(Resign.parse(step).colour)
+            done = []
+        else:
+            move = Move.parse(step)
+            done = game.effects(move)
+            game.push(move)
         entry = next(entries, None)
         if entry is not None:
             entry = dict(entry, paths=paths_of(done), effects=effects_json(done))
