@@ -19,6 +19,8 @@ Routes:
 ``GET  /api/games/{id}/replay``    public frames, move by move (finished games only)
 ``GET  /api/games/{id}/analysis``  after the game: win probabilities, luck and decisions
 ``GET  /learn``                    the tutorial, with ``/api/tutorial/...`` (sorry.web.tutorial)
+``GET  /manifest.webmanifest``     the installable app: with ``/sw.js`` and ``/offline``
+                                   (sorry.web.installable)
 ``WS   /ws/{id}``                  the game protocol (see :mod:`sorry.web.protocol`)
 =================================  =========================================================
 """
@@ -46,7 +48,7 @@ from ..describe import CARD_HELP
 from ..errors import SorryError
 from ..rules import FORM_OPTIONS, OPTION_VALUES, OPTIONS, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
-from . import account_api, room, session, tutorial
+from . import account_api, installable, room, session, tutorial
 from .account_api import acting_if_any
 from .analysis import AnalysisCache
 from .config import Settings
@@ -553,6 +555,7 @@ def create_app(
         Route("/api/games/{gid}/analysis", analysis),
         *account_api.ROUTES,
         *tutorial.ROUTES,
+        *installable.ROUTES,
         WebSocketRoute("/ws/{gid}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -37,8 +37,9 @@ from ..i18n import (
     using,
 )
 from ..rules import FORM_OPTIONS, OPTIONS
-from . import people_words, play_words, resign_words, tutorial_words
+from . import app_words, people_words, play_words, resign_words, tutorial_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
+from .installable import HEAD_LINKS
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
 
@@ -326,6 +327,7 @@ SCRIPT_MESSAGES = (
     *play_words.SCRIPT_MESSAGES,  # the first game and following it (play_words)
     *tutorial_words.SCRIPT_MESSAGES,  # the tutorial (tutorial_words)
     *resign_words.SCRIPT_MESSAGES,  # resigning and undo (resign_words)
+    *app_words.SCRIPT_MESSAGES,  # the sound effects, the chat's drawer (app_words)
 )
 
 
@@ -340,6 +342,7 @@ def script_plurals() -> dict[str, list[str]]:
         ],
         **people_words.plurals(),
         **play_words.plurals(),
+        **app_words.plurals(),
     }
 
 
@@ -443,6 +446,7 @@ def render_page(lang: str, page: str = "index") -> str:
     tr = translation(code)
     known = set(PAGE_MESSAGES) | set(people_words.PAGE_MESSAGES) | set(play_words.PAGE_MESSAGES)
     known |= set(tutorial_words.PAGE_MESSAGES) | set(resign_words.PAGE_MESSAGES)
+    known |= set(app_words.PAGE_MESSAGES)
 
     def text(m: re.Match[str]) -> str:
         body = m.group(2)
@@ -484,7 +488,10 @@ def render_page(lang: str, page: str = "index") -> str:
     data = data.replace("</", "<\\/")
     # a data block, not a script: nothing inline runs (the page allows no inline script)
     extra = f'<script id="i18n-data" type="application/json">{data}</script>\n'
-    html = html.replace("</head>", '<link rel="stylesheet" href="/static/a11y.css">\n</head>', 1)
+    # every page: the accessibility styles, and what makes the site an installable app
+    html = html.replace(
+        "</head>", '<link rel="stylesheet" href="/static/a11y.css">\n' + HEAD_LINKS + "</head>", 1
+    )
     main = f'<script type="module" src="/static/{PAGES[page]}.js">'
     return html.replace(main, extra + main, 1)
 

@@ -11,6 +11,8 @@ import { $, el, renderBanner, renderSeats, renderLog, renderMoves, renderChat, r
 import { renderRoom, renderAbsent } from "./waiting.js";
 import { lobbyPage } from "./lobby.js";
 import { turnSignal, soundOn, setSound, askNotifications, notificationsState } from "./notify.js";
+import { initEffects, moveSounds, cardShown } from "./sound.js";
+import { initChatDrawer, chatArrived } from "./chat_drawer.js";
 import { bringBoardIntoView } from "./follow.js";
 import { EndAnalysis } from "./analysis.js";
 import { REACTIONS } from "./messages.js";
@@ -174,6 +176,9 @@ function render() {
   const all = mine && !forcedPass() ? st.view.legal_moves : [];
   const hinted = ui.preview || all.find((m) => m.move === ui.hint) || null;
   const pile = s.view.discard_pile;
+  // before the start the deck lies face down: the first card turns over at the start; a
+  // replay frame (after its move) and the points variant show the card last played
+  const card = !s.room.started ? null : s.view.card || ((s.replay || s.view.variant === "points") && pile.length ? pile[pile.length - 1] : null);
   board.render({
     pawns: s.view.pawns,
     movable,
@@ -181,9 +186,7 @@ function render() {
     picked: ui.picks,
     last: s.last ? s.last.paths : [],
     hint: hinted ? hinted.movers : null,
-    // before the start the deck lies face down: the first card turns over at the start; a
-    // replay frame (after its move) and the points variant show the card last played
-    card: !s.room.started ? null : s.view.card || ((s.replay || s.view.variant === "points") && pile.length ? pile[pile.length - 1] : null),
+    card,
     cardBy: s.replay && s.last ? s.last.colour : s.view.to_move,
     deck: !s.room.started,
     toMove: s.view.to_move,
@@ -213,6 +216,7 @@ function render() {
   d.following = holding() ? "yes" : "no";
   $("unread").hidden = !ui.unread;
   turnSignal(mine, gameName);
+  cardShown(card && !s.replay && s.view.variant !== "points" ? `${st.seq}|${s.view.to_move}|${card}` : null);
 }
 
 /**
@@ -610,6 +614,7 @@ function holdFor(walk) {
 function handle(m, at) {
   const added = store.apply(m);
   if (m.type === "chat" && m.message.colour !== conn.seat && !chatOnScreen()) ui.unread = true;
+  if (m.type === "chat") chatArrived(m.message.colour !== conn.seat && !ui.muted.has(m.message.colour || "spectators"));
   switch (m.type) {
     case "welcome":
       document.body.dataset.role = m.role;
@@ -631,6 +636,7 @@ function handle(m, at) {
       if (!ui.replay) {
         const moved = board.place(m.view.pawns, added ? added.paths : []);
         if (added) walk = board.animate(moved, added.effects);
+        if (added) moveSounds(added.effects, walk > 0);
       }
       if (added && (added.colour !== conn.seat || added.actor === "forced")) holdFor(walk);
       if (added) announce(happened(added, m.view.variant));
@@ -893,6 +899,8 @@ function wire() {
       /* private mode */
     }
   });
+  initEffects();
+  initChatDrawer();
   const sound = input("sound-on");
   sound.checked = soundOn();
   sound.addEventListener("change", () => setSound(sound.checked));
