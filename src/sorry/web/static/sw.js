@@ -45,7 +45,10 @@ self.addEventListener("fetch", (/** @type {any} */ event) => {
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => kept("/offline")));
   } else if (url.pathname.startsWith("/static/")) {
-    event.respondWith(fetch(request).catch(() => kept(url.pathname)));
+    // "no-cache": asked of the server each time (an unchanged file costs a 304): the files
+    // are sent without a lifetime, and the browser's own cache would otherwise keep an old
+    // script for a while by its heuristics (a day, for a file ten days old), after an update
+    event.respondWith(fetch(new Request(request, { cache: "no-cache" })).catch(() => kept(url.pathname)));
   }
   // the game's API and connection: the network, or nothing
 });
