@@ -151,6 +151,24 @@ def body(page: Any, key: str) -> str | None:
     return value
 
 
+#: Where the chat is a drawer opened from the turn banner (chat_drawer.js's NARROW).
+CHAT_IS_DRAWER = "matchMedia('(orientation: portrait), (max-height: 500px)').matches"
+
+
+def open_chat(page: Any) -> None:
+    """Open the chat where it is a drawer (a phone, an upright tablet); elsewhere it is in view."""
+    if page.evaluate(CHAT_IS_DRAWER) and body(page, "chatOpen") != "yes":
+        page.click("#chat-open")
+        page.wait_for_selector("#chat-panel.open")
+
+
+def close_chat(page: Any) -> None:
+    """Close the chat's drawer if it is open (it covers the page)."""
+    if body(page, "chatOpen") == "yes":
+        page.click("#chat-panel .chat-close")
+        page.wait_for_selector("#chat-panel.open", state="detached")
+
+
 SMALL_TARGETS = """() => {
   const out = [];
   const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);

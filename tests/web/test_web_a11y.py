@@ -78,6 +78,7 @@ def test_no_serious_violations_on_the_main_pages(
     page.click("#create-btn")
     page.wait_for_selector("#room:not([hidden]) .invite-link")
     page.click(".show-qr")
+    browser_kit.open_chat(page)
     page.click(".phrase")
     page.wait_for_selector("#chat-log li")
     assert browser_kit.axe_violations(page) == []

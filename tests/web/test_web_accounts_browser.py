@@ -18,7 +18,15 @@ from typing import Any
 
 import browser_kit
 import pytest
-from browser_kit import Tapper, axe_violations, body, context, shot, watch_errors
+from browser_kit import (
+    Tapper,
+    axe_violations,
+    body,
+    context,
+    open_chat,
+    shot,
+    watch_errors,
+)
 
 pytest.importorskip("playwright")
 pytestmark = [pytest.mark.browser]
@@ -279,6 +287,7 @@ def test_invite_by_name_your_turn_report_and_block(
         fits(bob, 1280)
         shot(bob, "lobby-your-turn-1280")
         # Cleo says something; Dan reports it
+        open_chat(ann)  # a phone: the chat is a drawer
         ann.fill("#chat-input", "you will lose")
         ann.click("#chat-send")
         bob.goto(f"{base}/g/{gid}")

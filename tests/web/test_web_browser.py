@@ -18,7 +18,9 @@ from browser_kit import (
     Tapper,
     body,
     check_sizes,
+    close_chat,
     context,
+    open_chat,
     preset_game,
     shot,
     start_server,
@@ -205,6 +207,8 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     )
     assert body(guest, "started") == "no" and guest.locator("#start-btn:not([hidden])").count() == 0
     # chat in the waiting room: text stays text, a quick phrase in the reader's language
+    open_chat(guest)  # on a phone, a drawer opened from the banner
+    open_chat(host)
     guest.fill("#chat-input", '<img src=x id="evil"> hi')
     guest.click("#chat-send")
     host.wait_for_function("() => document.querySelector('#chat-log').textContent.includes('hi')")
@@ -229,6 +233,7 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     errors += watch_errors(watcher)
     watcher.goto(host.url)
     watcher.wait_for_function("() => document.body.dataset.role === 'spectator'")
+    open_chat(watcher)
     watcher.click('.phrase[data-phrase="hello"]')
     host.wait_for_function(
         "() => document.querySelector('#chat-log').textContent.includes('Hello!')"
@@ -245,6 +250,8 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
     guest.wait_for_selector("#chat-form", state="hidden")
     guest.wait_for_selector("#chat-off-note:not([hidden])")
     shot(host, "room-chat-phone")
+    close_chat(host)
+    close_chat(guest)
     # the start: the game begins for everyone, and the player to move is told in the title
     host.click("#start-btn")
     for p in (host, guest):
@@ -456,6 +463,7 @@ def test_the_board_comes_into_view_on_your_turn(server: ServerProcess, browser: 
         reds.turn()
         red.wait_for_function("() => document.body.dataset.toMove === 'Y'")
         if typing:
+            open_chat(red)
             red.focus("#chat-input")
         red.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         assert not red.evaluate(BOARD_IN_VIEW)
@@ -631,6 +639,7 @@ def test_the_hand_comes_into_view_on_a_landscape_phone(server: ServerProcess, br
         reds.turn()
         red.wait_for_function("() => document.body.dataset.toMove === 'Y'")
         if typing:
+            open_chat(red)
             red.focus("#chat-input")
         red.evaluate(
             "(() => { const s = document.getElementById('side'); s.scrollTop = s.scrollHeight; })()"

@@ -24,8 +24,8 @@ function show() {
   badge.textContent = state.unread > 99 ? "99+" : String(state.unread);
   badge.hidden = state.unread === 0;
   button.setAttribute("aria-expanded", state.open ? "true" : "false");
-  if (state.unread) button.setAttribute("aria-label", tn("Chat: {n} new message", "Chat: {n} new messages", state.unread));
-  else button.removeAttribute("aria-label");
+  // what a screen reader says (the word and the number seen are hidden from it)
+  $("chat-said").textContent = state.unread ? tn("Chat: {n} new message", "Chat: {n} new messages", state.unread) : t("Chat");
   $("chat-panel").classList.toggle("open", state.open);
   $("chat-backdrop").hidden = !state.open;
   document.body.dataset.chatUnread = String(state.unread);
@@ -65,8 +65,9 @@ export function initChatDrawer() {
   const button = el(
     "button",
     { id: "chat-open", type: "button", class: "chat-open", "aria-controls": "chat-panel", "aria-expanded": "false", onclick: () => (state.open ? close() : open()) },
-    el("span", { class: "chat-word", text: t("Chat") }),
+    el("span", { class: "chat-word", "aria-hidden": "true", text: t("Chat") }),
     el("span", { id: "chat-badge", class: "chat-badge", "aria-hidden": "true", hidden: true }),
+    el("span", { id: "chat-said", class: "sr-only" }),
   );
   $("status-line").after(button);
   const panel = $("chat-panel");

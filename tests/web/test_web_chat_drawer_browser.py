@@ -1,0 +1,179 @@
+"""The chat next to the board in Chromium (Debian's, through Playwright), against ``sorry
+serve`` in a subprocess: on a phone (upright or on its side) and an upright tablet the chat
+is a drawer opened from the turn banner, whose button counts the others' messages that came
+while it was closed (not the player's own), cleared when it opens; the drawer lies within the
+screen, takes the focus to the message field, closes with its button or Escape (the focus
+back on the button); on a desktop the chat stays in its place and there is no button. Sizes
+(tap targets of 44 px, no sideways scroll) and axe (light and dark) with the drawer closed
+and open. Set SORRY_SCREENSHOTS=DIR to keep a screenshot of each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_kit import (
+    VIEWPORTS,
+    axe_violations,
+    body,
+    check_sizes,
+    context,
+    preset_game,
+    shot,
+    start_server,
+    watch_errors,
+)
+
+from server_helpers import ServerProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+WAIT = 60000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = start_server(tmp_path_factory.mktemp("chat"))
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def join(page: Any, link: str, name: str) -> None:
+    page.goto(link)
+    page.wait_for_selector("#join-btn", timeout=WAIT)
+    page.fill("#name-input", name)
+    page.click("#join-btn")
+    page.wait_for_function("() => document.body.dataset.role === 'player'", timeout=WAIT)
+
+
+def say(page: Any, text: str) -> None:
+    page.fill("#chat-input", text)
+    page.click("#chat-send")
+
+
+def seen(page: Any, text: str) -> None:
+    page.wait_for_function(
+        f"() => document.querySelector('#chat-log').textContent.includes({text!r})", timeout=WAIT
+    )
+
+
+OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth"
+#: The drawer's controls under 44 CSS px, or sticking out of it.
+SMALL_IN_DRAWER = """() => {
+  const panel = document.getElementById('chat-panel').getBoundingClientRect();
+  const out = [];
+  for (const e of document.querySelectorAll('#chat-panel button, #chat-panel input')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || e.closest('[hidden]')) continue;
+    if (r.width < 44 || r.height < 44) out.push(`${e.id || e.className} ${r.width}x${r.height}`);
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`${e.id || e.className} outside`);
+  }
+  return out;
+}"""
+
+CASES = [
+    ("phone", "light"),
+    ("phone", "dark"),
+    ("phone-landscape", "light"),
+    ("phone-landscape", "dark"),
+    ("tablet", "light"),
+    ("desktop", "light"),
+    ("desktop", "dark"),
+]
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), CASES)
+def test_the_chat_next_to_the_board(
+    browser: Any, server: ServerProcess, viewport: str, scheme: str
+) -> None:
+    w, h, touch = VIEWPORTS[viewport]
+    g = preset_game(
+        server.database,
+        "R:S,S,S,10 Y:S,S,S,40 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    red = context(browser, viewport, color_scheme=scheme).new_page()
+    yellow = context(browser, "desktop").new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    press = red.tap if touch else red.click
+    red.wait_for_selector("#board .centre-card", timeout=WAIT)
+    drawer = viewport != "desktop"
+    if not drawer:
+        # the chat in its place beside the board, no button for it
+        assert not red.locator("#chat-open").is_visible()
+        assert red.locator("#chat-panel").is_visible()
+        say(yellow, "hello Ann")
+        seen(red, "hello Ann")
+        assert red.locator("#chat-badge").is_hidden()
+        check_sizes(red, viewport)
+        assert axe_violations(red) == []
+        shot(red, f"chat-{viewport}-{scheme}")
+        assert errors == []
+        return
+    # closed: the chat is not on the page; the button beside the board counts the messages
+    assert red.locator("#chat-open").is_visible() and not red.locator("#chat-panel").is_visible()
+    button = red.locator("#chat-open").bounding_box()
+    board = red.locator("#board svg").bounding_box()
+    assert button and board and button["y"] + button["height"] <= h  # in view with the board
+    say(yellow, "hello Ann")
+    red.wait_for_function("() => document.body.dataset.chatUnread === '1'", timeout=WAIT)
+    say(yellow, "your move")
+    red.wait_for_function("() => document.body.dataset.chatUnread === '2'", timeout=WAIT)
+    assert red.inner_text("#chat-badge") == "2"
+    assert red.locator("#chat-open").evaluate("(b) => b.textContent") == "Chat2Chat: 2 new messages"
+    assert red.get_by_role("button", name="Chat: 2 new messages").count() == 1
+    check_sizes(red, viewport)
+    assert axe_violations(red) == []
+    shot(red, f"chat-{viewport}-{scheme}-closed")
+    # open: over the page, within the screen, the messages in it, the number gone
+    press("#chat-open")
+    red.wait_for_selector("#chat-panel.open", timeout=WAIT)
+    assert red.locator("#chat-badge").is_hidden() and body(red, "chatUnread") == "0"
+    assert red.get_attribute("#chat-open", "aria-expanded") == "true"
+    box = red.locator("#chat-panel").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= w + 0.5, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= h + 0.5, box
+    if viewport == "phone-landscape":  # from the right, the board left in view
+        assert box["height"] >= h - 1 and box["x"] >= 0.4 * w, box
+    else:  # from the bottom, the banner left in view
+        assert box["width"] >= w - 1 and box["y"] > 0, box
+    assert "your move" in red.inner_text("#chat-log")
+    assert red.evaluate("document.activeElement.id") == "chat-input"
+    assert red.locator("#chat-panel .chat-close").is_visible()
+    # (the board's targets are under the drawer: what it covers is measured when closed)
+    assert red.evaluate(OVERFLOW) <= 0
+    assert red.evaluate(SMALL_IN_DRAWER) == []
+    assert axe_violations(red) == []
+    shot(red, f"chat-{viewport}-{scheme}-open")
+    # the player's own message is not counted, nor anything while it is open
+    say(red, "thanks")
+    seen(yellow, "thanks")
+    say(yellow, "welcome")
+    seen(red, "welcome")
+    assert body(red, "chatUnread") == "0"
+    # closed by its button: the focus back on the chat button; a new message counts again
+    press("#chat-panel .chat-close")
+    red.wait_for_function("() => document.body.dataset.chatOpen === 'no'", timeout=WAIT)
+    assert not red.locator("#chat-panel").is_visible()
+    if not touch:
+        assert red.evaluate("document.activeElement.id") == "chat-open"
+    say(yellow, "again")
+    red.wait_for_function("() => document.body.dataset.chatUnread === '1'", timeout=WAIT)
+    # Escape closes it too, and gives the focus back to the button
+    red.focus("#chat-open")
+    red.keyboard.press("Enter")
+    red.wait_for_selector("#chat-panel.open", timeout=WAIT)
+    red.keyboard.press("Escape")
+    red.wait_for_function("() => document.body.dataset.chatOpen === 'no'", timeout=WAIT)
+    assert red.evaluate("document.activeElement.id") == "chat-open"
+    # the board is the player's again: a tap on a pawn is not taken by the drawer's backdrop
+    assert red.locator("#chat-backdrop").is_hidden()
+    assert errors == []
