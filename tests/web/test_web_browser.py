@@ -219,6 +219,7 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
         "() => document.querySelector('#chat-log').textContent.includes('Good luck!')"
     )
     # mute: Ann no longer sees Bo's lines
+    close_chat(host)  # the drawer covers the players' panel
     host.click('.seat[data-colour="B"] .mute')
     host.wait_for_function("() => !document.querySelector('#chat-log').textContent.includes('hi')")
     guest.click('.phrase[data-phrase="oops"]')
@@ -239,6 +240,7 @@ def test_waiting_room_invitations_chat_and_start(server: ServerProcess, browser:
         "() => document.querySelector('#chat-log').textContent.includes('Hello!')"
     )
     assert "Spectator" in host.inner_text("#chat-log")
+    open_chat(host)
     host.click("#mute-spectators")
     host.wait_for_function(
         "() => !document.querySelector('#chat-log').textContent.includes('Hello!')"

@@ -17,6 +17,18 @@ export function chatIsDrawer() {
   return matchMedia(NARROW).matches;
 }
 
+/** A speech bubble (the button's word shows only where there is room for it). */
+function bubble() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H10l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z");
+  svg.append(path);
+  return svg;
+}
+
 /** The button's words and number. */
 function show() {
   const button = $("chat-open");
@@ -65,6 +77,7 @@ export function initChatDrawer() {
   const button = el(
     "button",
     { id: "chat-open", type: "button", class: "chat-open", "aria-controls": "chat-panel", "aria-expanded": "false", onclick: () => (state.open ? close() : open()) },
+    bubble(),
     el("span", { class: "chat-word", "aria-hidden": "true", text: t("Chat") }),
     el("span", { id: "chat-badge", class: "chat-badge", "aria-hidden": "true", hidden: true }),
     el("span", { id: "chat-said", class: "sr-only" }),
