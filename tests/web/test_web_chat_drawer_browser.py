@@ -69,7 +69,8 @@ SMALL_IN_DRAWER = """() => {
     const r = e.getBoundingClientRect();
     if (!r.width || e.closest('[hidden]')) continue;
     if (r.width < 44 || r.height < 44) out.push(`${e.id || e.className} ${r.width}x${r.height}`);
-    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(`${e.id || e.className} outside`);
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5)
+      out.push(`${e.id || e.className} outside`);
   }
   return out;
 }"""
