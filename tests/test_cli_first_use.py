@@ -119,6 +119,8 @@ def test_the_line_game_says_the_card_the_passes_and_the_rules(tmp_path: Path) ->
     # the card drawn and what it does; the rules on r, then the choice again
     drawn = "Red, you drew: 1 (start, or 1 forward)"
     assert out.count(drawn) == 2
+    # and in its sentence of the rules (the rules page's), under it
+    assert out[out.index(drawn) + 1] == "    1: move a pawn out of START, or 1 forward."
     start = out.index("The aim")
     rules = rules_plain().splitlines()  # the browser's rules page's words (sorry.howto)
     assert out[start : start + len(rules)] == rules and rules[1] == "-------"

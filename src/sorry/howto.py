@@ -17,7 +17,32 @@ from __future__ import annotations
 
 from typing import Final
 
+from .cards import SORRY, Card
 from .i18n import N_, _
+
+#: Each card's sentence of the rules, as :data:`RULES` says it under "The cards" (English,
+#: marked for translation): what a face shows beside a card drawn or chosen
+#: (:func:`card_rule`). The 3, 5, 8 and 12 share theirs.
+CARD_RULES: Final[dict[Card, str]] = {
+    1: N_("1: move a pawn out of START, or 1 forward."),
+    2: N_("2: move a pawn out of START, or 2 forward. Then draw again and play another turn."),
+    **dict.fromkeys((3, 5, 8, 12), N_("3, 5, 8 and 12: move a pawn that many squares forward.")),
+    4: N_("4: move a pawn 4 squares backward."),
+    7: N_(
+        "7: move one pawn 7 forward, or split the 7 between two pawns (for example 4 and 3). "
+        "A 7 never moves a pawn out of START."
+    ),
+    10: N_("10: move a pawn 10 forward, or 1 backward."),
+    11: N_(
+        "11: move a pawn 11 forward, or swap places with an opponent's pawn on the track. "
+        "When no pawn can move 11 forward you may also let the card go."
+    ),
+    SORRY: N_(
+        "Sorry!: take a pawn from your START and put it on the square of an opponent's pawn "
+        "on the track; that pawn goes back to its START. With no pawn in your START, or no "
+        "opponent on the track, the turn passes."
+    ),
+}
 
 #: The text, in order: ``h`` a heading, ``p`` a paragraph, ``li`` an item of a list (English,
 #: marked for translation).
@@ -54,36 +79,7 @@ RULES: Final = (
         ),
     ),
     ("h", N_("The cards")),
-    ("li", N_("1: move a pawn out of START, or 1 forward.")),
-    (
-        "li",
-        N_("2: move a pawn out of START, or 2 forward. Then draw again and play another turn."),
-    ),
-    ("li", N_("3, 5, 8 and 12: move a pawn that many squares forward.")),
-    ("li", N_("4: move a pawn 4 squares backward.")),
-    (
-        "li",
-        N_(
-            "7: move one pawn 7 forward, or split the 7 between two pawns (for example 4 and 3). "
-            "A 7 never moves a pawn out of START."
-        ),
-    ),
-    ("li", N_("10: move a pawn 10 forward, or 1 backward.")),
-    (
-        "li",
-        N_(
-            "11: move a pawn 11 forward, or swap places with an opponent's pawn on the track. "
-            "When no pawn can move 11 forward you may also let the card go."
-        ),
-    ),
-    (
-        "li",
-        N_(
-            "Sorry!: take a pawn from your START and put it on the square of an opponent's pawn "
-            "on the track; that pawn goes back to its START. With no pawn in your START, or no "
-            "opponent on the track, the turn passes."
-        ),
-    ),
+    *(("li", text) for text in dict.fromkeys(CARD_RULES.values())),
     ("h", N_("Bumping and slides")),
     (
         "li",
@@ -157,6 +153,15 @@ def blocks() -> list[tuple[str, str]]:
     return [(kind, _(text)) for kind, text in RULES]
 
 
+def card_rule(card: Card) -> str:
+    """What ``card`` does, in its sentence of the rules, in the current language.
+
+    >>> card_rule(4), card_rule(5) == card_rule(12)
+    ('4: move a pawn 4 squares backward.', True)
+    """
+    return _(CARD_RULES[card])
+
+
 def markdown() -> str:
     """The rules as Markdown (``###`` headings, paragraphs, ``-`` lists), in the current
     language: what ``docs/rules.md`` holds under "How to play"."""
@@ -171,4 +176,4 @@ def markdown() -> str:
     return "\n\n".join(out) + "\n"
 
 
-__all__ = ["RULES", "blocks", "markdown"]
+__all__ = ["CARD_RULES", "RULES", "blocks", "card_rule", "markdown"]

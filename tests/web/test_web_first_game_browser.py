@@ -355,3 +355,52 @@ def test_a_chat_message_off_screen_is_marked_by_the_board(
     box = page.locator("#chat-log").bounding_box()
     assert box is not None and 0 <= box["y"] < 844, box
     assert "hello from the rail" in page.inner_text("#chat-log")
+
+
+def test_alone_with_bots_leaving_pauses_the_game_and_the_lobby_brings_it_back(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Leave a game against the computer: the lobby lists it under Your games, at the
+    player's turn (the bots played up to it, nothing for the player); back in it, the turn is
+    theirs, their seat not away, no I'm back to press."""
+    page = context(browser, "phone").new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-level option", state="attached")
+    assert page.locator("#mine").is_hidden()  # no game of this browser's yet
+    page.select_option("#quick-count", "1")
+    page.tap("#quick-btn")
+    page.wait_for_selector("#board .centre-card .card-number", timeout=30000)
+    gid = page.url.split("/g/")[1].split("#")[0]
+    asked: list[str] = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.evaluate("document.getElementById('leave-btn').click()")
+    page.wait_for_url(server.base + "/", timeout=30000)
+    assert asked and "waits for you" in asked[0], asked
+    # the lobby: the game, at the player's turn once the bot has played up to it
+    page.wait_for_selector(f'#my-games a[href="/g/{gid}"]', timeout=30000)
+    for _ in range(20):
+        if "Your turn" in page.inner_text("#my-games"):
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+        page.wait_for_selector(f'#my-games a[href="/g/{gid}"]', timeout=30000)
+    assert "Your turn" in page.inner_text("#my-games")
+    check_sizes(page, "phone", board=False)
+    shot(page, "your-games-phone")
+    seq = server_seq(server, gid)
+    page.wait_for_timeout(1500)  # the takeover delay of a quick server is far longer; still
+    assert server_seq(server, gid) == seq  # nothing played for the player meanwhile
+    page.tap(f'#my-games a[href="/g/{gid}"]')
+    page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=30000)
+    assert page.locator("#back-btn").is_hidden()
+    assert errors == []
+
+
+def server_seq(server: ServerProcess, gid: str) -> int:
+    import json
+    from urllib.request import urlopen
+
+    with urlopen(f"{server.base}/api/games/{gid}", timeout=30) as r:
+        seq: int = json.load(r)["seq"]
+    return seq

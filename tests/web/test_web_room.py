@@ -244,6 +244,36 @@ def test_takeover_bots_wait_for_the_start(sqlite_url: str) -> None:
             assert all(e["colour"] == "B" for e in live.log if e["actor"] == "takeover")
 
 
+def test_alone_with_bots_a_player_who_leaves_finds_the_game_at_their_turn(
+    sqlite_url: str,
+) -> None:
+    """Leave a game against the computer: the bots play up to the player's turn and the game
+    waits there (no bot plays for them, however long they are gone); back, it is their turn,
+    their seat not away."""
+    app = create_app(sqlite_url, fast_settings(takeover_after=0.1, auto_pass=True))
+    with TestClient(app) as client:
+        g = new_game(client, {"R": "invite", "B": "bot:random", "Y": "bot:random"})
+        gid = g["id"]
+        live = client.app.state.service.live[gid]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{gid}") as wr:
+            hello(wr, "R", g["tokens"]["R"])
+            wr.send_json({"type": "leave"})
+            wr.send_json({"type": "ping"})
+            recv_until(wr, lambda m: m["type"] == "pong", 30)  # the leave was taken
+        deadline = time.monotonic() + 10
+        while not (live.game.to_move == 0 and live.bot_task is None and live.seq > 0):
+            assert time.monotonic() < deadline, live.log
+            time.sleep(0.05)
+        seq = live.seq
+        time.sleep(1.0)  # ten times the takeover delay: still Red's turn, nothing played
+        assert live.seq == seq and live.game.to_move == 0 and not live.room.away
+        assert all(e["colour"] != "R" or e["actor"] in ("player", "forced") for e in live.log)
+        with client.websocket_connect(f"/ws/{gid}") as wr:
+            state = hello(wr, "R", g["tokens"]["R"])
+            assert state["view"]["to_move"] == "R" and state["view"]["legal_moves"]
+            assert not next(s for s in state["seats"] if s["colour"] == "R")["away"]
+
+
 def test_a_player_who_leaves_is_played_by_a_bot_until_back(client: TestClient) -> None:
     """Leave: the seat is away at once, a bot plays its turns while the other player plays
     on; back, the seat is the player's again."""

@@ -106,6 +106,8 @@ def play_to_the_end(page: Any, viewport: str, touch: bool, tag: str) -> list[str
         )
         other = {"en": "click" if touch else "tap", "el": "κλικ" if touch else "πατήστε"}
         assert not re.search(rf"\b{other[tag[:2]]}", words, re.I), (n, words)
+        # the card drawn, in its sentence of the rules (points: once the card is chosen)
+        assert bool(page.inner_text("#card-rule")) == (n < 8), n
         how = page.inner_text("#lesson-how")
         assert bool(how) == (n in (0, 4, 5, 8)), (n, how)
         if how and tag.startswith("en"):

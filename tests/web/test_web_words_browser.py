@@ -26,7 +26,7 @@ from browser_kit import (
 from server_helpers import ServerProcess
 from sorry.cards import parse_card
 from sorry.describe import card_help
-from sorry.howto import blocks
+from sorry.howto import blocks, card_rule
 from sorry.i18n import translation, using
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -201,9 +201,43 @@ def test_each_card_of_the_hand_says_what_it_does(server: ServerProcess, browser:
     )
     assert [w for _, w in words] == [card_help(parse_card(c)) for c, _ in words]
     assert font_px(page, "#hand .card .card-words") >= 10
+    # the card chosen, in its sentence of the rules (the rules page's); each card's on hover
+    assert page.inner_text("#card-rule") == ""
+    titles = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.title)")
+    assert titles == [card_rule(parse_card(c)) for c, _ in words]
+    page.tap('#hand .card[data-card="7"]')
+    page.wait_for_function("() => document.getElementById('card-rule').textContent")
+    assert page.inner_text("#card-rule") == card_rule(7)
+    assert font_px(page, "#card-rule") >= 10
     check_sizes(page, "phone")
     page.locator("#hand").scroll_into_view_if_needed()
     shot(page, "hand-words-phone")
+    assert not errors
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [("phone", "en"), ("phone-landscape", "el")])
+def test_the_card_drawn_says_what_it_does_in_its_sentence_of_the_rules(
+    server: ServerProcess, browser: Any, viewport: str, lang: str
+) -> None:
+    """At the player's turn the card drawn is said in full under the board (beside it on a
+    landscape phone), on screen with the board, 10 CSS px at least."""
+    page = seated(server, browser, viewport, lang)
+    errors = watch_errors(page)
+    with using(lang):
+        assert page.inner_text("#card-rule") == card_rule(5)
+    assert font_px(page, "#card-rule") >= 10
+    box = page.locator("#card-rule").bounding_box()
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= h, box
+    assert box["x"] + box["width"] <= w
+    check_sizes(page, viewport)
+    shot(page, f"card-rule-{lang}-{viewport}")
+    # played: nothing to say until the next card of the player's own
+    page.locator('#moves .move[data-move="R53+5"]').dispatch_event("click")
+    page.wait_for_function(
+        "() => document.body.dataset.myTurn !== 'yes'"
+        " && document.getElementById('card-rule').textContent === ''"
+    )
     assert not errors
 
 

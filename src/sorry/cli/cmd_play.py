@@ -24,7 +24,7 @@ from ..describe import card_help, describe, where_words
 from ..errors import SorryError
 from ..features import terminal_game
 from ..game import Game
-from ..howto import blocks as rules_blocks
+from ..howto import blocks as rules_blocks, card_rule
 from ..i18n import N_, _, ngettext
 from ..match import Match, numbered_path
 from ..moves import Move
@@ -548,6 +548,13 @@ def rules_plain(width: int = 78) -> str:
     return "\n".join(out).lstrip("\n")
 
 
+def _rule_lines(card_or_rule: int | str) -> str:
+    """A card's sentence of the rules (:func:`sorry.howto.card_rule`), indented under the card
+    and wrapped to an 80-column terminal."""
+    rule = card_rule(card_or_rule) if isinstance(card_or_rule, int) else card_or_rule
+    return textwrap.fill(rule, 79, initial_indent="    ", subsequent_indent="    ")
+
+
 def show_choices(game: Game, moves: list[Move]) -> None:
     """The card drawn (or the hand) with what each card does, and the numbered moves."""
     view = game.view(game.to_move)
@@ -558,14 +565,16 @@ def show_choices(game: Game, moves: list[Move]) -> None:
                 player=who, card=card_label(view.card), help=card_help(view.card)
             )
         )
+        print(_rule_lines(view.card))
     else:
         print(
             _("{player}, your hand: {cards}").format(
                 player=who, cards=" ".join(card_name(c) for c in view.hand)
             )
         )
-        for card in sorted(set(view.hand)):  # what each card does, once
-            print("    " + _("{card}: {move}").format(card=card_label(card), move=card_help(card)))
+        # what each card does, in its sentence of the rules, once
+        for rule in dict.fromkeys(card_rule(card) for card in sorted(view.hand)):
+            print(_rule_lines(rule))
     for i, m in enumerate(moves, 1):
         print(f"  {i:2d}. {m}   {describe(game, m)}")
 

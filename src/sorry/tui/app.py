@@ -43,7 +43,7 @@ from ..bots.rollouts import compiled_available
 from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
-from ..howto import markdown as rules_markdown
+from ..howto import card_rule, markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -1244,6 +1244,10 @@ class GameScreen(Screen[None]):
         if self.note:
             prompt.append(self.note + "\n", style="italic")
         if self.chooser is not None:
+            # the card to play, in its sentence of the rules (points: the card chosen)
+            card = self.chosen_card() if g.rules.points else g.card
+            if card is not None:
+                prompt.append(card_rule(card) + "\n")
             prompt.append(self.chooser.prompt())
         prompt.rstrip()
         prompt_box = self.query_one("#prompt", Static)

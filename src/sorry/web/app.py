@@ -46,6 +46,7 @@ from ..board import COLOUR_LETTERS
 from ..cards import card_name
 from ..describe import CARD_HELP
 from ..errors import SorryError
+from ..howto import CARD_RULES
 from ..rules import FORM_OPTIONS, OPTION_VALUES, OPTIONS, VARIANTS, Rules
 from ..svg import board_geometry, board_svg
 from . import account_api, installable, room, session, tutorial
@@ -160,6 +161,7 @@ def summary(service: GameService, live: LiveGame) -> dict[str, Any]:
         "status": live.status,
         "seq": live.seq,
         "turn": live.game.turn,
+        "to_move": COLOUR_LETTERS[live.game.to_move],
         "seats": service.audience.seats_json(live),
         "winners": [COLOUR_LETTERS[c] for c in live.game.winners],
         "match": match_totals(live),
@@ -247,6 +249,8 @@ async def meta(request: Request) -> Response:
             "auto_pass": settings.auto_pass,
             # what each card does in a few words (English: the page's catalog translates)
             "card_help": {card_name(c): words for c, words in CARD_HELP.items()},
+            # and in its sentence of the rules (sorry.howto), shown beside the card
+            "card_rules": {card_name(c): words for c, words in CARD_RULES.items()},
             "show_moves": settings.show_moves,
         }
     )

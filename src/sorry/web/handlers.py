@@ -101,11 +101,17 @@ async def on_back(ctx: Context, msg: Back) -> None:
 
 
 async def on_leave(ctx: Context, msg: Leave) -> None:
-    """The player leaves: their seat is away at once (a bot plays it, as after a turn timer
-    ran out) until they are back."""
+    """The player leaves. With another person at the table their seat is away at once (a bot
+    plays it, as after a turn timer ran out) until they are back, so that nobody waits for
+    them. Alone with bots, the game is theirs: it waits at their turn, nothing played for
+    them, until they come back (the game's link, or the lobby's list of their games)."""
     seat = _seated(ctx)
     live = ctx.live
     if seat is None or not live.room.settings.started or live.game.is_over():
+        return
+    if not any(s.kind == "human" for c, s in live.seats.items() if c != seat):
+        if acted(live, seat):  # a turn timer that ran out before: theirs again when back
+            ctx.service.audience.broadcast_seats(live)
         return
     live.room.away.add(seat)
     ctx.service.audience.broadcast_seats(live)

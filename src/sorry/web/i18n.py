@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..board import COLOUR_KEYS, COLOUR_LETTERS, COLOUR_NAMES, COLOURS, TRACK_LEN
 from ..describe import CARD_HELP, square_words
-from ..howto import blocks
+from ..howto import CARD_RULES, blocks
 from ..i18n import (
     DEFAULT,
     LANGUAGES,
@@ -404,6 +404,7 @@ def script_catalog(lang: str) -> dict[str, object]:
     out.update({m: tr.gettext(m) for m in level_sentences().values()})
     # what each card does (sorry.describe.CARD_HELP, sent in English by /api/meta)
     out.update({m: tr.gettext(m) for m in CARD_HELP.values()})
+    out.update({m: tr.gettext(m) for m in CARD_RULES.values()})  # and its sentence (howto)
     with using(lang):
         out.update(script_plurals())
     return out

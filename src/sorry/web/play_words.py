@@ -21,6 +21,7 @@ PAGE_MESSAGES = (
     N_("Rules of the game"),
     N_("Play a game"),
     N_("Leave the game"),
+    N_("Your games"),
 )
 
 #: Strings the game page's scripts show through ``t()``.
@@ -58,6 +59,8 @@ SCRIPT_MESSAGES = (
     N_(
         "Leave the game? A bot plays for you until you come back: this game's link brings you back."
     ),
+    # alone with bots, the game waits for its player (the lobby lists it under Your games)
+    N_("Leave the game? It waits for you at your turn: Your games in the lobby brings you back."),
     # the hint in a player's words; the figures under Details
     N_("less than 1 chance in 10 to win"),
     N_("almost sure to win"),

@@ -97,6 +97,8 @@ export class Board {
     this.shownCard = null;
     /** @type {Record<string, string>} what each card does, in English (/api/meta) */
     this.cardHelp = {};
+    /** @type {Record<string, string>} each card's sentence of the rules, in English (/api/meta) */
+    this.cardRules = {};
     /** @type {{el: SVGGElement, x: number, y: number}[]} what can be tapped now */
     this.active = [];
     root.addEventListener("click", (ev) => this.tapAt(ev));
@@ -104,6 +106,12 @@ export class Board {
     this.resize();
     new ResizeObserver(() => this.resize()).observe(root);
     document.fonts.ready.then(() => this.fitLabels());
+  }
+
+  /** What `card` does, in its sentence of the rules (the page's language); "" for none.
+   * @param {string | null} card */
+  ruleOf(card) {
+    return card && this.cardRules[card] ? t(this.cardRules[card]) : "";
   }
 
   /** Tap targets stay at least MIN_TAP_CSS_PX wide whatever the board's size. */

@@ -3,7 +3,7 @@
 // finished ones to replay.
 
 import { t, colourName, series } from "./i18n.js";
-import { api, saveCreds } from "./net.js";
+import { api, creds, saveCreds } from "./net.js";
 import { $, el } from "./panels.js";
 import { mountLobby, addChoices } from "./account.js";
 
@@ -91,6 +91,7 @@ export async function lobbyPage(account) {
     create(opts).catch((e) => ($("create-error").textContent = e.message));
   });
   await showLobby();
+  showMine().catch(() => {});
   // the lobby keeps itself up to date while it is on screen
   window.setInterval(() => {
     if (!document.hidden) showLobby().catch(() => {});
@@ -205,6 +206,48 @@ async function startGame(body, me, host) {
     saveCreds(res.id, { seat: me, token: joined.token, joined: true });
   }
   location.href = "/g/" + res.id;
+}
+
+/** At most this many of the player's own games are listed. */
+const MINE_SHOWN = 8;
+
+/**
+ * The games this browser holds a seat in that are not over (a game left, against the
+ * computer, waits there for its player), newest first as far as the browser remembers.
+ */
+async function showMine() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i) || "";
+    const id = key.slice("sorry:".length);
+    if (key.startsWith("sorry:") && /^[\w-]{8,}$/.test(id) && creds(id).token && creds(id).seat) ids.push(id);
+  }
+  /** @type {any[]} */
+  const games = [];
+  for (const id of ids.reverse()) {
+    if (games.length >= MINE_SHOWN) break;
+    let g;
+    try {
+      g = await api("/api/games/" + id);
+    } catch {
+      continue; // gone (a server's database started anew)
+    }
+    if (g.status !== "over") games.push(g);
+  }
+  const list = $("my-games");
+  list.replaceChildren(
+    ...games.map((g) => {
+      const seat = creds(g.id).seat;
+      const state = g.room && !g.room.started ? t("waiting to start") : g.to_move === seat ? t("Your turn") : t("turn {n}", { n: g.turn });
+      return el(
+        "li",
+        { class: "game-card" },
+        el("div", { class: "game-title" }, el("strong", { text: g.name }), el("span", { class: "variant", text: t(g.variant) })),
+        el("div", { class: "row" }, el("span", { class: "game-state", text: state }), el("a", { class: "button", href: "/g/" + g.id, text: t("Back to the game") })),
+      );
+    }),
+  );
+  $("mine").hidden = !games.length;
 }
 
 async function showLobby() {

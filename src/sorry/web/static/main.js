@@ -251,6 +251,8 @@ function renderActions(s, mine, moves, cand) {
   else if (cand.next.size) prompt = t("Now move a second pawn with the rest of the 7.");
   else prompt = t("Choose the move:");
   $("prompt").textContent = prompt;
+  // the card to play, in its sentence of the rules (points: the card chosen from the hand)
+  $("card-rule").textContent = mine ? board.ruleOf(points ? ui.card : v.card) : "";
   // the hand (points): the card first
   // rebuilt only when it changes: a tap must not land on a button that was just replaced
   const hand = $("hand");
@@ -324,6 +326,7 @@ function renderHand(hand, v, mine) {
         class: "card" + (chosen ? " selected" : "") + (playable ? "" : " idle"),
         "data-card": c,
         "aria-pressed": chosen ? "true" : "false",
+        title: board.ruleOf(c),
         disabled: !mine,
         onclick: () => {
           ui.card = chosen ? null : c;
@@ -751,6 +754,7 @@ async function gamePage(id) {
   gameName = summary.name;
   board = new Board($("board"), svgText, geo, tapHandlers);
   board.cardHelp = meta.card_help || {};
+  board.cardRules = meta.card_rules || {};
   const named = t("{name} — {variant}", { name: summary.name, variant: t(summary.variant) });
   $("subtitle").textContent = summary.options ? t("{text} ({options})", { text: named, options: summary.options }) : named;
   wire();
@@ -793,7 +797,12 @@ function wire() {
   $("back-btn").addEventListener("click", () => conn.send({ type: "back" }));
   // leaving: a bot plays the seat until the player is back (the same link brings them back)
   $("leave-btn").addEventListener("click", () => {
-    if (!confirm(t("Leave the game? A bot plays for you until you come back: this game's link brings you back."))) return;
+    const st = store.state;
+    const alone = !!st && st.seats.every((x) => x.colour === conn.seat || x.kind === "bot");
+    const ask = alone
+      ? t("Leave the game? It waits for you at your turn: Your games in the lobby brings you back.")
+      : t("Leave the game? A bot plays for you until you come back: this game's link brings you back.");
+    if (!confirm(ask)) return;
     conn.send({ type: "leave" });
     window.setTimeout(() => location.assign("/"), 300);
   });

@@ -137,6 +137,7 @@ function render() {
   $("lesson-how").textContent = !ui.played && d.how ? (touch() ? d.how.tap : d.how.click) : "";
   $("happened").textContent = last ? said(last, v.variant) : "";
   $("prompt").textContent = promptText(cand, points);
+  $("card-rule").textContent = ui.phase === "move" ? board.ruleOf(points ? ui.card : v.card) : "";
   renderHand(v, points);
   const scores = v.scores ? Object.entries(v.scores).map(([c, p]) => t("{colour} {points}", { colour: colourName(c), points: p })) : [];
   const over = !!(ui.played && ui.played.over);
@@ -325,6 +326,7 @@ async function start() {
   const [svgText, geo, meta] = await Promise.all([fetch("/api/board.svg").then((r) => r.text()), api("/api/board"), api("/api/meta")]);
   board = new Board($("board"), svgText, geo, tapHandlers);
   board.cardHelp = meta.card_help || {};
+  board.cardRules = meta.card_rules || {};
   document.addEventListener("keydown", () => (usingKeys = true), true);
   document.addEventListener("pointerdown", () => (usingKeys = false), true);
   $("next-btn").addEventListener("click", next);
