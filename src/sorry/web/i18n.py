@@ -39,12 +39,24 @@ from ..i18n import (
 from ..rules import FORM_OPTIONS, OPTIONS
 from . import app_words, people_words, play_words, resign_words, tutorial_words
 from .analysis import SCRIPT_MESSAGES as ANALYSIS_MESSAGES
-from .installable import HEAD_LINKS
 from .messages import WORDS as MESSAGE_WORDS
 from .players import level_sentences
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "sorry_lang"
+
+#: The app's colour (the header's red, ``static/app.css``): the browser's bar, an installed
+#: app's title bar.
+THEME_COLOUR = "#a8302a"
+
+#: What the head of every page links to besides its own styles: the web app manifest and the
+#: script registering the service worker (``sorry.web.installable``).
+HEAD_LINKS = (
+    '<link rel="manifest" href="/manifest.webmanifest">\n'
+    f'<meta name="theme-color" content="{THEME_COLOUR}">\n'
+    '<link rel="apple-touch-icon" href="/static/icons/icon-192.png">\n'
+    '<script type="module" src="/static/install.js"></script>\n'
+)
 
 #: The texts of ``index.html`` (text nodes and label attributes), translated when served.
 PAGE_MESSAGES = (

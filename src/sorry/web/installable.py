@@ -27,7 +27,6 @@ import hashlib
 import json
 from functools import cache
 from html import escape
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -37,20 +36,11 @@ from starlette.routing import Route
 from .. import __version__
 from ..i18n import DEFAULT, LANGUAGES, normalise, translation
 from . import app_words
+from .i18n import STATIC, THEME_COLOUR, request_language
 
-STATIC = Path(__file__).parent / "static"
-
-#: The light theme's colours (``static/app.css``): the header's red, the page's background.
-THEME_COLOUR = "#a8302a"
+#: The light theme's page background (``static/app.css``); the theme's colour, the header's
+#: red, is :data:`sorry.web.i18n.THEME_COLOUR` (every page's head says it).
 BACKGROUND_COLOUR = "#f3efe3"
-
-#: What the head of every page links to (added by :func:`sorry.web.i18n.render_page`).
-HEAD_LINKS = (
-    '<link rel="manifest" href="/manifest.webmanifest">\n'
-    f'<meta name="theme-color" content="{THEME_COLOUR}">\n'
-    '<link rel="apple-touch-icon" href="/static/icons/icon-192.png">\n'
-    '<script type="module" src="/static/install.js"></script>\n'
-)
 
 #: The kinds of file of ``static/`` the worker keeps (the pages' templates are not served
 #: as they are: their routes translate them).
@@ -148,8 +138,6 @@ def worker_script() -> str:
 
 
 async def manifest_route(request: Request) -> Response:
-    from .i18n import request_language  # which links to this module's HEAD_LINKS
-
     lang = request_language(request)
     return JSONResponse(
         manifest(lang),
@@ -177,4 +165,4 @@ ROUTES = [
     Route("/offline", offline_route),
 ]
 
-__all__ = ["HEAD_LINKS", "ROUTES", "manifest", "offline_html", "shell_version", "worker_script"]
+__all__ = ["ROUTES", "manifest", "offline_html", "shell_version", "worker_script"]
