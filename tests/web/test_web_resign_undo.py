@@ -84,6 +84,10 @@ def test_resigning_a_game_of_three_takes_the_pawns_off_and_the_others_play_on(
     frames = client.get(f"/api/games/{g['id']}/replay").json()["frames"]
     out = next(i for i, f in enumerate(frames) if f["entry"] and f["entry"]["move"] == "resign")
     assert "R" in frames[out - 1]["view"]["colours"] and "R" not in frames[out]["view"]["colours"]
+    # the next game of the match seats everyone again, the resigner too
+    r = client.post(f"/api/games/{g['id']}/rematch", json={"seat": "R", "token": g["tokens"]["R"]})
+    nxt = client.get(f"/api/games/{r.json()['id']}").json()
+    assert [s["colour"] for s in nxt["seats"]] == ["R", "B", "Y"]
 
 
 def test_undo_against_bots_restores_the_position_and_the_same_card(

@@ -423,7 +423,7 @@ class Games:
         cache = self.cache
         if live.next_id is None:
             first = game.winners[0] if game.winners else None
-            new = Game(game.rules, players=game.colours, first=first)
+            new = Game(game.rules, players=game.players, first=first)
             commit = Commitment.for_game(new)
             while new.is_chance():
                 new.draw()
