@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import context, shot, start_server, watch_errors
+from browser_kit import context, open_chat, shot, start_server, watch_errors
 
 from server_helpers import ServerProcess
 
@@ -53,6 +53,8 @@ def test_a_reaction_is_seen_by_everyone(server: ServerProcess, browser: Any) -> 
     watcher = context(browser).new_page()
     watcher.goto(server.base + f"/g/{g['id']}")
     watcher.wait_for_function("() => document.body.dataset.role === 'spectator'")
+    for page in (red, yellow, watcher):
+        open_chat(page)  # on a phone, the chat (and its reactions) is a drawer
     button = red.locator('.reaction[data-emoji="🎉"]')
     assert button.get_attribute("aria-label") == "React with 🎉"
     assert yellow.get_attribute('.reaction[data-emoji="🎉"]', "aria-label") == "Αντίδραση με 🎉"
