@@ -102,9 +102,10 @@ def test_undo_against_bots_restores_the_position_and_the_same_card(
         state = my_turn(wr, hello(wr, "R", g["tokens"]["R"]), "R")
         wr.send_json({"type": "undo", "seq": state["seq"]})
         assert reply(wr, "rejected")["code"] == "nothing_to_undo"
-        # a turn with a choice, a few turns in
+        # a turn with a choice, a few turns in, not a 2 (the bot plays after it)
         for _ in range(40):
-            if len(state["view"]["legal_moves"]) > 1 and state["seq"] >= 4:
+            view = state["view"]
+            if len(view["legal_moves"]) > 1 and state["seq"] >= 4 and view["card"] != "2":
                 break
             state = my_turn(wr, play(wr, state, state["view"]["legal_moves"][0]["move"]), "R")
         before = state["view"]
@@ -136,6 +137,14 @@ def test_undo_against_bots_restores_the_position_and_the_same_card(
     ):
         read = hello(ws)
         assert (read["view"]["position"], read["seq"]) == now
+    # ended by a resignation, the record verifies: the taken-back moves are not in it, and the
+    # cards after them came again in the deck's order
+    with client.websocket_connect(f"/ws/{gid}") as wr:
+        hello(wr, "R", g["tokens"]["R"])
+        wr.send_json({"type": "resign"})
+        assert reply(wr, "resigned")["seq"] == now[1] + 1
+    record = GameRecord.from_json(client.get(f"/api/games/{gid}/record").text)
+    assert verify(record).ok and sum(1 for s in record.steps if not s.is_draw) == now[1] + 1
 
 
 def test_undo_is_refused_in_a_game_with_another_person(client: TestClient) -> None:
