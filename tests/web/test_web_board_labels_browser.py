@@ -1,6 +1,6 @@
 """The board's START and HOME labels in Chromium on a phone (390x844 and 844x390), in the five
-languages: each is 10 CSS px at least and its box runs into no track square and no Safety Zone
-square (Greek's "ΑΦΕΤΗΡΙΑ του Κόκκινου" is much wider than its circle: board.js moves such a
+languages: each is 10 CSS px at least and its box runs into no track square, no Safety Zone
+square and no other label (Greek's "ΑΦΕΤΗΡΙΑ του Κόκκινου" is much wider than its circle: board.js moves such a
 label into the free stretch of its row, or sets it on two lines). Set SORRY_SCREENSHOTS=DIR
 to keep a screenshot of each board."""
 
@@ -31,6 +31,11 @@ LABELS = """() => {
       Math.min(r.right, s.right) - Math.max(r.left, s.left) > 0.5
       && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 0.5).map(([name]) => name);
     const px = parseFloat(getComputedStyle(label).fontSize) * scale;
+    const others = [...svg.querySelectorAll('circle.home + text, circle.start + text')]
+      .filter(o => o !== label).map(o => [o.textContent, o.getBoundingClientRect()])
+      .filter(([, s]) => Math.min(r.right, s.right) - Math.max(r.left, s.left) > 0.5
+        && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 0.5).map(([name]) => name);
+    hits.push(...others);
     return {text: label.textContent, px, hits, lines: label.querySelectorAll('tspan').length || 1,
             board: svg.getBoundingClientRect().toJSON(), box: r.toJSON()};
   });

@@ -131,7 +131,8 @@ export class Board {
   /**
    * The START and HOME labels stay 10 CSS px at least (app.css): on a phone a long one
    * ("ΑΦΕΤΗΡΙΑ του Κόκκινου") is wider than its circle and would run into the track. Each
-   * label takes the first of these places where it runs into no square and no other circle:
+   * label takes the first of these places where it runs into no square, no other circle and
+   * no label placed before it:
    * under its circle on one line, then on two lines (split at the space nearest its middle),
    * then above its circle likewise; in each, moved sideways as little as it takes into the
    * free stretch of its row around the circle.
@@ -142,6 +143,8 @@ export class Board {
       b: /** @type {SVGGraphicsElement} */ (e).getBBox(),
     }));
     const pad = 3;
+    /** @type {{e: Element, b: DOMRect}[]} the labels placed so far */
+    const placed = [];
     /** @param {DOMRect} a @param {DOMRect} b */
     const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     for (const label of /** @type {NodeListOf<SVGTextElement>} */ (this.svg.querySelectorAll("circle.home + text, circle.start + text"))) {
@@ -176,24 +179,32 @@ export class Board {
           label.replaceChildren(first, second);
         } else label.textContent = text;
         const b = label.getBBox();
-        let lo = 0;
-        let hi = this.geo.size;
-        for (const o of obstacles) {
-          if (o.e === own || o.b.y >= b.y + b.height || o.b.y + o.b.height <= b.y) continue;
-          if (o.b.x + o.b.width <= x0) lo = Math.max(lo, o.b.x + o.b.width);
-          else if (o.b.x >= x0) hi = Math.min(hi, o.b.x);
+        // the stretches of the label's rows that nothing takes, and the smallest move sideways
+        // into one wide enough
+        const busy = [...obstacles, ...placed]
+          .filter((o) => o.e !== own && o.b.y < b.y + b.height && b.y < o.b.y + o.b.height)
+          .map((o) => [o.b.x, o.b.x + o.b.width])
+          .sort((p, q) => p[0] - q[0]);
+        let shift = null;
+        let at = 0;
+        for (const [from, to] of [...busy, [this.geo.size, this.geo.size]]) {
+          const lo = at + pad;
+          const hi = from - pad;
+          at = Math.max(at, to);
+          if (hi - lo < b.width) continue;
+          const move = b.x < lo ? lo - b.x : b.x + b.width > hi ? hi - (b.x + b.width) : 0;
+          if (shift === null || Math.abs(move) < Math.abs(shift)) shift = move;
         }
-        let shift = 0;
-        if (b.x < lo + pad) shift = lo + pad - b.x;
-        else if (b.x + b.width > hi - pad) shift = hi - pad - (b.x + b.width);
+        if (shift === null) shift = 0; // no room on these rows: the next place is tried
         const x = (x0 + shift).toFixed(1);
         label.setAttribute("x", x);
         for (const line of label.querySelectorAll("tspan")) line.setAttribute("x", x);
         const box = label.getBBox();
-        return !!b.width && !obstacles.some((o) => o.e !== own && meet(o.b, box));
+        return !!b.width && ![...obstacles, ...placed].some((o) => o.e !== own && meet(o.b, box));
       };
       const ways = cut > 0 ? [[false, false], [false, true], [true, false], [true, true]] : [[false, false], [true, false]];
       if (!ways.some(([above, two]) => put(above, two))) put(false, false);
+      placed.push({ e: label, b: label.getBBox() });
     }
   }
 
