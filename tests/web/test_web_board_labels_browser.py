@@ -1,8 +1,8 @@
 """The board's START and HOME labels in Chromium on a phone (390x844 and 844x390), in the five
 languages: each is 10 CSS px at least and its box runs into no track square, no Safety Zone
-square and no other label (Greek's "ΑΦΕΤΗΡΙΑ του Κόκκινου" is much wider than its circle: board.js moves such a
-label into the free stretch of its row, or sets it on two lines). Set SORRY_SCREENSHOTS=DIR
-to keep a screenshot of each board."""
+square and no other label (Greek's "ΑΦΕΤΗΡΙΑ του Κόκκινου" is much wider than its circle:
+board.js moves such a label into the nearest free stretch of its row, or sets it on two lines,
+or above its circle). Set SORRY_SCREENSHOTS=DIR to keep a screenshot of each board."""
 
 from __future__ import annotations
 
