@@ -129,6 +129,11 @@ def test_the_chat_next_to_the_board(
     red.wait_for_function("() => document.body.dataset.chatUnread === '2'", timeout=WAIT)
     assert red.inner_text("#chat-badge") == "2"
     assert red.get_by_role("button", name="Chat: 2 new messages").count() == 1
+    # a reaction shows its emoji on the button a moment, while the drawer is closed
+    yellow.click('.reaction[data-emoji="🎉"]')
+    red.wait_for_function(
+        "() => document.getElementById('chat-peek').textContent === '🎉'", timeout=WAIT
+    )
     check_sizes(red, viewport)
     assert axe_violations(red) == []
     shot(red, f"chat-{viewport}-{scheme}-closed")
@@ -136,6 +141,7 @@ def test_the_chat_next_to_the_board(
     press("#chat-open")
     red.wait_for_selector("#chat-panel.open", timeout=WAIT)
     assert red.locator("#chat-badge").is_hidden() and body(red, "chatUnread") == "0"
+    red.wait_for_function("() => !document.getElementById('chat-peek').textContent", timeout=WAIT)
     assert red.get_attribute("#chat-open", "aria-expanded") == "true"
     box = red.locator("#chat-panel").bounding_box()
     assert box is not None

@@ -47,6 +47,7 @@ function show() {
 function open() {
   state.open = true;
   state.unread = 0;
+  $("chat-peek").textContent = "";
   show();
   const input = /** @type {HTMLInputElement} */ ($("chat-input"));
   const form = $("chat-form");
@@ -80,6 +81,7 @@ export function initChatDrawer() {
     bubble(),
     el("span", { class: "chat-word", "aria-hidden": "true", text: t("Chat") }),
     el("span", { id: "chat-badge", class: "chat-badge", "aria-hidden": "true", hidden: true }),
+    el("span", { id: "chat-peek", class: "chat-peek", "aria-hidden": "true" }),
     el("span", { id: "chat-said", class: "sr-only" }),
   );
   $("status-line").after(button);
@@ -93,6 +95,15 @@ export function initChatDrawer() {
       close();
     }
   });
+  // a reaction (shown a moment above the chat, main.js) seen on the button while the drawer
+  // is closed: its emoji, for as long as it is shown (screen readers hear it from main.js)
+  const reaction = document.getElementById("reaction");
+  if (reaction) {
+    new MutationObserver(() => {
+      const text = reaction.textContent || "";
+      $("chat-peek").textContent = state.open ? "" : text.split(" ").pop() || "";
+    }).observe(reaction, { childList: true, characterData: true, subtree: true });
+  }
   // turned to a shape where the chat has its place: no drawer left open over it
   matchMedia(NARROW).addEventListener("change", () => {
     if (!chatIsDrawer()) close(false);
