@@ -12,7 +12,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import body, check_sizes, context, shot, start_server, watch_errors
+from browser_kit import (
+    axe_violations,
+    body,
+    check_sizes,
+    context,
+    shot,
+    start_server,
+    watch_errors,
+)
 
 from server_helpers import ServerProcess
 
@@ -30,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         s.stop()
 
 
-@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "desktop"])
+@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "tablet", "desktop"])
 def test_play_the_computer_in_one_tap(server: ServerProcess, browser: Any, viewport: str) -> None:
     """The lobby's first panel plays the computer: its button on screen without scrolling, one
     tap, and the first card is on the board; the name, the number of opponents and their
@@ -128,13 +136,15 @@ TRACE = """document.addEventListener('DOMContentLoaded', () => {
 });"""
 
 
+@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "tablet", "desktop"])
 def test_a_whole_game_no_needless_tap_every_bot_move_shown(
-    server: ServerProcess, browser: Any
+    server: ServerProcess, browser: Any, viewport: str
 ) -> None:
-    """Against the computer, a whole game: a turn without a legal move passes by itself (never
-    a button to press, the line by the board says so); after each bot move, the line says
-    what it did, and the player's next decision waits until it has been shown."""
-    page = context(browser, "phone").new_page()
+    """Against the computer, a whole game at each size: a turn without a legal move passes by
+    itself (never a button to press, the line by the board says so); after each bot move,
+    the line says what it did (the bot's colour), and the player's next decision waits until
+    it has been shown."""
+    page = context(browser, viewport).new_page()
     page.add_init_script(TRACE)
     errors = watch_errors(page)
     page.goto(server.base + "/")
@@ -158,7 +168,7 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
             break
         if body(page, "myTurn") != "yes":  # a bot's move on show: once, a picture of it
             if not shot_taken:
-                shot(page, "bot-move-shown-phone")
+                shot(page, f"bot-move-shown-{viewport}")
                 shot_taken = True
             page.evaluate("document.body.dataset.shot = 'yes'")
             continue
@@ -183,8 +193,9 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
     for step in trace:
         if step["following"] == "yes" and shown_at is None:
             shown_at = step["t"]
-        if step["following"] == "yes":
-            assert step["line"], "nothing said what happened"
+        if step["following"] == "yes":  # a bot's move (named) or the player's own pass
+            line = step["line"]
+            assert "Yellow" in line or "your turn passed" in line, line
             passes += "no move, your turn passed" in step["line"]
         if step["following"] == "no" and shown_at is not None:
             holds.append(step["t"] - shown_at)
@@ -192,14 +203,18 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
         if step["mine"] == "yes":
             assert step["following"] == "no"
             assert step["moves"] != ["pass"]
-    # --show-moves 0.4: each move 400 ms at least, its walk longer (the marks are read when
-    # the page has drawn them: a loaded machine takes a little of that time from them)
+    # --show-moves 0.4: each move 400 ms at least, its walk longer; a page that has fallen
+    # more than six moves behind (a loaded machine's, or a reconnection) shows each of the
+    # ones waiting for 150 ms to catch up (main.js holdFor)
     holds.sort()
-    assert holds and holds[0] >= 240 and holds[len(holds) // 2] >= 400, holds[:5]
+    assert holds and holds[0] >= 140 and holds[len(holds) // 2] >= 400, holds[:5]
     assert passes >= 1  # turns with no legal move came, and went by themselves
     assert errors == []
     median = holds[len(holds) // 2]
-    print(f"{taps} taps, {len(holds)} moves shown (median {median:.0f} ms), {passes} passes")
+    print(
+        f"{viewport}: {taps} taps, {len(holds)} moves shown (median {median:.0f} ms), "
+        f"{passes} passes"
+    )
 
 
 #: Each word and number drawn on the board, with its size on screen (CSS px).
@@ -211,7 +226,7 @@ BOARD_TEXT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "desktop"])
+@pytest.mark.parametrize("viewport", ["phone", "phone-landscape", "tablet", "desktop"])
 def test_the_board_can_be_read_on_a_phone(
     server: ServerProcess, browser: Any, viewport: str
 ) -> None:
@@ -362,8 +377,9 @@ def test_alone_with_bots_leaving_pauses_the_game_and_the_lobby_brings_it_back(
 ) -> None:
     """Leave a game against the computer: the lobby lists it under Your games, at the
     player's turn (the bots played up to it, nothing for the player); back in it, the turn is
-    theirs, their seat not away, no I'm back to press."""
-    page = context(browser, "phone").new_page()
+    theirs, their seat not away, no I'm back to press, the card said in full under the board.
+    In the dark theme, axe-core on both screens."""
+    page = context(browser, "phone", color_scheme="dark").new_page()
     errors = watch_errors(page)
     page.goto(server.base + "/")
     page.wait_for_selector("#quick-level option", state="attached")
@@ -387,13 +403,18 @@ def test_alone_with_bots_leaving_pauses_the_game_and_the_lobby_brings_it_back(
         page.wait_for_selector(f'#my-games a[href="/g/{gid}"]', timeout=30000)
     assert "Your turn" in page.inner_text("#my-games")
     check_sizes(page, "phone", board=False)
-    shot(page, "your-games-phone")
+    assert axe_violations(page) == []
+    shot(page, "your-games-phone-dark")
     seq = server_seq(server, gid)
     page.wait_for_timeout(1500)  # the takeover delay of a quick server is far longer; still
     assert server_seq(server, gid) == seq  # nothing played for the player meanwhile
     page.tap(f'#my-games a[href="/g/{gid}"]')
     page.wait_for_function("() => document.body.dataset.myTurn === 'yes'", timeout=30000)
     assert page.locator("#back-btn").is_hidden()
+    assert page.inner_text("#card-rule")  # the card to play, in its sentence of the rules
+    check_sizes(page, "phone")
+    assert axe_violations(page) == []
+    shot(page, "back-in-the-game-phone-dark")
     assert errors == []
 
 
