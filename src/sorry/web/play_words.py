@@ -26,6 +26,8 @@ PAGE_MESSAGES = (
 
 #: Strings the game page's scripts show through ``t()``.
 SCRIPT_MESSAGES = (
+    # the lobby's list of the games this browser holds a seat in (lobby.js)
+    N_("Back to the game"),
     N_("Waiting for {colour}: invited, not here yet."),
     N_("Waiting for {colours}: invited, not here yet."),
     N_("Let a bot play {colour}"),
