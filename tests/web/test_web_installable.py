@@ -83,6 +83,15 @@ def test_the_worker_keeps_every_file_of_the_shell(client: TestClient) -> None:
         assert client.get(url).status_code == 200, url
 
 
+def test_the_static_files_are_revalidated(client: TestClient) -> None:
+    """Every use of a page's file asks the server (a 304 when unchanged): a browser never runs
+    a script it kept from before an update, with or without the service worker."""
+    r = client.get("/static/main.js")
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-cache"
+    again = client.get("/static/main.js", headers={"if-none-match": r.headers["etag"]})
+    assert again.status_code == 304
+
+
 def test_a_changed_file_makes_a_new_version(tmp_path: Path, monkeypatch: Any) -> None:
     """The browser replaces its worker when /sw.js changes: any file it keeps, changed,
     changes it (and the cache it keeps them in)."""

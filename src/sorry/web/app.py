@@ -39,7 +39,6 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..board import COLOUR_LETTERS
@@ -561,7 +560,7 @@ def create_app(
         *tutorial.ROUTES,
         *installable.ROUTES,
         WebSocketRoute("/ws/{gid}", ws_endpoint),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", installable.RevalidatedFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,

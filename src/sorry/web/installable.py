@@ -32,6 +32,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from .. import __version__
 from ..i18n import DEFAULT, LANGUAGES, normalise, translation
@@ -137,6 +139,18 @@ def worker_script() -> str:
     return source.replace(shell, f"const SHELL = {files};", 1)
 
 
+class RevalidatedFiles(StaticFiles):
+    """The page's files (``/static``), each to be asked of the server again before it is used
+    (``no-cache``: an unchanged file costs a ``304``). Sent without a lifetime, a browser keeps
+    a file by its own heuristics, a day or so for one ten days old: after the server's files
+    change, a browser without the service worker would run an old script against a new page."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
+
+
 async def manifest_route(request: Request) -> Response:
     lang = request_language(request)
     return JSONResponse(
@@ -165,4 +179,11 @@ ROUTES = [
     Route("/offline", offline_route),
 ]
 
-__all__ = ["ROUTES", "manifest", "offline_html", "shell_version", "worker_script"]
+__all__ = [
+    "ROUTES",
+    "RevalidatedFiles",
+    "manifest",
+    "offline_html",
+    "shell_version",
+    "worker_script",
+]
