@@ -1,33 +1,51 @@
 """The browser's after-game analysis: ``GET /api/games/{id}/analysis`` (docs/analysis.md).
 
-The numbers are computed once per finished game, off the event loop: in the server's worker
-processes (:class:`sorry.web.workers.WorkerPool`, at low priority, behind the bots), in pieces
-of a few decisions each (:func:`sorry.analysis.account.value_decisions` gives any range what
-the whole game gives), so a bot never waits behind more than one piece; one game is analysed
-at a time. The result, the JSON form without words (:func:`sorry.analysis.report.to_dict`),
-is kept in memory for the most recent games; the words are added per language
+The numbers are computed once per finished game, off the event loop, in the server's worker
+processes (:class:`sorry.web.workers.WorkerPool`), in pieces of a few decisions each
+(:func:`sorry.analysis.account.value_decisions` gives any range what the whole game gives).
+
+**Ahead of the end.** A decision's numbers depend only on the game up to that decision and
+the analysis's seed, so the decisions of a game with a person in it are valued *while it is
+played*: after each move, the decisions played so far and not yet valued go to the pool at
+its lowest priority (:data:`~sorry.web.workers.AHEAD`: only when no bot move, hint or replay
+waits, and never on the last free worker), a piece of about :data:`AHEAD_BUDGET` seconds at a
+time. At most :data:`AHEAD_GAMES` games are analysed ahead at once; games with no person (bots
+only) are not; a game with no move for :data:`AHEAD_IDLE` seconds, or gone from memory, has
+its partial work dropped (it starts again at its next move). Nothing of it is stored: after a
+restart a game's advance work starts again from its first decision at its next move. At the
+end only the last decisions, the bookkeeping (:func:`sorry.analysis.account.assemble`, with
+the winner) and the words remain: one job, begun as soon as the game ends. The result is the
+same, byte for byte, as analysing the finished game in one go. Other games (bots only, or
+beyond the cap) are analysed when first asked for, one game at a time, behind the bots.
+
+The result, the JSON form without words (:func:`sorry.analysis.report.to_dict`), is kept in
+memory for the most recent games; the words are added per language
 (:func:`~sorry.analysis.report.localise`, with the graph's marks and each turn's text), and
 kept too.
 
 While the analysis runs the endpoint answers ``202 {"status": "working", "done": n,
-"total": m}``; then ``200`` with the analysis; ``422 {"error": ...}`` for a game that cannot
-be analysed (no winner, or not begun from a seed).
+"total": m}`` (with ``?wait=S``, after waiting up to S seconds, at most :data:`WAIT_MAX`, for
+it to be ready: the page asks again at once, so it shows the analysis the moment it is
+there); then ``200`` with the analysis; ``422 {"error": ...}`` for a game that cannot be
+analysed (no winner, or not begun from a seed).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import logging
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..analysis import account, graph, report
 from ..analysis.estimator import Estimator, default_estimator
 from ..errors import SorryError
+from ..game import Game
 from ..i18n import N_, using
 from ..record import GameRecord
 
@@ -78,6 +96,15 @@ ROLLOUTS_ENV: Final = "SORRY_ANALYSIS_ROLLOUTS"
 #: Decisions per job in a worker, by engine (a piece takes well under a second).
 CHUNK: Final = {"compiled": 16, "python": 2}
 SEED: Final = 0  # the analysis's seed: the same numbers for the same game on every server
+#: Games analysed ahead of their end at once (per server process).
+AHEAD_GAMES: Final = 8
+#: Seconds a game may go without a move before its advance work is dropped.
+AHEAD_IDLE: Final = 600.0
+#: Seconds of work an advance job aims at: with one worker, a bot's move or a hint that comes
+#: meanwhile waits at most about this long.
+AHEAD_BUDGET: Final = 0.1
+#: The longest a request waits for the analysis (``?wait=``) before it is told the progress.
+WAIT_MAX: Final = 10.0
 
 
 # -- in the worker processes -------------------------------------------------------------------
@@ -103,13 +130,16 @@ def _sizes(est: Estimator, rollouts: int | None) -> tuple[int, int]:
     return n, account.DEFAULT_WORLDS
 
 
+def _start(record: GameRecord, rollouts: int | None) -> Start:
+    est = _est()
+    n, w = _sizes(est, rollouts)
+    return est.engine, est.policy, n, w, account.start_value(record, est, n, SEED)
+
+
 def start_job(record_json: str, rollouts: int | None) -> Start:
     """The engine, the policy, the rollouts and worlds used, and V at the start, once the
     record is checked (:class:`~sorry.analysis.AnalysisError` if it cannot be analysed)."""
-    est = _est()
-    n, w = _sizes(est, rollouts)
-    record = account.checked(GameRecord.from_json(record_json))
-    return est.engine, est.policy, n, w, account.start_value(record, est, n, SEED)
+    return _start(account.checked(GameRecord.from_json(record_json)), rollouts)
 
 
 def chunk_job(
@@ -120,6 +150,43 @@ def chunk_job(
     n, w = _sizes(est, rollouts)
     record = GameRecord.from_json(record_json)
     return account.value_decisions(record, est, n, w, SEED, first, last)
+
+
+def ahead_job(
+    game: dict[str, Any], rollouts: int | None, first: int, last: int, with_start: bool
+) -> tuple[str, Start | None, list[account.NodeValues], float]:
+    """Decisions ``first`` to ``last - 1`` of a game still played (``Game.to_dict()``)
+    valued, and V at the start if asked: the engine, the start, the values and the seconds
+    the values took."""
+    record = GameRecord.from_game(Game.from_dict(game))  # "in progress": nothing checked yet
+    est = _est()
+    start = _start(record, rollouts) if with_start else None
+    t0 = time.perf_counter()
+    n, w = _sizes(est, rollouts)
+    values = account.value_decisions(record, est, n, w, SEED, first, last)
+    return est.engine, start, values, time.perf_counter() - t0
+
+
+def final_job(
+    record_json: str,
+    rollouts: int | None,
+    start: Start | None,
+    valued: list[account.NodeValues],
+) -> dict[str, Any] | None:
+    """The analysis (its JSON form without words) of a finished game whose start and first
+    decisions (``valued``) were valued already, ahead of its end or in pieces: the record is
+    checked, the other decisions valued and the account assembled. None if this worker's
+    engine is not the one they were valued with (they are valued again then)."""
+    record = account.checked(GameRecord.from_json(record_json))
+    if start is None:
+        start = _start(record, rollouts)
+    est = _est()
+    engine, policy, n, w, value = start
+    if est.engine != engine:
+        return None
+    total = account.decision_count(record)
+    valued = valued + account.value_decisions(record, est, n, w, SEED, len(valued), total)
+    return _numbers(record, value, valued, policy, engine, n, w)
 
 
 def localised_job(data: dict[str, Any], record_json: str, lang: str) -> bytes:
@@ -145,6 +212,22 @@ class _Entry:
     total: int = 0
     task: asyncio.Task[None] | None = None
     retry_at: float | None = None  # an unexpected failure: computed again after this
+    ahead: int = 0  # decisions valued while the game was played
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # data or error is there
+
+
+@dataclass
+class _Ahead:
+    """The advance work of one game still played."""
+
+    live: Any
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # a move was played
+    valued: list[account.NodeValues] = field(default_factory=list)
+    start: Start | None = None
+    engine: str | None = None
+    steps: list[str] = field(default_factory=list)  # the steps the values were made on
+    size: int = 1  # decisions per job (adapted to AHEAD_BUDGET)
+    task: asyncio.Task[None] | None = None
 
 
 class AnalysisCache:
@@ -153,15 +236,119 @@ class AnalysisCache:
     GAMES = 64  # analyses kept
     RETRY_AFTER = 60.0  # seconds before an analysis that failed unexpectedly is tried again
     WORDS = 128  # (game, language) texts kept
+    CHECK = 60.0  # seconds between two looks whether an idle game's advance work is still wanted
 
-    def __init__(self, rollouts: int | None = None) -> None:
+    def __init__(self, rollouts: int | None = None, ahead_games: int = AHEAD_GAMES) -> None:
         #: rollouts per card (None: the engine's default, or SORRY_ANALYSIS_ROLLOUTS)
         self.rollouts = rollouts or rollouts_setting()
+        self.ahead_games = ahead_games  # games analysed ahead at once (0: none)
         self._games: collections.OrderedDict[str, _Entry] = collections.OrderedDict()
         self._words: collections.OrderedDict[tuple[str, str], bytes] = collections.OrderedDict()
         self._localising: dict[tuple[str, str], asyncio.Future[bytes]] = {}
         self._one_at_a_time: asyncio.Semaphore | None = None
+        self._ahead: dict[str, _Ahead] = {}
+        #: games that cannot be analysed ahead (not begun from a seed): not tried again
+        self._unsuitable: collections.OrderedDict[str, None] = collections.OrderedDict()
 
+    # -- ahead of the end -----------------------------------------------------------------
+    def changed(self, service: Any, live: Any) -> None:
+        """A game changed (a move, its end; :attr:`sorry.web.cache.GameCache.listeners`):
+        its advance work goes on, begins, or, at its end, gives way to the last job."""
+        ahead = self._ahead.get(live.id)
+        if live.game.is_over():
+            if ahead is not None and live.id not in self._games:
+                self._begin(service, live)  # the end's job now, before the page asks
+            return
+        if ahead is not None:
+            ahead.live = live
+            ahead.wake.set()
+            return
+        if (
+            len(self._ahead) >= self.ahead_games
+            or live.id in self._unsuitable
+            or all(s.kind == "bot" for s in live.seats.values())
+            or not live.room.settings.started
+        ):
+            return
+        ahead = self._ahead[live.id] = _Ahead(live)
+        ahead.task = asyncio.ensure_future(self._run_ahead(service, ahead))
+
+    def ahead_of(self, game_id: str) -> int:
+        """Decisions of a game valued ahead of its end: so far, while it is played; those
+        its analysis used, once it is over."""
+        ahead = self._ahead.get(game_id)
+        if ahead is not None:
+            return len(ahead.valued)
+        entry = self._games.get(game_id)
+        return entry.ahead if entry is not None else 0
+
+    @property
+    def analysed_ahead(self) -> int:
+        """Games being analysed ahead of their end now."""
+        return len(self._ahead)
+
+    async def _run_ahead(self, service: Any, ahead: _Ahead) -> None:
+        from .workers import AHEAD
+
+        try:
+            while True:
+                ahead.wake.clear()
+                live = ahead.live
+                game = live.game
+                if game.is_over():
+                    return  # kept for the end's job (self._begin takes it)
+                played = len(game.move_stack)
+                if len(ahead.valued) < played or ahead.start is None:
+                    data = game.to_dict()
+                    steps: list[str] = data["steps"]
+                    if steps[: len(ahead.steps)] != ahead.steps:  # not the same game (undone)
+                        ahead.valued, ahead.start = [], None
+                    first = len(ahead.valued)
+                    last = min(played, first + ahead.size)
+                    engine, start, values, seconds = await service.pool.run(
+                        AHEAD, ahead_job, data, self.rollouts, first, last, ahead.start is None
+                    )
+                    if ahead.engine not in (None, engine):  # another engine: start again
+                        ahead.valued, ahead.start = [], None
+                        continue
+                    ahead.engine, ahead.steps = engine, steps
+                    ahead.start = start or ahead.start
+                    ahead.valued += values
+                    if values:
+                        each = max(seconds / len(values), 1e-3)
+                        ahead.size = max(1, min(CHUNK.get(engine, 4), int(AHEAD_BUDGET / each)))
+                    continue
+                try:
+                    await asyncio.wait_for(ahead.wake.wait(), self.CHECK)
+                except TimeoutError:
+                    gone = service.live.get(live.id) is not live
+                    if gone or time.monotonic() - live.last_change > AHEAD_IDLE:
+                        self._drop(live.id, ahead)
+                        return
+        except asyncio.CancelledError:
+            raise
+        except SorryError:  # not begun from a seed: analysed at its end, if it can be
+            self._unsuitable[ahead.live.id] = None
+            while len(self._unsuitable) > self.GAMES:
+                self._unsuitable.popitem(last=False)
+            self._drop(ahead.live.id, ahead)
+        except Exception:  # the pool stopped or broke: the end's job does it all
+            log.exception("the advance analysis of game %s failed", ahead.live.id)
+            self._drop(ahead.live.id, ahead)
+
+    def _drop(self, gid: str, ahead: _Ahead) -> None:
+        if self._ahead.get(gid) is ahead:
+            del self._ahead[gid]
+
+    def _take_ahead(self, gid: str) -> _Ahead | None:
+        """The game's advance work, for its end's job (its task stopped: a job already in a
+        worker is not waited for)."""
+        ahead = self._ahead.pop(gid, None)
+        if ahead is not None and ahead.task is not None and not ahead.task.done():
+            ahead.task.cancel()
+        return ahead
+
+    # -- the finished game -----------------------------------------------------------------
     def starts_work(self, game_id: str, lang: str) -> bool:
         """Whether asking for this analysis now would start work (computing it, or its words in
         ``lang``): only such requests count against an address's limit, so that a page polling
@@ -174,21 +361,29 @@ class AnalysisCache:
         key = (game_id, lang)
         return key not in self._words and key not in self._localising
 
-    async def get(self, service: Any, live: Any, lang: str) -> tuple[int, bytes]:
-        """(HTTP status, JSON body) for a finished game (PermissionError while it is played)."""
+    def _begin(self, service: Any, live: Any) -> _Entry:
+        entry = self._games[live.id] = _Entry()
+        entry.task = asyncio.ensure_future(self._compute(service, live, entry))
+        while len(self._games) > self.GAMES:
+            _gid, old = self._games.popitem(last=False)
+            if old.task is not None and not old.task.done():
+                old.task.cancel()
+        return entry
+
+    async def get(self, service: Any, live: Any, lang: str, wait: float = 0.0) -> tuple[int, bytes]:
+        """(HTTP status, JSON body) for a finished game (PermissionError while it is played);
+        while it is computed, after waiting up to ``wait`` seconds for it."""
         if not live.game.is_over():
             raise PermissionError("the analysis is available when the game is over")
         entry = self._games.get(live.id)
         if entry is not None and entry.retry_at is not None and time.monotonic() > entry.retry_at:
             entry = None
         if entry is None:
-            entry = self._games[live.id] = _Entry()
-            entry.task = asyncio.ensure_future(self._compute(service, live, entry))
-            while len(self._games) > self.GAMES:
-                _gid, old = self._games.popitem(last=False)
-                if old.task is not None and not old.task.done():
-                    old.task.cancel()
+            entry = self._begin(service, live)
         self._games.move_to_end(live.id)
+        if not entry.ready.is_set() and wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(entry.ready.wait(), min(wait, WAIT_MAX))
         if entry.error is not None:
             return 422, _dumps({"error": entry.error})
         if entry.data is None or entry.record is None:
@@ -218,25 +413,42 @@ class AnalysisCache:
     async def _compute(self, service: Any, live: Any, entry: _Entry) -> None:
         from .workers import LOW
 
+        ahead = self._take_ahead(live.id)
         try:
             record = await _record(service, live)
             entry.total = account.decision_count(record)
-            if self._one_at_a_time is None:
-                self._one_at_a_time = asyncio.Semaphore(1)
-            async with self._one_at_a_time:
-                text = record.to_json()
-                run = service.pool.run
-                engine, policy, n, w, start = await _retry(run, LOW, start_job, text, self.rollouts)
-                size = CHUNK.get(engine, 4)
-                valued: list[account.NodeValues] = []
-                while len(valued) < entry.total:
-                    first = len(valued)
-                    last = min(entry.total, first + size)
-                    valued += await _retry(run, LOW, chunk_job, text, self.rollouts, first, last)
-                    entry.done = len(valued)
-            entry.data = await asyncio.to_thread(
-                _numbers, record, start, valued, policy, engine, n, w
-            )
+            text = record.to_json()
+            run = service.pool.run
+            start: Start | None = None
+            valued: list[account.NodeValues] = []
+            if ahead is not None and ahead.start is not None:
+                steps = live.game.to_dict()["steps"]
+                if steps[: len(ahead.steps)] == ahead.steps:  # the same game (nothing undone)
+                    start, valued = ahead.start, ahead.valued[: entry.total]
+            entry.done = entry.ahead = len(valued)
+            data = None
+            if start is not None:  # the rest in one job (a few decisions)
+                data = await _retry(run, LOW, final_job, text, self.rollouts, start, valued)
+            if data is None:  # the whole game, in pieces, one game at a time
+                entry.done = entry.ahead = 0
+                if self._one_at_a_time is None:
+                    self._one_at_a_time = asyncio.Semaphore(1)
+                async with self._one_at_a_time:
+                    start = await _retry(run, LOW, start_job, text, self.rollouts)
+                    size = CHUNK.get(start[0], 4)
+                    valued = []
+                    while entry.total - len(valued) > size:
+                        first = len(valued)
+                        last = min(entry.total, first + size)
+                        valued += await _retry(
+                            run, LOW, chunk_job, text, self.rollouts, first, last
+                        )
+                        entry.done = len(valued)
+                    data = await _retry(run, LOW, final_job, text, self.rollouts, start, valued)
+                if data is None:  # pragma: no cover - the workers' engines differ
+                    raise RuntimeError("the workers do not have the same analysis engine")
+            entry.done = entry.total
+            entry.data = data
             entry.record = record
         except SorryError as exc:
             entry.error = str(exc)
@@ -247,6 +459,8 @@ class AnalysisCache:
             log.exception("the analysis of game %s failed", live.id)
             entry.error = "the analysis failed: try again in a minute"
             entry.retry_at = time.monotonic() + self.RETRY_AFTER
+        finally:
+            entry.ready.set()
 
     def _forget(self, gid: str, entry: _Entry) -> None:
         if self._games.get(gid) is entry:
@@ -257,6 +471,10 @@ class AnalysisCache:
         for entry in self._games.values():
             if entry.task is not None and not entry.task.done():
                 entry.task.cancel()
+        for ahead in self._ahead.values():
+            if ahead.task is not None and not ahead.task.done():
+                ahead.task.cancel()
+        self._ahead.clear()
 
 
 async def _retry(run: Any, priority: int, fn: Any, *args: Any) -> Any:
@@ -303,4 +521,12 @@ def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-__all__ = ["SCRIPT_MESSAGES", "AnalysisCache", "chunk_job", "localised_job", "start_job"]
+__all__ = [
+    "SCRIPT_MESSAGES",
+    "AnalysisCache",
+    "ahead_job",
+    "chunk_job",
+    "final_job",
+    "localised_job",
+    "start_job",
+]

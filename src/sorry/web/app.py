@@ -464,9 +464,10 @@ async def _finished(request: Request, what: str) -> Response:
 
 
 async def analysis(request: Request) -> Response:
-    """A finished game's analysis (:mod:`sorry.web.analysis`): 202 while it is computed.
-    Only the requests that start work count against the address's limit: the page polls
-    while the analysis is computed, and a poll is a dictionary lookup."""
+    """A finished game's analysis (:mod:`sorry.web.analysis`): 202 while it is computed
+    (``?wait=S``: after waiting up to S seconds for it). Only the requests that start work
+    count against the address's limit: the page asks again while the analysis is computed,
+    and a poll is a dictionary lookup."""
     live = await _live(request)
     if live is None:
         return error(404, "no such game")
@@ -477,13 +478,24 @@ async def analysis(request: Request) -> Response:
     ):
         return too_many("too many analysis requests from this address: wait a moment")
     try:
-        status, data = await cache.get(request.app.state.service, live, lang)
+        status, data = await cache.get(
+            request.app.state.service, live, lang, _seconds(request.query_params.get("wait"))
+        )
     except PermissionError as exc:
         return error(409, str(exc))
     cached = "public, max-age=3600" if status == 200 else "no-store"
     return Response(
         data, status_code=status, media_type="application/json", headers={"Cache-Control": cached}
     )
+
+
+def _seconds(text: str | None) -> float:
+    """A number of seconds from a query parameter (0 for anything else)."""
+    try:
+        value = float(text or 0)
+    except ValueError:
+        return 0.0
+    return value if 0 < value < float("inf") else 0.0
 
 
 # -- WebSocket -----------------------------------------------------------------------------
@@ -525,6 +537,11 @@ def create_app(
     hosts = HostPolicy(settings.bind_host, settings.allowed_hosts)
     analyses = AnalysisCache()
     service.results.analyses = analyses  # the players' luck over their games
+
+    def changed(live: Any, remote: bool = False) -> None:  # games are analysed as they go
+        app.state.analysis.changed(service, live)
+
+    service.cache.listeners.append(changed)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -7,10 +7,12 @@ choosing its move, a hint, a finished game's replay and record) is sent to
 :class:`WorkerPool`: ``workers`` processes started with a lower scheduling priority (``nice``),
 so that a flood of searches can slow the searches but not the games. The pool keeps at most
 one trip per process in flight and queues the rest itself, by priority: bots first (a game
-waits for them), then hints, replays and records. The moves of quick bots (no search) waiting
-together travel in one trip, so that a busy server does not pay a trip per move. The
-low-priority queue is bounded: beyond ``queue_limit`` waiting jobs a new one is refused with
-:class:`PoolBusy` (the client is told to try again).
+waits for them), then hints, replays and records, last the analysis of games still played
+(:data:`AHEAD`: taken only when nothing else waits, and with two workers or more never by
+the last free one, so that a bot or a hint finds a worker at once). The moves of quick bots
+(no search) waiting together travel in one trip, so that a busy server does not pay a trip
+per move. The low-priority queue is bounded: beyond ``queue_limit`` waiting jobs a new one is
+refused with :class:`PoolBusy` (the client is told to try again).
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ log = logging.getLogger("sorry.web")
 
 #: Scheduling priority added to the worker processes (``os.nice``).
 WORKER_NICE = 10
-BOT, LOW = 0, 1  # job priorities: a game waits for its bot; hints and replays can wait
+#: job priorities: a game waits for its bot; hints and replays can wait; the analysis of a
+#: game still played (sorry.web.analysis) runs only when nothing else waits
+BOT, LOW, AHEAD = 0, 1, 2
 
 
 class PoolBusy(Exception):
@@ -284,11 +288,13 @@ class WorkerPool:
         self.workers = workers
         self.queue_limit = queue_limit
         self._executor: ProcessPoolExecutor | None = None
-        self._queues: tuple[collections.deque[Any], collections.deque[Any]] = (
+        self._queues: tuple[collections.deque[Any], ...] = (
+            collections.deque(),
             collections.deque(),
             collections.deque(),
         )
         self._busy = 0
+        self._ahead_busy = 0  # AHEAD jobs in a worker now
         self._loop: asyncio.AbstractEventLoop | None = None
         self.done = 0  # jobs finished (statistics)
         self.trips = 0  # trips to a worker (statistics: quick jobs share them)
@@ -329,7 +335,15 @@ class WorkerPool:
 
     @property
     def waiting(self) -> int:
+        """Jobs waiting for a worker (the analysis of games still played not counted: it
+        waits for idle workers by design)."""
         return len(self._queues[BOT]) + len(self._queues[LOW])
+
+    @property
+    def ahead_slots(self) -> int:
+        """How many AHEAD jobs may be in the workers at once: all but one worker (one, with
+        a single worker: a bot then waits at most for one short job)."""
+        return max(1, self.workers - 1)
 
     async def run(
         self, priority: int, fn: Callable[..., Any], *args: Any, quick: bool = False
@@ -355,10 +369,12 @@ class WorkerPool:
         result: HintResult = await self.run(LOW, hint_move, view, seed)
         return result
 
-    def _take(self) -> list[Any]:
-        """The next jobs for a free worker: the first waiting (bots first), and the quick
-        jobs waiting behind it when it is quick itself."""
-        for q in self._queues:
+    def _take(self) -> tuple[int, list[Any]]:
+        """The next jobs for a free worker and their priority: the first waiting (bots
+        first), and the quick jobs waiting behind it when it is quick itself."""
+        for priority, q in enumerate(self._queues):
+            if priority == AHEAD and self._ahead_busy >= self.ahead_slots:
+                break
             taken: list[Any] = []
             while q:
                 candidate = q[0]
@@ -369,12 +385,12 @@ class WorkerPool:
                     break
                 taken.append(q.popleft())
             if taken:
-                return taken
-        return []
+                return priority, taken
+        return BOT, []
 
     def _dispatch(self) -> None:
         while self._busy < self.workers:
-            jobs = self._take()
+            priority, jobs = self._take()
             if not jobs:
                 return
             futs = [fut for _fn, _args, fut, _quick in jobs]
@@ -390,21 +406,27 @@ class WorkerPool:
                     fut.set_exception(exc)
                 continue
             self._busy += 1
+            self._ahead_busy += priority == AHEAD
             self.trips += 1
-            cf.add_done_callback(self._on_done(futs))
+            cf.add_done_callback(self._on_done(futs, priority))
 
-    def _on_done(self, futs: list[asyncio.Future[Any]]) -> Callable[[Future[Any]], None]:
+    def _on_done(
+        self, futs: list[asyncio.Future[Any]], priority: int
+    ) -> Callable[[Future[Any]], None]:
         loop = self._loop
         assert loop is not None
 
         def done(cf: Future[Any]) -> None:  # in the executor's thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-                loop.call_soon_threadsafe(self._finished, cf, futs)
+                loop.call_soon_threadsafe(self._finished, cf, futs, priority)
 
         return done
 
-    def _finished(self, cf: Future[Any], futs: list[asyncio.Future[Any]]) -> None:
+    def _finished(
+        self, cf: Future[Any], futs: list[asyncio.Future[Any]], priority: int = BOT
+    ) -> None:
         self._busy -= 1
+        self._ahead_busy -= priority == AHEAD
         self.done += len(futs)
         exc = cf.exception() if not cf.cancelled() else asyncio.CancelledError()
         if isinstance(exc, BrokenProcessPool):

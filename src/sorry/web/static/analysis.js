@@ -2,7 +2,9 @@
 // After the game (docs/analysis.md): the win-probability graph and the luck/skill table, for
 // players and spectators alike. The server computes the analysis once per finished game and
 // sends its numbers with the words in the page's language (GET /api/games/{id}/analysis;
-// 202 with the progress while it works); the page asks when the panel comes near the screen. The graph is drawn here, at the panel's width:
+// 202 with the progress while it works: the server holds each ask up to WAIT seconds and
+// answers the moment the analysis is ready, and the page asks again at once); the page asks
+// when the panel comes near the screen. The graph is drawn here, at the panel's width:
 // point at a turn (or move along it with the arrow keys) to see its card and move and
 // everyone's chances after it; click or tap it (Enter) to see it in the replay.
 
@@ -10,8 +12,10 @@ import { t, colourName, series, LANG } from "./i18n.js";
 import { el } from "./panels.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-/** How often to ask again while the server works (ms). */
+/** The least time between two asks while the server works (ms). */
 const POLL = 1500;
+/** How long the server may hold an ask while it works (s): it answers as soon as it is done. */
+const WAIT = 5;
 
 /**
  * @param {string} tag
@@ -145,8 +149,9 @@ export class EndAnalysis {
     this.state = "loading";
     if (!this.status.textContent) this.status.textContent = t("Analysing the game…");
     let r;
+    const asked = Date.now();
     try {
-      r = await fetch(`/api/games/${this.gameId}/analysis?lang=${encodeURIComponent(LANG)}`);
+      r = await fetch(`/api/games/${this.gameId}/analysis?lang=${encodeURIComponent(LANG)}&wait=${WAIT}`);
     } catch {
       window.setTimeout(() => this.load(), 4 * POLL);
       return;
@@ -154,7 +159,9 @@ export class EndAnalysis {
     const body = await r.json().catch(() => ({ error: r.statusText }));
     if (r.status === 202 || r.status === 429) {
       if (body.total) this.status.textContent = t("Analysing the game: turn {done} of {total}…", { done: body.done, total: body.total });
-      window.setTimeout(() => this.load(), r.status === 429 ? 4 * POLL : POLL);
+      // a held ask comes back after WAIT seconds: ask again at once (a quick answer: after POLL)
+      const again = r.status === 429 ? 4 * POLL : Math.max(0, POLL - (Date.now() - asked));
+      window.setTimeout(() => this.load(), again);
       return;
     }
     if (!r.ok) {
