@@ -20,6 +20,7 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
     .venv/bin/python benchmarks/bench_analysis.py map-fit --train FILE.jsonl --test FILE.jsonl
         [--skill FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py ready [--games 3] [--level medium]
+        [--think 1.0] [--bots] [--server-src OTHER/src]
 
 ``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
@@ -818,12 +819,17 @@ def map_fit(args: argparse.Namespace) -> None:
 
 def ready(args: argparse.Namespace) -> None:
     """How long after a game's end the browser's analysis is ready: ``sorry serve`` in a
-    subprocess (SQLite in a temporary folder, ``--allow-bot-games``, bots with no delay), a
-    game of two ``--level`` bots created over HTTP and watched as a spectator over a
-    WebSocket; at its end the analysis is asked for at once, as the end screen does, and
-    asked again every 0.2 s until it is there (the page asks every 1.5 s: it shows it at the
-    first of its asks after that). ``--games`` games one after the other on one server: the
-    first one's analysis includes the worker's loading of the compiled rollouts."""
+    subprocess (SQLite in a temporary folder, bots with no delay; ``--server-src``: the
+    server of another checkout's ``src``), a game of a person (Red: a WebSocket client on
+    127.0.0.1 that thinks ``--think`` seconds, then plays a random legal move, as a seated
+    page's player does) against a ``--level`` bot, created over HTTP; at its end the
+    analysis is asked for at once, as the end screen does, with ``?wait=5`` (the page's
+    ask: the server answers as soon as it is ready; a server that does not hold asks
+    answers at once and is asked again every 0.2 s). ``--games`` games one after the
+    other on one server: the first one's analysis includes the worker's loading of the
+    compiled rollouts. ``--bots``: both seats bots (the game nobody plays: not analysed
+    ahead)."""
+    import random
     import subprocess
     import tempfile
     import urllib.error
@@ -831,13 +837,19 @@ def ready(args: argparse.Namespace) -> None:
 
     from websockets.sync.client import connect
 
+    from sorry.web.protocol import apply_delta
+
     port = args.port
     base = f"http://127.0.0.1:{port}"
     folder = tempfile.mkdtemp(prefix="bench-ready-")
     cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port)]
     cmd += ["--database", f"sqlite:///{folder}/ready.db", "--allow-bot-games"]
     cmd += ["--bot-delay", "0", "--show-moves", "0", "--games-per-minute", "10000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ)
+    if args.server_src:
+        env["PYTHONPATH"] = os.path.abspath(args.server_src)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    rng = random.Random(args.seed)
 
     def get(path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
@@ -850,6 +862,32 @@ def ready(args: argparse.Namespace) -> None:
         except urllib.error.HTTPError as exc:
             return exc.code, None
 
+    def play(gid: str, token: str | None) -> None:
+        """Watch the game (and play Red's moves, with ``token``) until it is over."""
+        hello: dict[str, Any] = {"type": "hello"}
+        if token is not None:
+            hello.update(seat="R", token=token)
+        state: dict[str, Any] | None = None
+        sent = -1
+        with connect(f"ws://127.0.0.1:{port}/ws/{gid}", open_timeout=10, max_size=2**24) as ws:
+            ws.send(json.dumps(hello))
+            while True:
+                msg = json.loads(ws.recv(timeout=600))
+                if msg["type"] == "delta" and state is not None:
+                    msg = apply_delta(state, msg)
+                if msg["type"] != "state":
+                    continue
+                state = msg
+                if state["status"] not in ("playing", "waiting"):
+                    return
+                view = state["view"]
+                mine = token is not None and view["to_move"] == "R" and view["legal_moves"]
+                if mine and state["seq"] > sent:
+                    sent = state["seq"]
+                    time.sleep(args.think)
+                    move = rng.choice(view["legal_moves"])["move"]
+                    ws.send(json.dumps({"type": "move", "seq": sent, "move": move}))
+
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -860,33 +898,45 @@ def ready(args: argparse.Namespace) -> None:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit("bench_analysis: the server did not start") from None
                 time.sleep(0.2)
-        print(f"server on {base}; load {os.getloadavg()[0]:.1f}")
-        seats = [{"colour": c, "kind": "bot", "level": args.level} for c in ("R", "Y")]
+        print(
+            f"server on {base} ({args.server_src or 'this checkout'}); load "
+            f"{os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        red = (
+            {"colour": "R", "kind": "bot", "level": args.level}
+            if args.bots
+            else {"colour": "R", "kind": "invite"}
+        )
+        seats = [red, {"colour": "Y", "kind": "bot", "level": args.level}]
         for k in range(args.games):
             status, made = get("/api/games", {"variant": "standard", "seats": seats})
             if status != 201:
                 raise SystemExit(f"bench_analysis: the game was not created ({status})")
             gid = made["id"]
-            with connect(f"ws://127.0.0.1:{port}/ws/{gid}", open_timeout=10) as ws:
-                ws.send(json.dumps({"type": "hello"}))
-                while True:
-                    msg = json.loads(ws.recv(timeout=600))
-                    if msg.get("status", "playing") not in ("playing", "waiting"):
-                        break
+            token = next((s["token"] for s in made["seats"] if "token" in s), None)
+            began = time.perf_counter()
+            play(gid, token)
             end = time.perf_counter()
+            asks = 0
             while True:
-                status, _body = get(f"/api/games/{gid}/analysis")
+                asked = time.perf_counter()
+                status, _body = get(f"/api/games/{gid}/analysis?wait=5")
+                asks += 1
                 if status == 200:
                     break
                 if status not in (202, 429) or time.perf_counter() - end > 1200:
                     raise SystemExit(f"bench_analysis: the analysis answered {status}")
-                time.sleep(0.2)
+                if time.perf_counter() - asked < 1.0:  # not held: ask again in a moment
+                    time.sleep(0.2)
             took = time.perf_counter() - end
-            page = 1.5 * -(-took // 1.5)
+            polled = 1.5 * -(-took // 1.5)
             _s, summary = get(f"/api/games/{gid}")
             print(
-                f"game {k + 1}: {summary['turn']} turns, analysis ready {took:.1f} s after the "
-                f"end (the page, asking every 1.5 s: {page:.1f} s); load {os.getloadavg()[0]:.1f}"
+                f"game {k + 1}: {summary['turn']} turns in {end - began:.0f} s, analysis ready "
+                f"{took:.1f} s after the end ({asks} asks; a page polling every 1.5 s would "
+                f"show it at {polled:.1f} s); load {os.getloadavg()[0]:.1f}",
+                flush=True,
             )
     finally:
         proc.terminate()
@@ -969,6 +1019,10 @@ def main() -> None:
     r.add_argument("--games", type=int, default=3)
     r.add_argument("--level", default="medium")
     r.add_argument("--port", type=int, default=18329)
+    r.add_argument("--think", type=float, default=1.0, help="the person's seconds a move")
+    r.add_argument("--seed", type=int, default=1, help="the person's moves")
+    r.add_argument("--bots", action="store_true", help="two bots, nobody playing")
+    r.add_argument("--server-src", help="another checkout's src folder to run the server of")
     r.set_defaults(func=ready)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")

@@ -99,6 +99,8 @@ def finished(server: ServerProcess, chromium: Any) -> dict[str, Any]:
     link = red["link"].replace("http://testserver", server.base)
     page = context(chromium, "phone", reduced_motion="reduce").new_page()
     errors = watch_errors(page)
+    asks: list[str] = []  # the page's asks for the analysis
+    page.on("request", lambda r: asks.append(r.url) if "/analysis" in r.url else None)
     page.goto(link)
     page.wait_for_selector("#join-btn")
     page.fill("#name-input", "Ann")
@@ -109,7 +111,14 @@ def finished(server: ServerProcess, chromium: Any) -> dict[str, Any]:
     while True:
         status, data = _status(f"{server.base}/api/games/{g['id']}/analysis")
         if status == 200:
-            return {"id": g["id"], "data": data, "link": link, "page": page, "errors": errors}
+            return {
+                "id": g["id"],
+                "data": data,
+                "link": link,
+                "page": page,
+                "errors": errors,
+                "asks": asks,
+            }
         assert status == 202 and time.monotonic() < deadline, "the analysis took too long"
         time.sleep(1.0)
 
@@ -239,6 +248,9 @@ def test_the_analysis_as_a_seated_player(
     assert order.index("over-panel") < order.index("analysis-panel") < order.index("seats-panel")
     page.locator("#analysis-panel").scroll_into_view_if_needed()
     page.wait_for_function("() => document.body.dataset.analysis === 'ready'", timeout=60000)
+    if viewport == "phone":  # the page's asks are held by the server until it is ready
+        asks = finished["asks"]
+        assert asks and all("wait=5" in url for url in asks), asks
     box = page.evaluate(f"document.querySelector('{GRAPH}').getBoundingClientRect().toJSON()")
     inner = page.evaluate("document.getElementById('analysis-graph').clientWidth")
     assert inner > 0 and box["width"] >= 0.98 * inner, (box, inner)

@@ -1,7 +1,7 @@
 """The worker pool's order (sorry.web.workers.WorkerPool): bots first, then hints and
-replays, last the analysis of games still played (AHEAD), which never takes the last free
-worker when there are two or more. A stand-in executor records what is handed to the
-workers, and when each job ends is the test's to say."""
+replays; the analysis of games still played (AHEAD) goes to a process of its own, one job at
+a time, so that no bot or hint ever waits behind it. Stand-in executors record what is handed
+to the workers and to the background process, and when each job ends is the test's to say."""
 
 from __future__ import annotations
 
@@ -35,11 +35,12 @@ def _job(name: str) -> str:
     return name
 
 
-def _pool(workers: int) -> tuple[WorkerPool, Executor]:
+def _pool(workers: int) -> tuple[WorkerPool, Executor, Executor]:
     pool = WorkerPool(workers)
-    executor = Executor()
-    pool._pool = lambda: executor  # type: ignore[method-assign]
-    return pool, executor
+    workers_, background = Executor(), Executor()
+    pool._pool = lambda: workers_  # type: ignore[method-assign]
+    pool._background_pool = lambda: background  # type: ignore[method-assign]
+    return pool, workers_, background
 
 
 async def _settle() -> None:
@@ -47,45 +48,31 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-def test_with_one_worker_the_advance_analysis_waits_for_bots_and_hints() -> None:
-    async def scenario() -> list[str]:
-        pool, executor = _pool(1)
+def test_bots_come_first_then_hints_and_the_analysis_ahead_never_takes_a_worker() -> None:
+    async def scenario() -> None:
+        pool, workers, background = _pool(1)
         busy = asyncio.ensure_future(pool.run(BOT, _job, "busy"))
         await _settle()
-        order = []
         jobs = [
             asyncio.ensure_future(pool.run(priority, _job, name))
-            for priority, name in ((AHEAD, "ahead"), (LOW, "hint"), (BOT, "bot"))
+            for priority, name in ((AHEAD, "a0"), (AHEAD, "a1"), (LOW, "hint"), (BOT, "bot"))
         ]
-        for done in ("busy", "bot", "hint", "ahead"):
-            assert executor.running() == [done]  # one at a time, in this order
-            executor.finish(done)
+        await _settle()
+        assert background.running() == ["a0"]  # at once, beside the busy worker
+        for done in ("busy", "bot", "hint"):
+            assert workers.running() == [done]  # one at a time, bots first
+            workers.finish(done)
             await _settle()
-            order.append(done)
-        await asyncio.gather(busy, *jobs)
-        return order
-
-    assert asyncio.run(scenario()) == ["busy", "bot", "hint", "ahead"]
-
-
-def test_with_two_workers_one_is_always_free_for_a_bot() -> None:
-    async def scenario() -> None:
-        pool, executor = _pool(2)
-        ahead = [asyncio.ensure_future(pool.run(AHEAD, _job, f"a{k}")) for k in range(3)]
+        assert workers.running() == [] and background.running() == ["a0"]
+        bot = asyncio.ensure_future(pool.run(BOT, _job, "bot2"))
         await _settle()
-        assert executor.running() == ["a0"]  # not a second one: the other worker waits
-        bot = asyncio.ensure_future(pool.run(BOT, _job, "bot"))
+        assert workers.running() == ["bot2"]  # the worker is free: the analysis is not there
+        background.finish("a0")
         await _settle()
-        assert executor.running() == ["a0", "bot"]  # at once
-        executor.finish("a0")
-        await _settle()
-        assert executor.running() == ["bot", "a1"]
-        executor.finish("bot")
-        executor.finish("a1")
-        await _settle()
-        assert executor.running() == ["a2"]
-        executor.finish("a2")
-        await asyncio.gather(bot, *ahead)
-        assert pool.waiting == 0
+        assert background.running() == ["a1"]  # one job at a time
+        background.finish("a1")
+        workers.finish("bot2")
+        await asyncio.gather(busy, bot, *jobs)
+        assert pool.waiting == 0 and not workers.running() and not background.running()
 
     asyncio.run(scenario())

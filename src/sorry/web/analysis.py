@@ -6,10 +6,10 @@ processes (:class:`sorry.web.workers.WorkerPool`), in pieces of a few decisions 
 
 **Ahead of the end.** A decision's numbers depend only on the game up to that decision and
 the analysis's seed, so the decisions of a game with a person in it are valued *while it is
-played*: after each move, the decisions played so far and not yet valued go to the pool at
-its lowest priority (:data:`~sorry.web.workers.AHEAD`: only when no bot move, hint or replay
-waits, and never on the last free worker), a piece of about :data:`AHEAD_BUDGET` seconds at a
-time. At most :data:`AHEAD_GAMES` games are analysed ahead at once; games with no person (bots
+played*: after each move, the decisions played so far and not yet valued go to the pool's
+background process (:data:`~sorry.web.workers.AHEAD`: a process of its own, at a lower
+scheduling priority than the workers, so that no bot's move or hint ever waits for it), a
+piece of about :data:`AHEAD_BUDGET` seconds at a time. At most :data:`AHEAD_GAMES` games are analysed ahead at once; games with no person (bots
 only) are not; a game with no move for :data:`AHEAD_IDLE` seconds, or gone from memory, has
 its partial work dropped (it starts again at its next move). Nothing of it is stored: after a
 restart a game's advance work starts again from its first decision at its next move. At the
@@ -100,9 +100,9 @@ SEED: Final = 0  # the analysis's seed: the same numbers for the same game on ev
 AHEAD_GAMES: Final = 8
 #: Seconds a game may go without a move before its advance work is dropped.
 AHEAD_IDLE: Final = 600.0
-#: Seconds of work an advance job aims at: with one worker, a bot's move or a hint that comes
-#: meanwhile waits at most about this long.
-AHEAD_BUDGET: Final = 0.1
+#: Seconds of work an advance job aims at (a job's fixed cost is replaying the game so far;
+#: the job under way when the game ends is not waited for).
+AHEAD_BUDGET: Final = 0.2
 #: The longest a request waits for the analysis (``?wait=``) before it is told the progress.
 WAIT_MAX: Final = 10.0
 
@@ -256,7 +256,9 @@ class AnalysisCache:
         its advance work goes on, begins, or, at its end, gives way to the last job."""
         ahead = self._ahead.get(live.id)
         if live.game.is_over():
-            if ahead is not None and live.id not in self._games:
+            if ahead is not None and live.id in self._games:
+                self._take_ahead(live.id)  # analysed already (not by this work)
+            elif ahead is not None:
                 self._begin(service, live)  # the end's job now, before the page asks
             return
         if ahead is not None:

@@ -7,9 +7,10 @@ choosing its move, a hint, a finished game's replay and record) is sent to
 :class:`WorkerPool`: ``workers`` processes started with a lower scheduling priority (``nice``),
 so that a flood of searches can slow the searches but not the games. The pool keeps at most
 one trip per process in flight and queues the rest itself, by priority: bots first (a game
-waits for them), then hints, replays and records, last the analysis of games still played
-(:data:`AHEAD`: taken only when nothing else waits, and with two workers or more never by
-the last free one, so that a bot or a hint finds a worker at once). The moves of quick bots
+waits for them), then hints, replays and records. The analysis of games still played
+(:data:`AHEAD`) has a process of its own, at a lower priority still (:data:`BACKGROUND_NICE`),
+one job at a time: no bot or hint ever queues behind it, and the system gives it only the CPU
+the workers leave. The moves of quick bots
 (no search) waiting together travel in one trip, so that a busy server does not pay a trip
 per move. The low-priority queue is bounded: beyond ``queue_limit`` waiting jobs a new one is
 refused with :class:`PoolBusy` (the client is told to try again).
@@ -50,8 +51,12 @@ log = logging.getLogger("sorry.web")
 
 #: Scheduling priority added to the worker processes (``os.nice``).
 WORKER_NICE = 10
+#: And to the process that analyses games still played (:data:`AHEAD`): below the workers, so
+#: that a bot's search or a hint always comes first, above the lowest (19) that a machine's
+#: batch work may use.
+BACKGROUND_NICE = 15
 #: job priorities: a game waits for its bot; hints and replays can wait; the analysis of a
-#: game still played (sorry.web.analysis) runs only when nothing else waits
+#: game still played (sorry.web.analysis) goes to the background process
 BOT, LOW, AHEAD = 0, 1, 2
 
 
@@ -63,9 +68,9 @@ class PoolBusy(Exception):
 _bots: dict[tuple[str, float | None], Chooser] = {}
 
 
-def _init_worker(server_pid: int) -> None:
+def _init_worker(server_pid: int, nice: int = WORKER_NICE) -> None:
     with contextlib.suppress(OSError):
-        os.nice(WORKER_NICE)
+        os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which stops us
     threading.Thread(target=_watch_server, args=(server_pid,), daemon=True).start()
     # beside the jobs, not before them: compiling takes minutes on a busy machine when
@@ -294,7 +299,8 @@ class WorkerPool:
             collections.deque(),
         )
         self._busy = 0
-        self._ahead_busy = 0  # AHEAD jobs in a worker now
+        self._background: ProcessPoolExecutor | None = None  # the AHEAD jobs' process
+        self._ahead_busy = 0  # AHEAD jobs in the background process now (0 or 1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.done = 0  # jobs finished (statistics)
         self.trips = 0  # trips to a worker (statistics: quick jobs share them)
@@ -319,6 +325,16 @@ class WorkerPool:
             )
         return self._executor
 
+    def _background_pool(self) -> ProcessPoolExecutor:
+        if self._background is None:
+            self._background = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=self._context(),
+                initializer=_init_worker,
+                initargs=(os.getpid(), BACKGROUND_NICE),
+            )
+        return self._background
+
     async def start(self) -> None:
         """Start the processes now (else they start with the first job)."""
         await self.run(BOT, _noop)
@@ -329,21 +345,16 @@ class WorkerPool:
                 fut = q.popleft()[2]
                 if not fut.done():
                     fut.cancel()
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            _shut(executor)
+        for executor in (self._executor, self._background):
+            if executor is not None:
+                _shut(executor)
+        self._executor = self._background = None
 
     @property
     def waiting(self) -> int:
-        """Jobs waiting for a worker (the analysis of games still played not counted: it
-        waits for idle workers by design)."""
+        """Jobs waiting for a worker (the analysis of games still played, in a process of
+        its own, not counted)."""
         return len(self._queues[BOT]) + len(self._queues[LOW])
-
-    @property
-    def ahead_slots(self) -> int:
-        """How many AHEAD jobs may be in the workers at once: all but one worker (one, with
-        a single worker: a bot then waits at most for one short job)."""
-        return max(1, self.workers - 1)
 
     async def run(
         self, priority: int, fn: Callable[..., Any], *args: Any, quick: bool = False
@@ -369,12 +380,11 @@ class WorkerPool:
         result: HintResult = await self.run(LOW, hint_move, view, seed)
         return result
 
-    def _take(self) -> tuple[int, list[Any]]:
+    def _take(self, priorities: tuple[int, ...] = (BOT, LOW)) -> tuple[int, list[Any]]:
         """The next jobs for a free worker and their priority: the first waiting (bots
         first), and the quick jobs waiting behind it when it is quick itself."""
-        for priority, q in enumerate(self._queues):
-            if priority == AHEAD and self._ahead_busy >= self.ahead_slots:
-                break
+        for priority in priorities:
+            q = self._queues[priority]
             taken: list[Any] = []
             while q:
                 candidate = q[0]
@@ -389,26 +399,37 @@ class WorkerPool:
         return BOT, []
 
     def _dispatch(self) -> None:
+        while self._ahead_busy == 0:  # the background process: one job at a time
+            _priority, jobs = self._take((AHEAD,))
+            if not jobs:
+                break
+            self._submit(AHEAD, jobs)
         while self._busy < self.workers:
             priority, jobs = self._take()
             if not jobs:
                 return
-            futs = [fut for _fn, _args, fut, _quick in jobs]
-            try:
-                if len(jobs) == 1:
-                    fn, args, _fut, _quick = jobs[0]
-                    cf = self._pool().submit(fn, *args)
-                else:
-                    cf = self._pool().submit(run_many, [(fn, args) for fn, args, *_ in jobs])
-            except (BrokenProcessPool, RuntimeError) as exc:
-                self._broken(exc)
-                for fut in futs:
-                    fut.set_exception(exc)
-                continue
+            self._submit(priority, jobs)
+
+    def _submit(self, priority: int, jobs: list[Any]) -> None:
+        futs = [fut for _fn, _args, fut, _quick in jobs]
+        pool = self._background_pool if priority == AHEAD else self._pool
+        try:
+            if len(jobs) == 1:
+                fn, args, _fut, _quick = jobs[0]
+                cf = pool().submit(fn, *args)
+            else:
+                cf = pool().submit(run_many, [(fn, args) for fn, args, *_ in jobs])
+        except (BrokenProcessPool, RuntimeError) as exc:
+            self._broken(exc, priority)
+            for fut in futs:
+                fut.set_exception(exc)
+            return
+        if priority == AHEAD:
+            self._ahead_busy += 1
+        else:
             self._busy += 1
-            self._ahead_busy += priority == AHEAD
-            self.trips += 1
-            cf.add_done_callback(self._on_done(futs, priority))
+        self.trips += 1
+        cf.add_done_callback(self._on_done(futs, priority))
 
     def _on_done(
         self, futs: list[asyncio.Future[Any]], priority: int
@@ -425,12 +446,14 @@ class WorkerPool:
     def _finished(
         self, cf: Future[Any], futs: list[asyncio.Future[Any]], priority: int = BOT
     ) -> None:
-        self._busy -= 1
-        self._ahead_busy -= priority == AHEAD
+        if priority == AHEAD:
+            self._ahead_busy -= 1
+        else:
+            self._busy -= 1
         self.done += len(futs)
         exc = cf.exception() if not cf.cancelled() else asyncio.CancelledError()
         if isinstance(exc, BrokenProcessPool):
-            self._broken(exc)
+            self._broken(exc, priority)
         if exc is not None:
             outcomes: list[tuple[bool, Any]] = [(False, exc)] * len(futs)
         elif len(futs) == 1:
@@ -446,10 +469,13 @@ class WorkerPool:
                 fut.set_exception(value)
         self._dispatch()
 
-    def _broken(self, exc: BaseException) -> None:
+    def _broken(self, exc: BaseException, priority: int = BOT) -> None:
         """A worker died (killed, out of memory): start a fresh pool for the next jobs."""
         log.error("a worker process died (%s); starting new ones", exc)
-        executor, self._executor = self._executor, None
+        if priority == AHEAD:
+            executor, self._background = self._background, None
+        else:
+            executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
 
