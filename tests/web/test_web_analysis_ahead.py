@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from server_helpers import fast_settings, hello, new_game, play, recv
+from server_helpers import fast_settings, hello, new_game, play, recv, recv_until
 from sorry.analysis import account, report
 from sorry.record import GameRecord
 from sorry.web import analysis, create_app
@@ -176,3 +176,40 @@ def test_a_request_may_wait_for_the_analysis(app_client: tuple[Any, TestClient])
             break
         assert r.status_code == 202
     assert r.status_code == 200 and r.json()["format"] == "sorry-analysis"
+
+
+def test_moves_taken_back_drop_their_values(app_client: tuple[Any, TestClient]) -> None:
+    """Red plays a move, its decision is valued ahead, Red takes it back and plays another:
+    the analysis at the end is still the one of the game as played, byte for byte."""
+    app, client = app_client
+    cache: AnalysisCache = app.state.analysis
+    g = new_game(client, {"R": "invite", "Y": "bot:easy"})
+    gid = g["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        state = hello(ws, "R", g["tokens"]["R"])
+        undone = False
+        while state["status"] == "playing":
+            view = state["view"]
+            if view["to_move"] != "R" or not view["legal_moves"]:
+                state = recv(ws, "state", limit=5000)
+                continue
+            legal = view["legal_moves"]
+            if not undone and len(legal) > 1 and _moves(state) >= 20:
+                undone = True
+                seq = state["seq"]
+                after = play(ws, state, legal[-1]["move"])
+                while after["view"]["to_move"] != "R":  # the bot answers: Red's turn again
+                    after = recv(ws, "state", limit=5000)
+                assert after["status"] == "playing"
+                _until(lambda s=seq: cache.ahead_of(gid) > s)  # the move is valued
+                ws.send_json({"type": "undo", "seq": after["seq"]})
+                state = recv_until(
+                    ws, lambda m, s=seq: m["type"] in ("state", "rejected") and m["seq"] == s
+                )
+                assert state["view"]["legal_moves"] == legal
+                _until(lambda s=seq: cache.ahead_of(gid) <= s, 30)  # its value is dropped
+            state = play(ws, state, state["view"]["legal_moves"][0]["move"])
+    assert undone
+    body = _analysis(client, gid)
+    assert cache.ahead_of(gid) > 0
+    assert body == _one_go(client, gid)

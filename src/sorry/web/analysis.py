@@ -4,19 +4,21 @@ The numbers are computed once per finished game, off the event loop, in the serv
 processes (:class:`sorry.web.workers.WorkerPool`), in pieces of a few decisions each
 (:func:`sorry.analysis.account.value_decisions` gives any range what the whole game gives).
 
-**Ahead of the end.** A decision's numbers depend only on the game up to that decision and
-the analysis's seed, so the decisions of a game with a person in it are valued *while it is
+**Ahead of the end.** A decision's numbers depend only on the game up to that decision and the
+analysis's seed, so the decisions of a game with a person in it are valued *while it is
 played*: after each move, the decisions played so far and not yet valued go to the pool's
 background process (:data:`~sorry.web.workers.AHEAD`: a process of its own, at a lower
-scheduling priority than the workers, so that no bot's move or hint ever waits for it), a
-piece of about :data:`AHEAD_BUDGET` seconds at a time. At most :data:`AHEAD_GAMES` games are analysed ahead at once; games with no person (bots
-only) are not; a game with no move for :data:`AHEAD_IDLE` seconds, or gone from memory, has
-its partial work dropped (it starts again at its next move). Nothing of it is stored: after a
-restart a game's advance work starts again from its first decision at its next move. At the
-end only the last decisions, the bookkeeping (:func:`sorry.analysis.account.assemble`, with
-the winner) and the words remain: one job, begun as soon as the game ends. The result is the
-same, byte for byte, as analysing the finished game in one go. Other games (bots only, or
-beyond the cap) are analysed when first asked for, one game at a time, behind the bots.
+scheduling priority than the workers, so that no bot's move or hint ever waits for it), a piece
+of about :data:`AHEAD_BUDGET` seconds at a time. At most :data:`AHEAD_GAMES` games are analysed
+ahead at once; games with no person (bots only) are not; a game with no move for
+:data:`AHEAD_IDLE` seconds, or gone from memory, has its partial work dropped (it starts again
+at its next move); moves taken back drop the values of the decisions they undo. Nothing of it
+is stored: after a restart a game's advance work starts again from its first decision at its
+next move. At the end only the last decisions, the bookkeeping
+(:func:`sorry.analysis.account.assemble`, with the winner) and the words remain: one job, begun
+as soon as the game ends. The result is the same, byte for byte, as analysing the finished game
+in one go. Other games (bots only, or beyond the cap) are analysed when first asked for, one
+game at a time, behind the bots.
 
 The result, the JSON form without words (:func:`sorry.analysis.report.to_dict`), is kept in
 memory for the most recent games; the words are added per language
@@ -159,6 +161,8 @@ def ahead_job(
     valued, and V at the start if asked: the engine, the start, the values and the seconds
     the values took."""
     record = GameRecord.from_game(Game.from_dict(game))  # "in progress": nothing checked yet
+    if any(step.resign for step in record.steps):  # such a game cannot be analysed
+        raise account.AnalysisError("a player resigned")
     est = _est()
     start = _start(record, rollouts) if with_start else None
     t0 = time.perf_counter()
@@ -300,11 +304,11 @@ class AnalysisCache:
                 if game.is_over():
                     return  # kept for the end's job (self._begin takes it)
                 played = len(game.move_stack)
+                data = game.to_dict()
+                steps: list[str] = data["steps"]
+                ahead.valued = _still_valid(ahead.valued, ahead.steps, steps)  # undone moves
+                ahead.steps = steps
                 if len(ahead.valued) < played or ahead.start is None:
-                    data = game.to_dict()
-                    steps: list[str] = data["steps"]
-                    if steps[: len(ahead.steps)] != ahead.steps:  # not the same game (undone)
-                        ahead.valued, ahead.start = [], None
                     first = len(ahead.valued)
                     last = min(played, first + ahead.size)
                     engine, start, values, seconds = await service.pool.run(
@@ -313,7 +317,7 @@ class AnalysisCache:
                     if ahead.engine not in (None, engine):  # another engine: start again
                         ahead.valued, ahead.start = [], None
                         continue
-                    ahead.engine, ahead.steps = engine, steps
+                    ahead.engine = engine
                     ahead.start = start or ahead.start
                     ahead.valued += values
                     if values:
@@ -425,8 +429,8 @@ class AnalysisCache:
             valued: list[account.NodeValues] = []
             if ahead is not None and ahead.start is not None:
                 steps = live.game.to_dict()["steps"]
-                if steps[: len(ahead.steps)] == ahead.steps:  # the same game (nothing undone)
-                    start, valued = ahead.start, ahead.valued[: entry.total]
+                start = ahead.start
+                valued = _still_valid(ahead.valued, ahead.steps, steps)[: entry.total]
             entry.done = entry.ahead = len(valued)
             data = None
             if start is not None:  # the rest in one job (a few decisions)
@@ -477,6 +481,20 @@ class AnalysisCache:
             if ahead.task is not None and not ahead.task.done():
                 ahead.task.cancel()
         self._ahead.clear()
+
+
+def _still_valid(
+    valued: list[account.NodeValues], old: list[str], new: list[str]
+) -> list[account.NodeValues]:
+    """The values made on the steps ``old`` that hold for the steps ``new``: those of the
+    decisions both share (moves taken back and played again differ from there on)."""
+    shared = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        shared += 1
+    moves = sum(1 for step in old[:shared] if not step.startswith(("draw:", "resign:")))
+    return valued[:moves]
 
 
 async def _retry(run: Any, priority: int, fn: Any, *args: Any) -> Any:
