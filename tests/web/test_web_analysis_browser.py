@@ -100,7 +100,7 @@ def finished(server: ServerProcess, chromium: Any) -> dict[str, Any]:
     page = context(chromium, "phone", reduced_motion="reduce").new_page()
     errors = watch_errors(page)
     asks: list[str] = []  # the page's asks for the analysis
-    page.on("request", lambda r: asks.append(r.url) if "/analysis" in r.url else None)
+    page.on("request", lambda r: asks.append(r.url) if "/analysis?" in r.url else None)
     page.goto(link)
     page.wait_for_selector("#join-btn")
     page.fill("#name-input", "Ann")
