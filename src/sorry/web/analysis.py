@@ -433,7 +433,15 @@ class AnalysisCache:
                 valued = _still_valid(ahead.valued, ahead.steps, steps)[: entry.total]
             entry.done = entry.ahead = len(valued)
             data = None
-            if start is not None:  # the rest in one job (a few decisions)
+            if start is not None:  # the rest: a few decisions (in pieces if the work lagged)
+                size = CHUNK.get(start[0], 4)
+                while entry.total - len(valued) > size:
+                    first = len(valued)
+                    last = min(entry.total, first + size)
+                    valued = valued + await _retry(
+                        run, LOW, chunk_job, text, self.rollouts, first, last
+                    )
+                    entry.done = len(valued)
                 data = await _retry(run, LOW, final_job, text, self.rollouts, start, valued)
             if data is None:  # the whole game, in pieces, one game at a time
                 entry.done = entry.ahead = 0
