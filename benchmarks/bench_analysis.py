@@ -45,8 +45,10 @@ agree within the 95% interval of their difference.
 analyses them once each and ``skill-table`` says how often the first level's own moves did
 better than the second's (with a 95% interval), or, for equal levels, the mean difference
 against its standard error. ``calibrate`` values sampled chance nodes of such games with a
-model (``easy``: the analysis's estimator; ``medium``: rollouts by the compiled medium bot) and
-``model-table`` prints the reliability table and the calibration slope.
+model (the analysis's estimator with the rollouts of the compiled ``medium`` bot, the default
+model, or of the ``easy`` bot) and ``model-table`` prints the reliability table and the
+calibration slope. ``speed``, ``noise``, ``skill`` and ``calibration`` take ``--policy
+medium|easybot`` (the rollouts' policy; the analysis's default is medium).
 """
 
 from __future__ import annotations
@@ -73,12 +75,12 @@ from sorry.bots import make_bot, play_game
 from sorry.record import GameRecord
 
 
-def estimator_of(engine: str) -> Estimator:
+def estimator_of(engine: str, policy: str = "medium") -> Estimator:
     if engine == "python":
         return PlayoutEstimator()
     if not compiled_available():
         sys.exit("bench_analysis: the compiled estimator needs the fast extra (sorry.fast)")
-    return CompiledEstimator()
+    return CompiledEstimator(policy)
 
 
 def game_of_length(turns: int) -> tuple[int, GameRecord]:
@@ -104,7 +106,7 @@ def speed(args: argparse.Namespace) -> None:
     cpus: dict[str, float] = {}
     for name in engines:
         t0 = time.perf_counter()
-        est = estimator_of(name)
+        est = estimator_of(name, args.policy)
         est.values([record.start()], 1, 0)  # compile or load the rollouts before the clock
         load = time.perf_counter() - t0
         best, cpu = float("inf"), 0.0
@@ -140,7 +142,7 @@ def noise(args: argparse.Namespace) -> None:
     """Each game analysed with ``--seeds`` seeds of the rollouts: each player's totals under
     each seed, their standard deviation over the seeds, and the standard error the analysis
     reports (an honest interval has the two about equal)."""
-    est = estimator_of(args.engine)
+    est = estimator_of(args.engine, args.policy)
     for name, record in _records(args.games, args.count, args.turns):
         rows: dict[str, list[tuple[float, ...]]] = {}
         cpu = 0.0
@@ -262,7 +264,7 @@ def skill(args: argparse.Namespace) -> None:
     did better than the second's; for equal levels, the mean of the difference (the first
     seat's minus the second's) against its standard error. One JSON line a game in ``--out``
     (resumable)."""
-    est = estimator_of(args.engine)
+    est = estimator_of(args.engine, args.policy)
     out = Path(args.out)
     done = _done_games(out)
     lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
@@ -433,7 +435,7 @@ def _done_games(path: Path) -> set[int]:
 
 
 def calibration(args: argparse.Namespace) -> None:
-    est = estimator_of(args.engine)
+    est = estimator_of(args.engine, args.policy)
     rules = Rules(variant=args.variant)
     players = 4 if args.variant == "teams" else args.players
     out = Path(args.out)
@@ -545,47 +547,15 @@ def bot_games(args: argparse.Namespace) -> None:
     print(file=sys.stderr)
 
 
-def _chance_value_medium(node: Any, rollouts: int, seed: int) -> list[float]:
-    """V of a chance node of a two-player standard game with the compiled medium bot as the
-    model: each card that can come, the medium bot's move with it, then ``rollouts`` games
-    played out by the medium bot for every seat (:class:`sorry.fast.search.ViewRoot`)."""
-    from sorry.fast.search import ViewRoot
-    from sorry.rng import Rng, derive_seed
-
-    bot = make_bot("medium")
-    out = [0.0, 0.0, 0.0, 0.0]
-    if node.is_over():
-        for c in node.winners:
-            out[c] = 1.0
-        return out
-    for card, p in node.chance_fractions():
-        d = node.copy(stack=False)
-        d.draw(card)
-        view = d.view(d.to_move)
-        ref = bot.choose(view, Rng(derive_seed(d.turn, 0x5EF)))
-        idx = view.legal_moves.index(ref)
-        worlds = [derive_seed(seed, 0xCA4D + card) ^ k for k in range(1, rollouts + 1)]
-        win = float(ViewRoot(view).scores([idx], worlds, 100_000).mean())
-        mover = d.to_move
-        for c in d.colours:
-            out[c] += float(p) * (win if c == mover else 1.0 - win)
-    return out
-
-
 def model_values(model: str, rollouts: int) -> Any:
-    """A function (nodes, seed) -> values of chance nodes under ``model``."""
-    if model == "medium":
+    """A function (nodes, seed) -> values of chance nodes under ``model``: the analysis's
+    own estimator (``chance_values``) with the rollouts of the easy bot or the medium bot."""
+    est = estimator_of("compiled", "medium" if model == "medium" else "easybot")
 
-        def medium(nodes: Any, seed: int) -> list[Any]:
-            return [_chance_value_medium(n, rollouts, seed) for n in nodes]
-
-        return medium
-    est = estimator_of("compiled")
-
-    def easy(nodes: Any, seed: int) -> list[Any]:
+    def value(nodes: Any, seed: int) -> list[Any]:
         return [v.value for v in chance_values(est, nodes, rollouts, seed)]
 
-    return easy
+    return value
 
 
 def calibrate(args: argparse.Namespace) -> None:
@@ -950,6 +920,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("speed")
+    s.add_argument(
+        "--policy",
+        choices=("easybot", "medium"),
+        default="easybot",
+        help="the rollouts' policy (compiled)",
+    )
     s.add_argument("--engine", choices=("compiled", "python", "both"), default="compiled")
     s.add_argument("--rollouts", type=int)
     s.add_argument("--turns", type=int, default=180)
@@ -957,6 +933,12 @@ def main() -> None:
     s.add_argument("--record", help="a record file to time instead (e.g. a four-player game)")
     s.set_defaults(func=speed)
     c = sub.add_parser("calibration")
+    c.add_argument(
+        "--policy",
+        choices=("easybot", "medium"),
+        default="easybot",
+        help="the rollouts' policy (compiled)",
+    )
     c.add_argument("--out", required=True)
     c.add_argument("--games", type=int, default=2000)
     c.add_argument("--variant", choices=("standard", "teams", "points"), default="standard")
@@ -967,6 +949,12 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=calibration)
     n = sub.add_parser("noise")
+    n.add_argument(
+        "--policy",
+        choices=("easybot", "medium"),
+        default="easybot",
+        help="the rollouts' policy (compiled)",
+    )
     n.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     n.add_argument("--turns", type=int, default=180)
     n.add_argument("--seeds", type=int, default=4)
@@ -976,6 +964,12 @@ def main() -> None:
     n.add_argument("--out", help="append one JSON line a game")
     n.set_defaults(func=noise)
     k = sub.add_parser("skill")
+    k.add_argument(
+        "--policy",
+        choices=("easybot", "medium"),
+        default="easybot",
+        help="the rollouts' policy (compiled)",
+    )
     k.add_argument("--games", required=True, help="a file of recorded games (games)")
     k.add_argument("--out", required=True)
     k.add_argument("--count", type=int, default=200)

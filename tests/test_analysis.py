@@ -74,8 +74,9 @@ def test_the_terms_telescope_along_the_graph(variant: str, players: int) -> None
 def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
     """With real (pure-Python) rollouts: the account is exact, each draw's value before it is
     the average over the cards that could have come, a move the reference player would have
-    made has a decision term of exactly 0 (so has a move the policy finds as good as its
-    own: its tie-breaks are free), and the equity lost is against the best option, labelled
+    made, when it has that one move, has a decision term of exactly 0 (one of several moves
+    it finds equally good is measured against their average, and is never an error), and
+    the equity lost is against the best option, labelled
     only beyond the threshold and its own uncertainty."""
     rec = record("standard", 2, seed=9, levels=("easy", "random"))
     a = analyse(rec, estimator=PlayoutEstimator(), rollouts=2)
@@ -92,9 +93,11 @@ def test_real_rollouts_add_up_and_mean_what_they_say() -> None:
         assert tuple(avg) == d.before
         assert sum(p for _c, p, _v in d.outcomes) == 1
         assert card_name(d.card) in {card_name(c) for c, _p, _v in d.outcomes}
-    same = [x for x in a.decisions if x.move == x.reference]
+    same = [x for x in a.decisions if x.move == x.reference and x.ties == 1]
     assert same and all(x.term == (0, 0, 0, 0) and x.term_var == (0, 0, 0, 0) for x in same)
-    assert any(x.free for x in a.decisions)  # the easy bot's ties: its own moves
+    # the easy bot's ties: measured against their average (the policy's expected value)
+    tied = [x for x in a.decisions if x.free and x.ties > 1]
+    assert tied and all(x.move == x.reference and max(x.term_var) > 0 for x in tied)
     differ = [x for x in a.decisions if x.move != x.reference]
     assert differ and all(not x.free and max(x.term_var) > 0 for x in differ)
     easy = PlayoutEstimator()
@@ -416,3 +419,55 @@ def test_the_json_form_is_the_same_in_every_language() -> None:
 
     assert numbers(english) == numbers(greek) == numbers(bare)
     assert report.to_dict(a) == english
+
+
+def test_the_reference_value_is_the_average_of_the_policys_equal_moves() -> None:
+    """Where the policy finds several moves equally good (it draws among them at random), the
+    reference value is their average: playing either of two such moves is worth half their
+    difference, the two terms cancel exactly (the same worlds), neither is an error; where
+    the policy has one move and it is played, the term is exactly 0."""
+    from sorry.analysis.account import _value_node
+
+    est = PlayoutEstimator()
+    game = Game.from_position("R:5,20,S,S Y:S,S,S,S R", card=3)
+    a, b = game.legal_moves
+    assert set(est.reference_moves(game)) == {a, b}
+    va = _value_node(game, a, 0, est, 4, 1, seed=3)
+    vb = _value_node(game, b, 0, est, 4, 1, seed=3)
+    for v in (va, vb):
+        assert v.free and v.ties == 2 and v.measured is None
+        assert v.before == va.before  # the same average whichever was played
+    red = 0
+    term_a = va.after[red] - va.before[red]
+    term_b = vb.after[red] - vb.before[red]
+    assert term_a + term_b == 0
+    assert term_a == (va.after[red] - vb.after[red]) / 2
+    assert term_a != 0 and max(va.term_var) > 0
+    one = Game.from_position("R:5,H,H,H Y:S,S,S,S R", card=3)
+    (only,) = est.reference_moves(one)
+    v = _value_node(one, only, 0, est, 4, 1, seed=3)
+    assert v.ties == 1 and v.before == v.after and v.term_var == (0, 0, 0, 0)
+
+
+def test_mean_value_pairs_with_values_of_the_same_call() -> None:
+    """The average of values of one call keeps their worlds: its difference with one of them
+    has the variance of the paired rows (0 against itself), the cards' outcomes averaged."""
+    from sorry.analysis.account import chance_values, mean_value
+
+    est = PlayoutEstimator()
+    game = Game.from_position("R:5,20,S,S Y:S,S,S,S R", card=3)
+    nodes = []
+    for m in game.legal_moves:
+        g = game.copy(stack=False)
+        g.push(m)
+        nodes.append(g)
+    x, y = chance_values(est, nodes, 3, seed=1)
+    m = mean_value([x, y])
+    assert m.value == tuple((p + q) / 2 for p, q in zip(x.value, y.value, strict=True))
+    assert mean_value([x]) is x
+    assert m.diff_variance(x, 0) == pytest.approx(x.diff_variance(y, 0) / 4)
+    assert mean_value([x, x]).diff_variance(x, 0) == 0
+    for (c1, _p1, v1), (c2, _p, v2), (c3, _q, v3) in zip(
+        m.outcomes, x.outcomes, y.outcomes, strict=True
+    ):
+        assert c1 == c2 == c3 and v1 == tuple((s + t) / 2 for s, t in zip(v2, v3, strict=True))

@@ -28,7 +28,7 @@ def est() -> CompiledEstimator:
 
 def test_the_default_estimator_is_compiled() -> None:
     got = default_estimator()
-    assert got.engine == "compiled" and got.policy == "easy"
+    assert got.engine == "compiled" and got.policy == "medium"
 
 
 def test_the_card_in_hand_and_the_colour_to_move(est: CompiledEstimator) -> None:
@@ -78,11 +78,12 @@ def test_a_turn_limit_ends_the_rollouts_without_a_winner(est: CompiledEstimator)
     assert est.values([g], 20, 1) == [(ZERO, ZERO, ZERO, ZERO)]
 
 
-def _easy_self_play(game: Game, games: int, seed: int) -> list[float]:
-    """Each colour's share of wins when easy bots play ``game`` out in the reference engine,
+def _easy_self_play(game: Game, games: int, seed: int, level: str = "easy") -> list[float]:
+    """Each colour's share of wins when bots of ``level`` play ``game`` out in the reference
+    engine,
     the draw pile shuffled in each world (and the game's generator, which shuffles the
     discards when the draw pile runs out, reseeded: else every world reshuffles alike)."""
-    bot = make_bot("easy")
+    bot = make_bot(level)
     wins = [0, 0, 0, 0]
     for k in range(games):
         g = game.copy(stack=False)
@@ -105,6 +106,25 @@ def test_the_rollouts_are_the_easy_bot_playing_itself(est: CompiledEstimator, va
     reference = _easy_self_play(node, 300, 6)
     for c in node.colours:
         se = (reference[c] * (1 - reference[c]) / 300) ** 0.5 + 0.01
+        assert abs(compiled[c] - reference[c]) < 4 * se, (c, compiled, reference)
+
+
+def test_the_medium_rollouts_are_the_medium_bot_playing_itself() -> None:
+    """The medium policy's rollouts (the model the analysis can use for stronger play) read
+    the medium bot's tables: from a node half-way through a game, with the card in hand (the
+    rollout plays the policy's own move first), their win shares agree with medium bots
+    playing the node out in the reference engine (within 4 standard errors)."""
+    med = CompiledEstimator("medium")
+    assert med.policy == "medium"
+    rec = record("standard", 2, seed=11)
+    node = rec.replay(len(rec.steps) // 2)
+    if node.is_chance():
+        node.draw(node.draw_pile[-1])
+    assert med._packer(node).E.any()  # the evaluation's weights, not placeholders
+    compiled = [float(v) for v in med.values([node], 4000, 5)[0]]
+    reference = _easy_self_play(node, 200, 6, level="medium")
+    for c in node.colours:
+        se = (reference[c] * (1 - reference[c]) / 200) ** 0.5 + 0.01
         assert abs(compiled[c] - reference[c]) < 4 * se, (c, compiled, reference)
 
 

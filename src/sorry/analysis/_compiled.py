@@ -96,13 +96,23 @@ def _rollouts(
 
 @ajit
 def rollout_wins(
-    nodes: Nodes, cols: Ints, slide: Slide, P: Params, rollouts: int, seed: Any, wins: Ints
+    nodes: Nodes,
+    cols: Ints,
+    slide: Slide,
+    P: Params,
+    rollouts: int,
+    seed: Any,
+    wins: Ints,
+    hitm: Ints,
+    E: Any,
 ) -> None:
-    """wins[i, c] += the rollouts from node i won by colour c (both partners in teams)."""
+    """wins[i, c] += the rollouts from node i won by colour c (both partners in teams).
+    ``hitm`` and ``E``: the medium bot's tables (:func:`sorry.compiled.arrays.rule_arrays`;
+    placeholders for the other policies)."""
     after = np.empty(4, dtype=np.int64)
     K.seat_after(cols, after)
     pols = P[K.P_SEAT_POLICY : K.P_SEAT_POLICY + 4].copy()
-    B = Book(P, slide, cols, after, pols, np.zeros((4, K.TRACK, 1), np.int64), np.zeros(1))
+    B = Book(P, slide, cols, after, pols, hitm, E)
     _rollouts(nodes, B, rollouts, seed, wins, K.new_table(), K.new_work())
 
 
@@ -113,6 +123,13 @@ class Packer:
         self.rules = rules
         self.P, self.slide = params(rules, policy)
         self.cols = np.array(colours, dtype=np.int64)
+        self.hitm: Any = np.zeros((4, K.TRACK, 1), np.int64)
+        self.E: Any = np.zeros(1)
+        if policy == K.POLICY_MEDIUM:  # the medium bot reads its tables from the Book
+            from ..compiled.arrays import rule_arrays
+
+            _P, _slide, hitm, E = rule_arrays(rules)
+            self.hitm, self.E = hitm.copy(), E.copy()
 
     def run(self, nodes: Sequence[Game], rollouts: int, seed: int) -> Ints:
         """The wins of each colour in ``rollouts`` rollouts from each node (an n x 4 array)."""
@@ -160,6 +177,8 @@ class Packer:
                 rollouts,
                 np.uint64(seed & 0xFFFF_FFFF_FFFF_FFFF),
                 wins,
+                self.hitm,
+                self.E,
             )
         return wins
 

@@ -10,7 +10,8 @@ estimator's policy (:mod:`sorry.analysis.estimator`):
   position after the reference move at that decision node (the policy's own move with the
   card, chosen by the bot of the policy's level);
 * after a draw (a decision node ``D``): ``V(D) = V(the position after the reference move)``,
-  the move the policy itself would make with that card (or hand);
+  the move the policy itself would make with that card (or hand); the average over its equal
+  moves where it has several;
 * after a move: the chance node that follows (its value as above); at the end, 1 for the
   winners and 0 for the others.
 
@@ -29,11 +30,15 @@ row by row; values of different decisions use other worlds and are independent. 
 is shown with its 95% interval.
 
 **The budget.** Rollouts go where they matter: every legal move gets ``rollouts`` per card
-(enough to judge it), and when the move played is not the reference move, the two values of
-the account's term are measured again in worlds of their own, with :data:`ACCOUNT_FACTOR` - 1
-times the rollouts, and pooled with the first measure (:data:`ACCOUNT_FACTOR` times the
-rollouts in all). A move the policy finds as good as its own (one of its ties) *is* the
-reference move: the policy's tie-breaks cost nothing.
+(enough to judge it), and when the account's term is not exactly 0, its values (the move
+played and the policy's equal moves) are measured again in worlds of their own, with
+:data:`ACCOUNT_FACTOR` - 1 times the rollouts (:data:`TIE_FACTOR` - 1 when the move played is
+one of the equal moves), and pooled with the first measure.
+
+**The reference value.** Where the policy finds several moves equally good (it draws among
+them at random), ``V(D)`` is their average: the policy's expected value. A choice among them
+is the player's own decision (which of two pawns to move five steps: the same progress, not
+the same safety), and the policy's own tie-breaks average nothing; none of them is an error.
 
 **The judgement.** Each decision is also judged against the best move: the equity lost is
 the best move's win probability minus the chosen one's, for the mover's side, labelled
@@ -95,6 +100,9 @@ LABEL_Z: Final = 1.96
 #: differ) are measured with this many times the rollouts per card in all: the first measure
 #: (every legal move's) pooled with ACCOUNT_FACTOR - 1 times the rollouts in other worlds.
 ACCOUNT_FACTOR: Final = 8
+#: The same for a move played among the policy's equal moves (the term is against their
+#: average: half the difference of two of them, a quarter of its variance).
+TIE_FACTOR: Final = 4
 #: The z of the intervals shown (95%).
 Z95: Final = 1.959964
 
@@ -216,8 +224,11 @@ class Decision:
     term_var: Variances = NOVAR
     #: The variance of the second measure's difference (best minus played).
     measured_var: float | None = None
-    #: The move played is one the policy finds as good as its own (its reference).
+    #: The move played is one the policy finds as good as its own (one of its ties).
     free: bool = False
+    #: The moves the policy finds equally good here (it draws among them): ``before`` is
+    #: their average, so a choice among them is the player's own (1: its one move).
+    ties: int = 1
 
     @property
     def term(self) -> Values:
@@ -556,6 +567,51 @@ def pooled(first: ChanceValue, second: ChanceValue) -> ChanceValue:
     return ChanceValue(total, tuple(outcomes), tuple(parts))
 
 
+def mean_value(values: Sequence[ChanceValue]) -> ChanceValue:
+    """The average of several nodes' values (the moves a policy finds equal: its expected
+    value when it draws among them), exact, with each card's samples averaged row by row
+    where they come from one call (the same worlds), so that its difference with a value of
+    the same call is still paired part by part."""
+    if len(values) == 1:
+        return values[0]
+    k = len(values)
+    total = ZEROS
+    for v in values:
+        total = _add(total, v.value)
+    mean: Values = (total[0] / k, total[1] / k, total[2] / k, total[3] / k)
+    shapes = {tuple((c, p, key) for c, p, _s, key in v.parts) for v in values}
+    if len(shapes) != 1 or not values[0].parts:
+        # not parts of one call (a finished node among them): kept apart, unpaired
+        parts = tuple(
+            (c, p / k, smp, ("mean", j, *key))
+            for j, v in enumerate(values)
+            for c, p, smp, key in v.parts
+        )
+        return ChanceValue(mean, (), parts)
+    parts_out = []
+    outcomes = []
+    for i, (card, p, _smp, key) in enumerate(values[0].parts):
+        smps = [v.parts[i][2] for v in values]
+        if len({len(x.rows) for x in smps}) != 1:  # pragma: no cover - one call, one count
+            raise ValueError("samples of different calls cannot be averaged row by row")
+        m = tuple(sum((x.mean[c] for x in smps), ZERO) / k for c in range(4))
+        rows = tuple(
+            (
+                sum(r[0] for r in rs) / k,
+                sum(r[1] for r in rs) / k,
+                sum(r[2] for r in rs) / k,
+                sum(r[3] for r in rs) / k,
+            )
+            for rs in zip(*(x.rows for x in smps), strict=True)
+        )
+        parts_out.append((card, p, Sample((m[0], m[1], m[2], m[3]), rows), key))
+    for card, p, _v in values[0].outcomes:
+        got = [dict((c, v) for c, _p, v in x.outcomes)[card] for x in values]
+        s4 = tuple(sum((g[c] for g in got), ZERO) / k for c in range(4))
+        outcomes.append((card, p, (s4[0], s4[1], s4[2], s4[3])))
+    return ChanceValue(mean, tuple(outcomes), tuple(parts_out))
+
+
 #: The nodes after a card and the reference move with it, by (``id`` of the chance node,
 #: card): one decision values the same nodes several times (every move, then the account's
 #: line and the second measure), and finding the reference move is the Python part's work.
@@ -587,12 +643,17 @@ def chance_values(
         fractions = node.chance_fractions()
         plan.append(fractions)
         n = max(rollouts, -(-rollouts * MIN_CARDS // len(fractions)))
+        # an estimator whose rollouts play the policy's move themselves starts them with the
+        # card in hand (the policy draws among its equal moves world by world: their
+        # average); else from the node after the reference move
+        own_move = getattr(estimator, "plays_decisions", False) and not node.rules.points
         for card, _p in fractions:
             child = None if children is None else children.get((id(node), card))
             if child is None:
                 child = node.copy(stack=False)
                 child.draw(card)
-                child.push(estimator.reference_move(child))
+                if not own_move:
+                    child.push(estimator.reference_move(child))
                 if children is not None:
                     children[(id(node), card)] = child
             batch.append(child)
@@ -647,7 +708,8 @@ class NodeValues:
     before_var: Variances = NOVAR
     term_var: Variances = NOVAR
     measured_var: float | None = None  # of the second measure's difference
-    free: bool = False  # the move played is one of the policy's ties: the reference
+    free: bool = False  # the move played is one of the policy's ties
+    ties: int = 1  # the policy's equal moves, whose average is the reference value
 
 
 #: V at the start: its value, the first draw's cards valued (none in the points variant), and
@@ -711,9 +773,14 @@ def _value_node(
     turn_seed = derive_seed(seed, 1000 + game.turn)
     mover = game.to_move
     moves = game.legal_moves
-    ties = reference_moves(est, game)
+    equal = set(reference_moves(est, game))
+    ties = tuple(m for m in moves if m in equal) or (est.reference_move(game),)
     free = chosen in ties and len(moves) > 1
     reference = chosen if chosen in ties else est.reference_move(game)
+    # the term is 0 exactly (the same estimate) only when the policy has one move and it
+    # was played; otherwise the move played is measured against the average of the
+    # policy's equal moves (its expected value: it draws among them at random)
+    exact = ties == (chosen,)
 
     # each move's node, made once: the calls below find their cards' children in `children`
     nodes: dict[Move, Game] = {}
@@ -733,22 +800,24 @@ def _value_node(
     else:
         valued = chance_values(est, [after(m) for m in moves], n, turn_seed, children)
         judged = [v.value for v in valued]
-        if reference == chosen:
+        if exact:
             line = [valued[moves.index(chosen)]]
     if not line:
-        # the account's line: the move played and the reference move, in the same worlds
-        # (their difference is the decision's term), with more rollouts when they differ,
-        # pooled with their first measure where there is one (the same worlds for both)
-        line_moves = [chosen] if reference == chosen else [chosen, reference]
-        k = 1 if reference == chosen else ACCOUNT_FACTOR - (1 if valued else 0)
+        # the account's line: the move played and the policy's equal moves, in the same
+        # worlds (the term is the played one's value less their average), with more
+        # rollouts, pooled with their first measure where there is one
+        line_moves = [chosen, *(m for m in ties if m != chosen)]
+        factor = TIE_FACTOR if chosen in ties else ACCOUNT_FACTOR
+        k = 1 if exact else factor - (1 if valued else 0)
         line = chance_values(
             est, [after(m) for m in line_moves], n * k, derive_seed(turn_seed, 0xACC), children
         )
-        if valued and reference != chosen:
+        if valued:
             first = [valued[moves.index(m)] for m in line_moves]
             line = [pooled(a, b) for a, b in zip(first, line, strict=True)]
-    played, ref = line[0], line[-1]
-    term_var = played.diff_variances(ref) if reference != chosen else NOVAR
+    played = line[0]
+    ref = played if exact else mean_value([line[line_moves.index(m)] for m in ties])
+    term_var = NOVAR if exact else played.diff_variances(ref)
     mine = [float(v[mover]) for v in judged]
     at = moves.index(chosen)
     best = chosen if mine[at] == max(mine) else moves[mine.index(max(mine))]
@@ -772,6 +841,7 @@ def _value_node(
         term_var=term_var,
         measured_var=measured_var,
         free=free,
+        ties=len(ties),
     )
 
 
@@ -912,6 +982,7 @@ def assemble(
                 term_var=node.term_var,
                 measured_var=node.measured_var,
                 free=node.free,
+                ties=node.ties,
             )
         )
         current = node.after
@@ -1010,6 +1081,7 @@ __all__ = [
     "LABELS",
     "LABEL_Z",
     "THRESHOLDS",
+    "TIE_FACTOR",
     "Analysis",
     "AnalysisError",
     "ChanceValue",
@@ -1029,6 +1101,7 @@ __all__ = [
     "determinised_samples",
     "finish",
     "label_of",
+    "mean_value",
     "pooled",
     "start_value",
     "value_decisions",

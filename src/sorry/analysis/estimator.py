@@ -274,8 +274,8 @@ class PlayoutEstimator:
 
 #: The compiled policies the estimator can roll out with, and the bot level that plays each
 #: exactly (the reference move): ``sorry.fast``'s ``easybot`` is the easy bot.
-COMPILED_POLICIES: Final = {"easybot": "easy", "random": "random"}
-DEFAULT_COMPILED_POLICY: Final = "easybot"
+COMPILED_POLICIES: Final = {"easybot": "easy", "random": "random", "medium": "medium"}
+DEFAULT_COMPILED_POLICY: Final = "medium"
 
 
 class CompiledEstimator:
@@ -287,6 +287,9 @@ class CompiledEstimator:
     One core: the rollouts of a call run one after the other."""
 
     engine = "compiled"
+    #: A rollout from a decision node (standard, teams) plays the policy's own move first,
+    #: drawing among its equal moves at random in each world.
+    plays_decisions = True
 
     def __init__(self, policy: str = DEFAULT_COMPILED_POLICY) -> None:
         from ..fast import POLICIES

@@ -130,6 +130,7 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "term_se": _vals(analysis, [x.term_se(c) for c in range(4)], 5),
             "loss_se": None if x.loss_se is None else round(x.loss_se, 5),
             "free": x.free,
+            "ties": x.ties,
             "options": [
                 {"move": str(o.move), "value": round(o.value[x.colour], 4)} for o in x.options
             ],
@@ -358,6 +359,12 @@ def localise(data: Data, record: GameRecord) -> Data:
             x[form] = _("turn {turn}: {what}: {change}").format(
                 turn=x["turn"] + 1, what=what, change=change
             )
+        if d.get("ties", 1) > 1:  # measured against the average of the ties
+            x["text"] = _(
+                "{line}; against the average of the {count} moves the {policy} bot finds "
+                "equally good"
+            ).format(line=x["text"], count=d["ties"], policy=policy)
+            continue
         x["text"] = _("{line}; the {policy} bot: {reference}").format(
             line=x["text"],
             policy=policy,
