@@ -136,12 +136,15 @@ def test_the_line_game_answers_with_the_range_help_hint_undo_and_save(tmp_path: 
     text = "\n".join(out)
     assert "  Choose a number from 1 to 2." in out
     assert "  u      undo your last move (a game with one person)" in out
-    headings = (
-        "  Rough hint (Python playouts): chance of winning [95%]",
-        "  Hint: chance of winning [interval at 95%]",
+    # the hint in the terminal game's words: the headline, then each move with its tag
+    hint = next(k for k, line in enumerate(out) if line.startswith(("  Best: ", "  Rough hint: ")))
+    assert re.search(
+        r"Best: (about \d chances? in 10|less than 1 chance in 10|almost sure)", out[hint]
     )
-    hint = next(k for k, line in enumerate(out) if line in headings)
     assert {out[hint + 1][:6], out[hint + 2][:6]} == {"   1. ", "   2. "}
+    assert out[hint + 1][6:].startswith("best ")
+    assert out[hint + 2][6:].startswith(("as good ", "not as good "))
+    assert re.search(r"\(\d+% \[\d+–\d+\]\)$", out[hint + 1]), out[hint + 1]
     assert "Red moves a pawn from 23 to 24, slides to 28" in text  # the move, then undone
     assert "  Your last move was taken back." in out
     # another game's file is not replaced without asking

@@ -1,6 +1,8 @@
-"""The terminal game's hint: each move with its chance of winning, its 95% interval and a tie
-mark, in concrete positions (issue 18, item 4). The Python engine with a fixed number of worlds
-and no time limit makes the estimates the same on every machine."""
+"""The terminal game's hint in concrete positions: the browser's words (a headline with the best
+move's chance in tenths and the moves as good as it; each move tagged best, as good or not as
+good), the figures (each move's chance of winning and its 95% interval) on demand with h again.
+The Python engine with a fixed number of worlds and no time limit makes the estimates the same
+on every machine."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from sorry import Game
+from sorry.hintwords import hint_words
+from sorry.i18n import using
 from sorry.tui.app import GameScreen, MoveListScreen, SorryApp, chance_words, hint_text
 from sorry.tui.players import MoveChance, estimate_chances
 from tui_helpers import keys, position_app, run
@@ -38,23 +42,35 @@ def test_estimates_tell_the_better_move_apart_with_intervals() -> None:
     for c in (best, other):
         assert 0.0 <= c.low < c.win < c.high <= 1.0 and c.worlds >= 2
     assert best.win > other.win and best.low > other.low
-    assert chance_words(best, best=True) == f"{pct(best.win)}% [{pct(best.low)}–{pct(best.high)}]"
-    assert chance_words(other) == f"{pct(other.win)}% [{pct(other.low)}–{pct(other.high)}]"
+    pair = [best, other]
+    assert chance_words(best, pair) == "best"
+    assert chance_words(other, pair, details=True) == (
+        f"not as good {pct(other.win)}% [{pct(other.low)}–{pct(other.high)}]"
+    )
 
 
-def test_all_tied_moves_are_marked_and_the_hint_says_it_cannot_tell_them_apart() -> None:
+def test_all_tied_moves_read_as_good_as_each_other() -> None:
     chances = chances_of(*ALL_TIED)
     assert [str(c.move) for c in chances] == ["R5+5", "R40+5"]
     assert all(c.tied for c in chances)
     text = hint_text(chances, str, rows=3, width=30).plain
     lines = text.splitlines()
-    assert lines[:2] == ["Hint: chance of winning", "[interval at 95%]"]
-    first, second = chances
-    # the best is not marked; the other is
-    assert lines[2] == f"  {pct(first.win)}% [{pct(first.low)}–{pct(first.high)}] R5+5"
-    assert lines[3] == f"  {pct(second.win)}% [{pct(second.low)}–{pct(second.high)}] tied R40+5"
-    assert lines[4:] == ["All tied: the hint cannot tell", "these moves apart."]
+    assert lines[:3] == [
+        "Best: about 1 chance in 10 to",  # 11%: one chance in ten, said in the singular
+        "win; these two are about as",
+        "good as each other.",
+    ]
+    assert lines[3:5] == ["  best R5+5", "  as good R40+5"]
+    assert lines[5:] == ["h again: each move's chance in", "figures"]
+    assert "%" not in text and "tied" not in text
     assert all(cell_len(line) <= 30 for line in lines)
+    # the figures on demand: the heading, each move's chance and interval, what as good means
+    first, second = chances
+    lines = hint_text(chances, str, rows=3, width=60, details=True).plain.splitlines()
+    assert lines[2] == "Chance of winning [interval at 95%]"
+    assert lines[3] == f"  best {pct(first.win)}% [{pct(first.low)}–{pct(first.high)}] R5+5"
+    assert lines[4] == f"  as good {pct(second.win)}% [{pct(second.low)}–{pct(second.high)}] R40+5"
+    assert " ".join(lines[5:]).startswith("Moves marked as good cannot be told apart")
 
 
 def test_a_forced_pass_is_the_only_move_with_no_percentage() -> None:
@@ -79,21 +95,52 @@ def test_without_a_budget_the_hint_is_every_faces_hint() -> None:
     assert sum(c.worlds for c in mine) <= 240
 
 
-def test_a_tie_with_the_best_only_is_explained_and_extra_moves_are_counted() -> None:
+def four_moves() -> list[MoveChance]:
     g = Game.from_position("R:S,8,20,50 Y:S,S,S,30 R", card=7)
     m = g.legal_moves
-    chances = [
+    return [
         MoveChance(m[0], 0.62, 0.55, 0.69, 400, True),
         MoveChance(m[1], 0.60, 0.53, 0.67, 400, True),
         MoveChance(m[2], 0.40, 0.33, 0.47, 400, False),
         MoveChance(m[3], 0.30, 0.24, 0.37, 400, False),
     ]
-    lines = hint_text(chances, str, rows=3, width=48).plain.splitlines()
-    assert lines[1] == f"  62% [55–69] {m[0]}"
-    assert lines[2] == f"  60% [53–67] tied {m[1]}"
-    assert lines[3] == f"  40% [33–47] {m[2]}"
-    assert lines[4] == "A move marked tied may be as good as the first."
-    assert lines[5] == "1 more move: m lists them all"
+
+
+def test_one_move_as_good_as_the_best_and_extra_moves_counted() -> None:
+    chances = four_moves()
+    m = [c.move for c in chances]
+    lines = hint_text(chances, str, rows=3, width=90).plain.splitlines()
+    assert lines == [
+        "Best: about 6 chances in 10 to win; these two are about as good as each other.",
+        f"  best {m[0]}",
+        f"  as good {m[1]}",
+        f"  not as good {m[2]}",
+        "1 more move: m lists them all",
+        "h again: each move's chance in figures",
+    ]
+    lines = hint_text(chances, str, rows=3, width=90, details=True).plain.splitlines()
+    assert lines[1:5] == [
+        "Chance of winning [interval at 95%]",
+        f"  best 62% [55–69] {m[0]}",
+        f"  as good 60% [53–67] {m[1]}",
+        f"  not as good 40% [33–47] {m[2]}",
+    ]
+
+
+def test_the_terminal_says_what_the_browser_says_in_every_language() -> None:
+    """One source of words: the panel's headline and tags are sorry.hintwords' (what the
+    server sends the browser), in each of the five languages."""
+    chances = four_moves()
+    for lang in ("en", "ca", "el", "eo", "sw"):
+        with using(lang):
+            words = hint_words(chances)
+            text = hint_text(chances, str, rows=4, width=200).plain.splitlines()
+        assert text[0] == words.say
+        assert text[1:5] == [
+            f"  {tag} {c.move}" for tag, c in zip(words.tags, chances, strict=True)
+        ]
+        if lang != "en":
+            assert "Best:" not in words.say and "as good" not in words.tags
 
 
 def hint_app(position: str, card: int, monkeypatch: pytest.MonkeyPatch) -> SorryApp:
@@ -121,33 +168,100 @@ def test_the_side_panel_shows_the_hint_within_its_width(
         box = screen.query_one("#hint", Static)
         assert box.display and box.region.height >= 4
         text = str(box.render())
-        assert "Hint: chance of winning" in text
         flat = " ".join(text.split())
-        assert f"{pct(best.win)}% [{pct(best.low)}–{pct(best.high)}] Red Safety 1 → HOME" in flat
-        assert f"{pct(other.win)}% [{pct(other.low)}–{pct(other.high)}] Red 50 → 55" in flat
-        assert "tied" not in text and "cannot tell" not in text
+        # the browser's words: the headline, each move's tag and words; no figures
+        tenths = round(10 * best.win)
+        assert flat.startswith(
+            f"Best: about {tenths} chances in 10 to win, better than the others."
+            if 0.05 <= best.win < 0.95
+            else "Best: almost sure to win, better than the others."
+        ), flat
+        assert "best Red Safety 1 → HOME" in flat and "not as good Red 50 → 55" in flat
+        assert "%" not in text and "tied" not in text
         # drawn inside the panel, above the choices, on screen
         assert box.region.right <= size[0] and box.region.bottom <= size[1]
         options = screen.query_one("#options")
         assert options.region.y >= box.region.bottom
-        # the move list shows every move with its interval
+        # the choices say which leads to the best move, in the same word
+        assert "best" in str(options.render())
+        # h again: the figures (each move's chance and its interval), and back
+        await keys(app, pilot, "h")
+        flat = " ".join(str(box.render()).split())
+        assert "Chance of winning [interval at 95%]" in flat
+        assert f"best {pct(best.win)}% [{pct(best.low)}–{pct(best.high)}] Red Safety" in flat
+        assert f"{pct(other.win)}% [{pct(other.low)}–{pct(other.high)}] Red 50 → 55" in flat
+        assert box.region.bottom <= size[1]
+        # the move list shows every move with its tag and, with the details, its interval
         await keys(app, pilot, "m")
         assert isinstance(app.screen, MoveListScreen)
         # (each move's line is followed by a line saying where it takes the pawns)
         rows = [str(app.screen.query_one("#moves").render_line(k)) for k in range(4)]
         for shown in (best, other):
             assert any(f"{pct(shown.win)}% [{pct(shown.low)}–{pct(shown.high)}]" in r for r in rows)
+        assert any("not as good" in r for r in rows)
+        await keys(app, pilot, "escape", "h")
+        flat = " ".join(str(screen.query_one("#hint", Static).render()).split())
+        assert "%" not in flat and "h again" in flat
 
     run(app, body, size=size)
 
 
-def test_the_side_panel_marks_the_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_side_panel_says_the_moves_are_as_good_as_each_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = hint_app(*ALL_TIED, monkeypatch=monkeypatch)
 
     async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
         await keys(app, pilot, "h")
         box = app.screen.query_one("#hint", Static)
         flat = " ".join(str(box.render()).split())
-        assert "tied" in flat and "All tied: the hint cannot tell these moves apart." in flat
+        assert "these two are about as good as each other." in flat
+        assert "best Red 5 → 10" in flat and "as good Red 40 → 45" in flat
+        assert box.region.bottom <= 24
 
-    run(app, body)
+    run(app, body, size=(80, 24))
+
+
+def test_the_side_panel_in_greek_says_what_the_browser_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = hint_app(*ALL_TIED, monkeypatch=monkeypatch)
+    chances = chances_of(*ALL_TIED)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        with using("el"):
+            await keys(app, pilot, "h")
+            words = hint_words(chances)
+            flat = " ".join(str(app.screen.query_one("#hint", Static).render()).split())
+        assert flat.startswith(words.say), flat
+        assert words.tags[1] in flat and "%" not in flat
+
+    run(app, body, size=(80, 24))
+
+
+def test_the_terminal_the_server_and_sorry_hint_show_the_same_estimates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One estimate for every face (sorry.bots.hint_estimate, seed 0): the terminal game's
+    panel, the server's reply to the browser and ``sorry hint --seed 0``, in a points hand."""
+    import json
+
+    from sorry import Rules
+    from sorry.cards import parse_card
+    from sorry.cli import main
+    from sorry.rng import Rng
+    from sorry.web.players import hint_estimates
+
+    position, hand = "R:S,S,4,s2 Y:12,33,40,H R", "1,2,3,4,5"
+    cards = [parse_card(x) for x in hand.split(",")]
+    g = Game.from_position(position, Rules(variant="points"), hands={0: cards}, seed=0)
+    while g.is_chance():  # as sorry hint does
+        g.draw()
+    terminal = [(str(c.move), round(c.win, 3), c.tied) for c in estimate_chances(g)]
+    assert len(terminal) >= 5 and all(c.worlds > 0 for c in estimate_chances(g))
+    server = hint_estimates(g.view(0), Rng(0))
+    assert [(m["move"], m["win"], m["tied"]) for m in server["moves"]] == terminal
+    argv = ["hint", position, "--rules", "points", "--hand", hand, "--seed", "0", "--json"]
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)["moves"]
+    assert [(m["move"], round(m["win"], 3), m["tied"]) for m in printed] == terminal

@@ -140,14 +140,19 @@ def hints_over_the_websocket(client: TestClient) -> None:
             socks[mover].send_json({"type": "hint", "seq": state["seq"]})
             reply = recv(socks[mover], "hint")
             assert set(reply) == {
-                "type", "seq", "move", "text", "moves", "separated", "forced", "rough",
-                "provisional",
+                "type", "seq", "move", "text", "moves", "words", "separated", "forced",
+                "rough", "provisional",
             }  # fmt: skip
             assert reply["rough"] is (not compiled_available())  # compiled here: a verdict
             assert reply["seq"] == state["seq"] and reply["move"] in legal and reply["text"]
             if reply["moves"]:
                 check_estimates(reply, legal)
                 estimated += 1
+                # the hint in a player's words, the terminal game's (sorry.hintwords)
+                words = reply["words"]
+                assert words["say"].startswith("Best: ")
+                assert words["tags"][0] == "best" and len(words["tags"]) == len(reply["moves"])
+                assert words["figures"][0].endswith("]") and "%" not in words["say"]
                 socks[mover].send_json({"type": "hint", "seq": state["seq"]})
                 assert recv(socks[mover], "hint") == reply  # computed once, the same answer
             else:

@@ -247,15 +247,17 @@ def hint_reply(seq: int, lang: str, chances: list[tuple[str, float, float, float
     import json
 
     from sorry import Game
+    from sorry.web.bots import words_of
     from sorry.web.protocol import hint_words
 
     game = Game.from_position(POSITION[0], card=parse_card(POSITION[1]))
-    with using(lang):
-        text = hint_words(game, chances[0][0])
     moves = [
         {"move": m, "win": w, "low": lo, "high": hi, "worlds": 400, "tied": tied}
         for m, w, lo, hi, tied in chances
     ]
+    with using(lang):  # the words the server makes for the page's language
+        text = hint_words(game, chances[0][0])
+        words = words_of(moves, rough=False)
     return json.dumps(
         {
             "type": "hint",
@@ -263,6 +265,7 @@ def hint_reply(seq: int, lang: str, chances: list[tuple[str, float, float, float
             "move": chances[0][0],
             "text": text,
             "moves": moves,
+            "words": words,
             "separated": not any(tied for *_, tied in chances),
             "forced": False,
             "rough": False,

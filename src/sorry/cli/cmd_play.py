@@ -639,22 +639,29 @@ def ask_human(game: Game, colour: bool, hotseat: bool) -> Move | str | None:
 
 
 def print_hint(game: Game, moves: list[Move]) -> None:
-    """Each move's chance of winning, best first, by its number (``sorry hint``'s estimate;
-    from Python playouts, said to be rough, without the compiled engine)."""
+    """The hint in the terminal game's words (:mod:`sorry.hintwords`): the headline, then the
+    best moves by their number, each with its tag (best, as good, not as good), its words and
+    its chance of winning with the 95% interval (``sorry hint``'s estimate; from Python
+    playouts, said to be rough, without the compiled engine). A forced move is the only move."""
     from ..bots.estimate import hint_estimate
     from ..features import compiled_rollouts
+    from ..hintwords import hint_words
 
     if compiled_rollouts():
         prepare_rollouts("hints")  # the first time without 'sorry compile': says it compiles
     est = hint_estimate(game)  # the full-screen game's and the browser's hint
-    if not compiled_rollouts():
-        print("  " + _("Rough hint (Python playouts): chance of winning [95%]"))
-    else:
-        print("  " + _("Hint: chance of winning [interval at 95%]"))
-    tied = _("tied")
-    for k, m in enumerate(est.moves[:5]):
-        line = (
-            f"  {moves.index(m.move) + 1:2d}. {100 * m.win:3.0f}% "
-            f"[{100 * m.low:.0f}-{100 * m.high:.0f}]  {describe(game, m.move)}"
+    if est.forced:
+        only = est.moves[0].move
+        print("  " + _("Hint: the only move"))
+        print(f"  {moves.index(only) + 1:2d}. {describe(game, only)}")
+        return
+    rough = not compiled_rollouts()
+    words = hint_words(est.moves, rough)
+    print("  " + (_("Rough hint: {text}").format(text=words.say) if rough else words.say))
+    shown = est.moves[:5]
+    width = max(len(words.tags[k]) for k in range(len(shown)))
+    for k, m in enumerate(shown):
+        print(
+            f"  {moves.index(m.move) + 1:2d}. {words.tags[k]:<{width}}  {describe(game, m.move)}"
+            f"  ({words.figures[k]})"
         )
-        print(f"{line}  {tied}" if m.tied and k > 0 else line)

@@ -43,6 +43,7 @@ from ..bots.rollouts import compiled_available
 from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
+from ..hintwords import AS_GOOD, BEST, NOT_AS_GOOD, hint_words
 from ..howto import card_rule, markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
@@ -530,6 +531,8 @@ class GameScreen(Screen[None]):
         self.hinting: str | None = None  # the position whose hint is being worked out
         self.hint_queued = False  # `h` pressed meanwhile at another position
         self.hint_rough = False  # the hint on screen came from the Python engine's playouts
+        self.hint_shown = ""  # the decision whose hint is on screen (_hint_key)
+        self.hint_details = False  # the figures beside the words (h again), kept for the game
         self.thinking: int | None = None  # the bot whose move is being worked out
         self.note = ""
         self.said = Text()  # the last move in words, under the board
@@ -830,7 +833,7 @@ class GameScreen(Screen[None]):
                 text = _("{card}: {move}").format(card=card_words(opt.move.card), move=text)
             chance = next((c for c in self.chances if c.move == opt.legal), None)
             if self.hints and chance is not None and len(self.chances) > 1:
-                text += "   " + chance_words(chance, best=chance is self.chances[0])
+                text += "   " + chance_words(chance, self.chances, self.hint_details)
             humans = s.humans
             where = where_words(
                 opt.move, s.game.effects(opt.move), humans[0] if len(humans) == 1 else None
@@ -857,6 +860,10 @@ class GameScreen(Screen[None]):
             return
         key = self._hint_key()
         app = self.sorry_app
+        if self.hints and self.hint_shown == key:  # h again: the figures, or the words alone
+            self.hint_details = not self.hint_details
+            self.refresh_all()
+            return
         # The compiled engine loads in a thread when the app starts (the first time it is
         # compiled: minutes); meanwhile hints are worked out on the Python engine.
         compiled = app.hints_loaded.is_set()
@@ -898,6 +905,7 @@ class GameScreen(Screen[None]):
         self.hints = {c.move: c.win for c in chances}
         self.chances = list(chances)
         self.hint_rough = rough
+        self.hint_shown = key
         self.note = ""
         self.refresh_all()
 
@@ -1071,11 +1079,28 @@ class GameScreen(Screen[None]):
         return line
 
     def _token_hint(self, token: Token) -> float | None:
+        """The best chance of winning among the moves a choice leads to (None: no hint)."""
         if not self.hints or self.chooser is None:
             return None
         hints = self.hints
         vals = [hints[o.legal] for o in self.chooser.options_from(token) if o.legal in hints]
         return max(vals) if vals else None
+
+    def _token_tag(self, token: Token) -> tuple[str, str] | None:
+        """What a choice shows of the hint: with the details its best move's chance
+        (``62%``), else whether it leads to the best move or one as good (their tag, as the
+        hint's list says it); None for a choice that leads only to moves not as good."""
+        if not self.hints or self.chooser is None or len(self.chances) < 2:
+            return None
+        if self.hint_details:
+            win = self._token_hint(token)
+            return None if win is None else (f"{win:>4.0%}", "bold green")
+        words = hint_words(self.chances)
+        leads = {o.legal for o in self.chooser.options_from(token)}
+        for k, c in enumerate(self.chances):
+            if c.move in leads and words.kinds[k] != NOT_AS_GOOD:
+                return words.tags[k], "bold green" if words.kinds[k] == BEST else "green"
+        return None
 
     def refresh_board(self) -> None:
         s = self.session
@@ -1282,16 +1307,18 @@ class GameScreen(Screen[None]):
         free = full - above - need if full else 1_000
         for rows in range(self.hint_rows(), 0, -1):
             hint = hint_text(
-                self.chances, self.move_words, rows, width, self.app.console, rough=self.hint_rough
+                self.chances,
+                self.move_words,
+                rows,
+                width,
+                self.app.console,
+                rough=self.hint_rough,
+                details=self.hint_details,
             )
             if self._height(hint, width) <= free:
                 return hint
-        line = Text(
-            _("Rough hint: each choice's chance is beside it (m: every move)")
-            if self.hint_rough
-            else _("Hint: each choice's chance is beside it (m: every move)"),
-            style="bold",
-        )
+        # no room for a move: the headline alone (the choices show their tags)
+        line = hint_text(self.chances, self.move_words, 0, width, self.app.console, self.hint_rough)
         return line if self._height(line, width) <= free else Text()
 
     def refresh_options(self) -> None:
@@ -1332,9 +1359,9 @@ class GameScreen(Screen[None]):
         on a continuation line), its words, wrapped under the words."""
         num = f"{i + 1}." if i < 9 else "  "
         label = Text()
-        hint = self._token_hint(tok)
-        if hint is not None:
-            label.append(f"{hint:>4.0%} ", style="bold green")
+        tag = self._token_tag(tok)
+        if tag is not None:
+            label.append(tag[0] + " ", style=tag[1])
         if tok.kind == "pawn" and tok.colour >= 0:
             label.append(COLOUR_LETTERS[tok.colour], style=colour_style(tok.colour))
             label.append(" ")
@@ -1684,15 +1711,13 @@ class NewGameScreen(Screen[None]):
             action()
 
 
-def chance_words(chance: MoveChance, best: bool = False) -> str:
-    """A move's chance of winning and its 95% interval, and ``tied`` when the estimate cannot
-    tell it from the best move: ``62% [55–69] tied``."""
-    text = _("{win}% [{low}–{high}]").format(
-        win=round(100 * chance.win), low=round(100 * chance.low), high=round(100 * chance.high)
-    )
-    if chance.tied and not best:
-        text += " " + _("tied")
-    return text
+def chance_words(chance: MoveChance, chances: Sequence[MoveChance], details: bool = False) -> str:
+    """A move of the hint ``chances`` as the move list shows it: its tag (``best``, ``as
+    good``, ``not as good``: :mod:`sorry.hintwords`), and with the details its chance of
+    winning and 95% interval: ``as good 62% [55–69]``."""
+    words = hint_words(chances)
+    k = next(j for j, c in enumerate(chances) if c is chance)
+    return f"{words.tags[k]} {words.figures[k]}" if details else words.tags[k]
 
 
 def hint_text(
@@ -1702,13 +1727,16 @@ def hint_text(
     width: int,
     console: Console | None = None,
     rough: bool = False,
+    details: bool = False,
 ) -> Text:
-    """The hint's moves as the side panel lists them, in lines of at most ``width`` cells: a
-    heading, the best ``rows`` moves each with its chance of winning, 95% interval and tie
-    mark, then its words (wrapped under them), what the ties mean (when every move is tied:
-    that the hint cannot tell them apart), and how many more moves the move list (``m``)
-    shows. ``rough``: the chances come from the Python engine's short playouts, and the
-    heading says so."""
+    """The hint as the side panel shows it, in lines of at most ``width`` cells, in the
+    browser's words (:func:`sorry.hintwords.hint_words`): the headline (the best move's chance
+    in tenths and the moves as good as it), the best ``rows`` moves each with its tag (best, as
+    good, not as good) and its words (wrapped under them), how many more moves the move list
+    (``m``) shows, and that ``h`` again shows the figures. With ``details``: each move's chance
+    of winning and 95% interval after its tag, their heading, and what "as good" means.
+    ``rough``: the chances come from the Python engine's short playouts, and the headline says
+    so. A forced move is the only move, with no chance."""
     out = Text()
     if not chances:
         return out
@@ -1725,26 +1753,30 @@ def hint_text(
         add(Text(_("Hint: the only move"), style="bold"))
         add(Text(words(chances[0].move), style="bold green"), indent=2)
         return out
-    if rough:  # short Python playouts: a guide, not a verdict
-        add(Text(_("Rough hint (Python playouts): chance of winning [95%]"), style="bold"))
-    else:
-        add(Text(_("Hint: chance of winning [interval at 95%]"), style="bold"))
+    said = hint_words(chances, rough)
+    say = _("Rough hint: {text}").format(text=said.say) if rough else said.say
+    add(Text(say, style="bold"))
+    if rows <= 0:
+        return out
+    if details:
+        add(Text(said.heading, style="italic"))
+    styles = {BEST: "bold green", AS_GOOD: "green", NOT_AS_GOOD: "dim"}
     for k, c in enumerate(chances[:rows]):
         line = Text()
-        best = k == 0
-        style = "bold green" if best else ("green" if c.tied else "")
-        line.append(chance_words(c, best=best), style=style)
+        line.append(said.tags[k], style=styles[said.kinds[k]])
+        if details:
+            line.append(" " + said.figures[k])
         line.append(" ")
         line.append(words(c.move))
         add(line, indent=2, hang=2)
-    if len(chances) > 1 and all(c.tied for c in chances):
-        add(Text(_("All tied: the hint cannot tell these moves apart."), style="italic"))
-    elif chances[0].tied:
-        add(Text(_("A move marked tied may be as good as the first."), style="italic"))
+    if details and said.note:
+        add(Text(said.note, style="italic"))
     more = len(chances) - rows
     if more > 0:
         text = ngettext("{n} more move: m lists them all", "{n} more moves: m lists them all", more)
         add(Text(text.format(n=more), style="dim"))
+    if not details:
+        add(Text(_("h again: each move's chance in figures"), style="dim"))
     return out
 
 

@@ -53,7 +53,7 @@ SECTIONS = (
 | mouse | click a highlighted square, pawn, START or HOME |
 | p | decline an 11 (a turn with no move at all passes by itself) |
 | m | the list of every legal move, numbered |
-| h | hints: each move's chance of winning, interval at 95%: 62% [55–69]; tied: may equal the best |
+| h | hint: the best moves in words; h again: each move's chance of winning, interval at 95% |
 | u | undo your last move (games with one person) |
 | s | save the game (resume with `sorry tui --load FILE`) |
 | + / − | play faster / slower: the walks and the pause after each bot's move (0 = instant) |

@@ -18,8 +18,10 @@ import asyncio
 import collections
 import logging
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..hintwords import Chance, hint_words
 from ..moves import Move
 from ..record import Seat
 from ..rng import derive_seed
@@ -27,7 +29,7 @@ from .cache import GameCache, retrieve
 from .games import Games
 from .limits import RateLimit
 from .live import LiveGame
-from .messages import HintMessage, error, rejected
+from .messages import HintMessage, HintWords, error, rejected
 from .players import HintResult, bot_levels
 from .protocol import describe_move
 from .workers import LOW, PoolBusy, WorkerPool, record_json, replay_json
@@ -209,18 +211,37 @@ class Hints:
 def hint_reply(seq: int, result: HintResult) -> HintMessage:
     """The ``hint`` message of a hint result: the suggested move and its words, each move's
     estimate best first (``moves``: copies, the result is shared by every connection that
-    asks) and ``separated``. The words are those of the current language (the caller chooses
-    the receiver's)."""
+    asks), the hint in a player's words (:func:`words_of`) and ``separated``. The words are
+    those of the current language (the caller chooses the receiver's)."""
+    rough = bool(result.get("rough", False))
     return {
         "type": "hint",
         "seq": seq,
         "move": result["move"],
         "text": describe_move(Move.parse(result["move"])),
         "moves": [m.copy() for m in result["moves"]],
+        "words": words_of(result["moves"], rough),
         "separated": result["separated"],
         "forced": bool(result.get("forced", False)),
-        "rough": bool(result.get("rough", False)),
+        "rough": rough,
         "provisional": bool(result.get("provisional", False)),
+    }
+
+
+def words_of(moves: Sequence[Mapping[str, Any]], rough: bool) -> HintWords | None:
+    """A hint's moves (:class:`~sorry.web.players.MoveChance`, best first) in a player's words
+    in the current language (the terminal game's words: :func:`sorry.hintwords.hint_words`);
+    None when fewer than two moves have chances."""
+    if len(moves) < 2:
+        return None
+    w = hint_words([Chance(m["win"], m["low"], m["high"], m["tied"]) for m in moves], rough)
+    return {
+        "say": w.say,
+        "tags": list(w.tags),
+        "kinds": list(w.kinds),
+        "figures": list(w.figures),
+        "heading": w.heading,
+        "note": w.note,
     }
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..board import COLOUR_LETTERS
 from ..i18n import using
 from . import chat
+from .bots import words_of
 from .conn import Conn
 from .limits import RateLimit
 from .live import LiveGame
@@ -159,6 +160,7 @@ async def on_hint(ctx: Context, msg: HintRequest) -> None:
     if reply["type"] == "hint":
         with using(ctx.conn.lang):  # the hint's words in the client's language
             reply["text"] = hint_words(ctx.live.game, reply["move"])
+            reply["words"] = words_of(reply["moves"], reply["rough"])
     ctx.conn.send(reply)
     if reply["type"] == "rejected" and reply["code"] == "stale":
         service.audience.send_state(ctx.live, ctx.conn)

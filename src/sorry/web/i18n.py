@@ -328,9 +328,6 @@ SCRIPT_MESSAGES = (
     N_("Join the next game of the match"),
     N_("Next game of the match"),
     N_("Loading…"),
-    # the hint's moves with their chances (issue 18)
-    N_("Chance of winning [interval at 95%]"),
-    N_("{win}% [{low}–{high}]"),
     # the end screen's analysis (static/analysis.js, issue 16)
     *ANALYSIS_MESSAGES,
     *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
@@ -353,7 +350,6 @@ def script_plurals() -> dict[str, list[str]]:
             ngettext("Match: {n} game played", "Match: {n} games played", n) for n in (1, 2)
         ],
         **people_words.plurals(),
-        **play_words.plurals(),
         **app_words.plurals(),
     }
 

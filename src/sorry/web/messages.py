@@ -540,6 +540,18 @@ class Rejected(TypedDict):
     resync: Annotated[bool, "ask for the whole state (resync) to go on"]
 
 
+class HintWords(TypedDict):
+    """The hint in a player's words (:func:`sorry.hintwords.hint_words`, in the receiver's
+    language), its moves in the order of ``moves``."""
+
+    say: Annotated[str, "the headline: the best move's chance in tenths, the moves as good"]
+    tags: Annotated[list[str], "each move's kind in words: best, as good, not as good"]
+    kinds: Annotated[list[str], "each move's kind: best, as good, not as good (English)"]
+    figures: Annotated[list[str], "the details: each move's chance and interval, 62% [55-69]"]
+    heading: Annotated[str, "the details' heading"]
+    note: Annotated[str, "what as good means (empty when no move is as good as the best)"]
+
+
 class HintMessage(TypedDict):
     """A suggested move, its words, and each move's estimate best first."""
 
@@ -548,6 +560,8 @@ class HintMessage(TypedDict):
     move: str
     text: str
     moves: list[MoveChance]
+    #: the hint in a player's words (null when fewer than two moves are estimated)
+    words: HintWords | None
     separated: bool
     #: the only legal move (a pass included): nothing estimated, ``moves`` empty
     forced: bool
@@ -623,6 +637,7 @@ PARTS: tuple[type[Any], ...] = (
     MatchInfo,
     ChatLine,
     MoveChance,
+    HintWords,
 )
 
 

@@ -5,7 +5,7 @@ page catalogs of :mod:`sorry.web.i18n`."""
 
 from __future__ import annotations
 
-from ..i18n import N_, ngettext
+from ..i18n import N_
 
 #: Texts of ``index.html`` (text nodes and label attributes), translated when served.
 PAGE_MESSAGES = (
@@ -63,42 +63,10 @@ SCRIPT_MESSAGES = (
     ),
     # alone with bots, the game waits for its player (the lobby lists it under Your games)
     N_("Leave the game? It waits for you at your turn: Your games in the lobby brings you back."),
-    # the hint in a player's words; the figures under Details
-    N_("less than 1 chance in 10 to win"),
-    N_("almost sure to win"),
-    N_("Best: {chance}; these moves are all about as good as each other."),
-    N_("Best: {chance}; these two are about as good as each other."),
-    N_("Best: {chance}, better than the others."),
-    N_("best"),
-    N_("as good"),
-    N_("not as good"),
+    # the hint's details (its words come with it: sorry.hintwords)
     N_("Details"),
-    N_(
-        "Moves marked as good cannot be told apart from the best: the difference is within "
-        "the estimates' noise."
-    ),
-    N_("Rough hint (Python playouts): chance of winning [95%]"),
     N_(
         "The computer's search is still being prepared (the first start compiles it, which can "
         "take minutes): this hint is a quick bot's choice, without chances."
     ),
 )
-
-
-def plurals() -> dict[str, list[str]]:
-    """The plural messages of those scripts (``tn()``) in the current language: singular
-    msgid -> [the form for 1, the form for other numbers]."""
-    return {
-        "about {n} chance in 10 to win": [
-            ngettext("about {n} chance in 10 to win", "about {n} chances in 10 to win", n)
-            for n in (1, 2)
-        ],
-        "Best: {chance}; {n} other move is about as good.": [
-            ngettext(
-                "Best: {chance}; {n} other move is about as good.",
-                "Best: {chance}; {n} other moves are about as good.",
-                n,
-            )
-            for n in (1, 2)
-        ],
-    }

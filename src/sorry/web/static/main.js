@@ -20,6 +20,7 @@ import { me as myAccount, loadSession, heldSeat, withBlocked, showRatingChange, 
 
 /** @typedef {import("./types.js").LegalMove} LegalMove */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
+/** @typedef {import("./types.js").HintWords} HintWords */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").Frame} Frame */
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
@@ -39,6 +40,8 @@ const ui = {
   hintText: null,
   /** @type {MoveChance[]} each move's chance of winning, best first (the hint's) */
   hintMoves: [],
+  /** @type {HintWords | null} the hint in a player's words (the server's) */
+  hintWords: null,
   /** the hint's chances come from the Python engine's playouts (a guide) */
   hintRough: false,
   /** the compiled search is still being prepared: the hint is a quick bot's move */
@@ -275,14 +278,14 @@ function renderActions(s, mine, moves, cand) {
   hintBtn.disabled = !mine || forcedPass();
   // the hint's words as the list says them, with where it takes the pawns
   const hinted = v.legal_moves.find((m) => m.move === ui.hint);
-  const hintWords = ui.hintText && hinted ? moveWords(ui.hintText, hinted.movers, conn.seat) : ui.hintText;
-  $("hint").textContent = mine && hintWords ? (ui.hintRough ? t("Rough hint: {text}", { text: hintWords }) : t("Hint: {text}", { text: hintWords })) : "";
+  const hintLine = ui.hintText && hinted ? moveWords(ui.hintText, hinted.movers, conn.seat) : ui.hintText;
+  $("hint").textContent = mine && hintLine ? (ui.hintRough ? t("Rough hint: {text}", { text: hintLine }) : t("Hint: {text}", { text: hintLine })) : "";
   // the first start of a server compiles its search (minutes): the hint says so meanwhile
   $("hint-note").textContent =
     mine && ui.hintText && ui.hintProvisional
       ? t("The computer's search is still being prepared (the first start compiles it, which can take minutes): this hint is a quick bot's choice, without chances.")
       : "";
-  renderHintList($("hint-list"), mine ? ui.hintMoves : [], v.legal_moves, HINT_ROWS, ui.hintRough, conn.seat, spot);
+  renderHintList($("hint-list"), mine ? ui.hintMoves : [], ui.hintWords, v.legal_moves, HINT_ROWS, ui.hintRough, conn.seat, spot);
   $("notice").textContent = ui.notice;
   const me = st.seats.find((x) => x.colour === conn.seat);
   $("back-btn").hidden = !(me && me.away);
@@ -631,6 +634,7 @@ function handle(m, at) {
         ui.hint = null;
         ui.hintText = null;
         ui.hintMoves = [];
+        ui.hintWords = null;
         ui.preview = null;
       }
       ui.sending = false;
@@ -670,6 +674,7 @@ function handle(m, at) {
       ui.hint = m.move;
       ui.hintText = m.text;
       ui.hintMoves = m.moves || [];
+      ui.hintWords = m.words || null;
       ui.hintRough = !!m.rough;
       ui.hintProvisional = !!m.provisional;
       break;

@@ -127,6 +127,17 @@
  */
 
 /**
+ * The hint in a player's words (:func:`sorry.hintwords.hint_words`, in the receiver's language), its moves in the order of ``moves``.
+ * @typedef {object} HintWords
+ * @property {string} say  the headline: the best move's chance in tenths, the moves as good
+ * @property {string[]} tags  each move's kind in words: best, as good, not as good
+ * @property {string[]} kinds  each move's kind: best, as good, not as good (English)
+ * @property {string[]} figures  the details: each move's chance and interval, 62% [55-69]
+ * @property {string} heading  the details' heading
+ * @property {string} note  what as good means (empty when no move is as good as the best)
+ */
+
+/**
  * The answer to hello: the seat and the role.
  * @typedef {object} Welcome
  * @property {"welcome"} type
@@ -222,6 +233,7 @@
  * @property {string} move
  * @property {string} text
  * @property {MoveChance[]} moves
+ * @property {HintWords | null} words
  * @property {boolean} separated
  * @property {boolean} forced
  * @property {boolean} rough

@@ -10,6 +10,7 @@ import { cardName } from "./board.js";
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").SeatInfo} SeatInfo */
 /** @typedef {import("./types.js").MoveChance} MoveChance */
+/** @typedef {import("./types.js").HintWords} HintWords */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").Path} Path */
 /** @typedef {import("./types.js").LegalMove} LegalMove */
@@ -274,70 +275,51 @@ export function renderMoves(moves, play, preview, hinted, seat) {
 }
 
 /**
- * A chance of winning in a player's words: "about 3 chances in 10 to win".
- * @param {number} win a share of 1
- */
-export function chanceWords(win) {
-  if (win < 0.05) return t("less than 1 chance in 10 to win");
-  if (win >= 0.95) return t("almost sure to win");
-  const n = Math.round(10 * win);
-  return tn("about {n} chance in 10 to win", "about {n} chances in 10 to win", n);
-}
-
-/**
- * The hint's moves in a player's words, best first: a sentence on the best (its chance of
- * winning in tenths, and which moves are as good as it), then each move with "best", "as
- * good" or "not as good" and its words; the percentages and their 95% intervals on demand
- * (Details). The same move heads the sentence and the list. Empty when the hint has no
- * estimates or there is one move.
+ * The hint's moves in a player's words, best first, as the server made them (the terminal
+ * game's words, sorry.hintwords): the headline (the best move's chance in tenths, which moves
+ * are as good as it), then each move with its tag ("best", "as good", "not as good") and its
+ * words; the figures (percentages, 95% intervals) on demand (Details). The same move heads the
+ * headline and the list. Empty when the hint has no words (a single move, or no estimates).
  * @param {HTMLElement} box
  * @param {MoveChance[]} chances
+ * @param {HintWords | null} words the hint's words, one per move of chances
  * @param {LegalMove[]} legal    the decision's legal moves (their words)
  * @param {number} rows          how many moves to list
  * @param {boolean} [rough]       the chances come from the Python engine's playouts
  * @param {string | null} [seat]
  * @param {(movers: Path[] | null) => void} [spot]
  */
-export function renderHintList(box, chances, legal, rows, rough = false, seat = null, spot = undefined) {
-  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ") + (rough ? "|rough" : "") + "|" + seat;
+export function renderHintList(box, chances, words, legal, rows, rough = false, seat = null, spot = undefined) {
+  const key = chances.map((c) => `${c.move}:${c.win}:${c.tied}`).join(" ") + (rough ? "|rough" : "") + "|" + seat + "|" + (words ? words.say : "");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
-  box.hidden = chances.length < 2; // a single move: nothing to choose
-  if (box.hidden) return;
-  const pct = (/** @type {number} */ x) => Math.round(100 * x);
-  const words = (/** @type {MoveChance} */ c) => {
+  box.hidden = chances.length < 2 || !words; // a single move: nothing to choose
+  if (box.hidden || !words) return;
+  const moveText = (/** @type {MoveChance} */ c) => {
     const m = legal.find((x) => x.move === c.move);
     return m ? moveWords(m.text, m.movers, seat) : c.move;
   };
-  const chance = chanceWords(chances[0].win);
-  const others = chances.slice(1).filter((c) => c.tied).length;
-  let say;
-  if (others > 1 && others === chances.length - 1) say = t("Best: {chance}; these moves are all about as good as each other.", { chance });
-  else if (others === 1) say = t("Best: {chance}; these two are about as good as each other.", { chance });
-  else if (others > 1) say = tn("Best: {chance}; {n} other move is about as good.", "Best: {chance}; {n} other moves are about as good.", others, { chance });
-  else say = t("Best: {chance}, better than the others.", { chance });
+  const cls = (/** @type {number} */ k) => (words.kinds[k] === "best" ? "best" : words.kinds[k] === "as good" ? "tied" : "");
   const list = el("ol", { class: "hint-moves" });
   chances.slice(0, rows).forEach((c, k) => {
-    const tag = k === 0 ? t("best") : c.tied ? t("as good") : t("not as good");
-    const li = el("li", { class: k === 0 ? "best" : c.tied ? "tied" : "", "data-move": c.move },
-      el("span", { class: "tag", text: tag }),
-      el("span", { class: "words", text: words(c) }));
+    const li = el("li", { class: cls(k), "data-move": c.move },
+      el("span", { class: "tag", text: words.tags[k] }),
+      el("span", { class: "words", text: moveText(c) }));
     const m = legal.find((x) => x.move === c.move);
     if (spot && m) spotOn(li, m.movers, spot);
     list.append(li);
   });
   // the figures behind the words, for who wants them
-  const head = rough ? t("Rough hint (Python playouts): chance of winning [95%]") : t("Chance of winning [interval at 95%]");
   const table = el("ol", { class: "hint-figures" });
-  chances.slice(0, rows).forEach((c) => {
+  chances.slice(0, rows).forEach((c, k) => {
     table.append(el("li", { "data-move": c.move },
-      el("span", { class: "chance", text: t("{win}% [{low}–{high}]", { win: pct(c.win), low: pct(c.low), high: pct(c.high) }) }),
-      el("span", { class: "words", text: words(c) })));
+      el("span", { class: "chance", text: words.figures[k] }),
+      el("span", { class: "words", text: moveText(c) })));
   });
-  const details = el("details", { class: "hint-details" }, el("summary", { text: t("Details") }), el("p", { class: "hint-head" + (rough ? " rough" : ""), text: head }), table);
-  if (others) details.append(el("p", { class: "hint-note", text: t("Moves marked as good cannot be told apart from the best: the difference is within the estimates' noise.") }));
-  box.append(el("p", { class: "hint-say", text: say }), list, details);
+  const details = el("details", { class: "hint-details" }, el("summary", { text: t("Details") }), el("p", { class: "hint-head" + (rough ? " rough" : ""), text: words.heading }), table);
+  if (words.note) details.append(el("p", { class: "hint-note", text: words.note }));
+  box.append(el("p", { class: "hint-say", text: words.say }), list, details);
 }
 
 /** @type {Record<string, string>} */

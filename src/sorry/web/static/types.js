@@ -15,6 +15,7 @@
 /** @typedef {import("./messages.js").MatchInfo} MatchInfo */
 /** @typedef {import("./messages.js").ChatLine} ChatLine */
 /** @typedef {import("./messages.js").MoveChance} MoveChance */
+/** @typedef {import("./messages.js").HintWords} HintWords */
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").DeltaMessage} DeltaMessage */
 /** @typedef {import("./messages.js").ServerMessage} ServerMessage */
