@@ -19,6 +19,15 @@ root mean square difference of each move's estimate, the spread of the differenc
 two moves' scores in one world (what decides how soon moves are told apart), how much the
 move picked loses under the truth, and the cost of a rollout.
 
+    python benchmarks/bench_hints.py --variant points --count 60 --compare 24:1600,12:2800
+
+plays the faces' hint (a fixed number of rollouts, seed 1) with each ``depth:rollouts`` given
+(played ``depth`` moves, then the evaluation squashed with HINT_SCALE) on the same positions,
+against games played to the end (300 worlds a move, the truth): how often the best move is told
+apart, how many other moves are, how often a move shown as told apart is in truth not worse
+than the pick (the truth's paired difference more than two standard errors the other way),
+what the pick loses under the truth, and the processor time.
+
     python benchmarks/bench_hints.py --equal 200
 
 re-runs the hint of positions whose two moves are worth the same (within 0.2 points over
@@ -88,6 +97,58 @@ def depths(views: list[object], depth_list: list[int], scales: list[float]) -> N
     print(f"full games: paired spread {np.median(sds):.3f}")
 
 
+def compare(views: list[object], configs: list[tuple[int, int]]) -> None:
+    """The faces' hint with each (depth, rollouts) against full games (see the module doc)."""
+    import numpy as np
+
+    from sorry.bots.estimate import HINT_SCALE
+    from sorry.bots.rollouts import root_of
+
+    load0 = os.getloadavg()[0]
+    truths = []
+    for n, v in enumerate(views):
+        k = len(v.legal_moves)  # type: ignore[attr-defined]
+        full = root_of(v).scores(list(range(k)), list(range(5001, 5301)), 100_000)  # type: ignore[arg-type]
+        truths.append(np.asarray(full))
+        print(f"truth {n + 1}/{len(views)}", end="\r", flush=True)
+    for depth, rollouts in configs:
+        cpus: list[float] = []
+        separated = apart = others = wrong = 0
+        loss = 0.0
+        for v, full in zip(views, truths, strict=True):
+            moves = list(v.legal_moves)  # type: ignore[attr-defined]
+            c0 = time.process_time()
+            est = estimate_module.estimate(
+                v,  # type: ignore[arg-type]
+                seconds=None,
+                max_rollouts=rollouts,
+                seed=1,
+                depth=depth,
+                scale=HINT_SCALE,
+                cache=False,
+            )
+            cpus.append(time.process_time() - c0)
+            means = full.mean(0)
+            pick = moves.index(est.best.move)
+            loss += float(means.max() - means[pick])
+            separated += est.separated
+            others += len(est.moves) - 1
+            for m in est.moves[1:]:
+                if m.tied:
+                    continue
+                apart += 1
+                d = full[:, moves.index(m.move)] - full[:, pick]
+                if d.mean() > 2 * d.std(ddof=1) / np.sqrt(len(d)):
+                    wrong += 1
+        print(
+            f"depth {depth}, {rollouts} rollouts: best move told apart {separated}/{len(views)}; "
+            f"{apart} of {others} other moves told apart, {wrong} of them in truth better; "
+            f"the pick loses {100 * loss / len(views):.2f} points; processor ms median "
+            f"{1000 * median(cpus):.0f}, p95 {1000 * percentile(cpus, 0.95):.0f}; "
+            f"load {load0:.1f}, {os.getloadavg()[0]:.1f}"
+        )
+
+
 #: The module (``sorry.bots.estimate`` is also the name of its function).
 estimate_module = importlib.import_module("sorry.bots.estimate")
 #: Two moves of equal worth (their chances within 0.2 points over 24,000 worlds).
@@ -144,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depths", help="compare rollouts cut at these depths with full games")
     p.add_argument("--scales", default="40,80", help="the evaluation's scales (with --depths)")
     p.add_argument("--equal", type=int, metavar="N", help="re-run equal moves' hints, N seeds")
+    p.add_argument("--compare", help="depth:rollouts,... against full games (see the doc)")
     args = p.parse_args(argv)
     if args.count < 1:
         p.error("--count must be at least 1")
@@ -155,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     views = sample_positions(args.variant, args.count, args.seed)
     warmup()
+    if args.compare:
+        configs = [tuple(int(x) for x in c.split(":")) for c in args.compare.split(",")]
+        compare(views, [(d, r) for d, r in configs])
+        return 0
     if args.depths:
         depths(
             views,

@@ -61,18 +61,21 @@ HINT_SECONDS = 0.25
 HINT_ROLLOUTS: Final = {
     ("compiled", "standard"): 6000,
     ("compiled", "teams"): 3000,
-    ("compiled", "points"): 1600,
+    ("compiled", "points"): 2800,
     ("python", "standard"): 240,
     ("python", "teams"): 120,
-    ("python", "points"): 60,
+    ("python", "points"): 100,
 }
-#: A points hand's hint plays 24 moves of each world, then squashes the position's evaluation
-#: into a chance of winning with this scale: measured against games played to the end on 30
-#: positions (benchmarks/bench_hints.py ``--depths``): as right on average (a root mean square
-#: difference of 2.6 points, the 300 full games' own noise), with 4.7 times less variance
-#: between two moves' scores and at 2.3 times less cost a world, so ten times as many moves
-#: are told apart in the same time. (The standard game's rollouts are cheap: played to the end.)
-HINT_DEPTHS: Final = {"standard": 100_000, "teams": 100_000, "points": 24}
+#: A points hand's hint plays 12 moves of each world, then squashes the position's evaluation
+#: into a chance of winning with this scale. Against games played to the end (300 worlds a
+#: move, 60 positions; ``benchmarks/bench_hints.py --compare``), 2,800 rollouts cut at 12
+#: moves told the best move apart in 37 positions of 60 (24 moves and 1,600 rollouts, in the
+#: same processor time: 24), none of the moves told apart better in truth, and the move picked
+#: lost 0.95 points of the best's chance (1.25): a move's estimate is 4.4 points from the full
+#: games' (root mean square; 2.6 at 24 moves), but two moves' scores in one world differ about
+#: three times less, and a world costs half as much. (The standard game's rollouts are cheap:
+#: played to the end.)
+HINT_DEPTHS: Final = {"standard": 100_000, "teams": 100_000, "points": 12}
 HINT_SCALE: Final = 80.0
 #: Full games: a hint's value is a chance of winning, not an evaluation.
 HINT_DEPTH = 100_000
