@@ -6,6 +6,12 @@ on every machine."""
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,3 +271,34 @@ def test_the_terminal_the_server_and_sorry_hint_show_the_same_estimates(
     assert main(argv) == 0
     printed = json.loads(capsys.readouterr().out)["moves"]
     assert [(m["move"], round(m["win"], 3), m["tied"]) for m in printed] == terminal
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_the_hint_in_words_in_tmux_at_80x24(tmp_path: Path) -> None:
+    """As a person meets it: ``sorry tui --load`` on a tmux pane of 80x24, h shows the hint in
+    words (no percentage), h again the figures, q and y quit."""
+    from sorry.tui.session import Session
+    from test_install_profiles import Terminal
+
+    game = Game.from_position(SEPARATED[0], card=SEPARATED[1])
+    save = tmp_path / "hint.json"
+    Session(seats=["human", "random"], game=game).save(save)
+    env = dict(os.environ, HOME=str(tmp_path), TERM="xterm-256color", LANG="C.UTF-8")
+    term = Terminal(tmp_path, env, size=(80, 24))
+    try:
+        term.start(f"{shlex.quote(sys.executable)} -m sorry tui --load {save}", tmp_path)
+        term.wait(lambda s: "Red pawn on Safety 1" in s, 120, "the choices")
+        term.keys("h")
+        shown = term.wait(lambda s: "Best:" in s, 120, "the hint")
+        side = "\n".join(line[line.rfind("│") + 1 :] for line in shown.splitlines())
+        assert "better than the others." in " ".join(side.split())
+        assert re.search(r"\bbest\b", side) and "not as good" in side
+        assert "%" not in side
+        assert all(cell_len(line) <= 80 for line in shown.splitlines())
+        term.keys("h")
+        shown = term.wait(lambda s: re.search(r"\d+% \[\d+–\d+\]", s) is not None, 30, "figures")
+        assert "Best:" in shown
+        term.keys("q", "y")
+        term.wait(lambda s: "[exit 0]" in s, 30, "the exit")
+    finally:
+        term.close()
