@@ -1,7 +1,7 @@
 """The compiled estimator of the after-game analysis (sorry.analysis._compiled on the kernel of
 sorry.fast): each node is packed as it is (whose turn, the card in hand, the piles, the hands),
-the wins are counted for the right colours, and its values agree with the easy bot playing
-itself in the reference engine."""
+the wins are counted for the right colours, and its values agree with the easy bot (and the
+medium bot, the default model) playing itself in the reference engine."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ ONE, ZERO = Fraction(1), Fraction(0)
 
 @pytest.fixture(scope="module")
 def est() -> CompiledEstimator:
-    return CompiledEstimator()
+    """The easy bot's rollouts (the default model is the medium bot's, tested below)."""
+    return CompiledEstimator("easybot")
 
 
 def test_the_default_estimator_is_compiled() -> None:
