@@ -273,8 +273,11 @@ class PlayoutEstimator:
 
 
 #: The compiled policies the estimator can roll out with, and the bot level that plays each
-#: exactly (the reference move): ``sorry.fast``'s ``easybot`` is the easy bot.
+#: exactly (the reference move): ``sorry.fast``'s ``easybot`` is the easy bot, its ``medium``
+#: the medium bot.
 COMPILED_POLICIES: Final = {"easybot": "easy", "random": "random", "medium": "medium"}
+#: The model of how people play: the medium bot, chosen by calibration on recorded games of
+#: stronger bots (docs/analysis.md, "The model, chosen by calibration").
 DEFAULT_COMPILED_POLICY: Final = "medium"
 
 
