@@ -1,10 +1,11 @@
 """How long a newcomer waits for the first card: ``sorry serve`` in a subprocess with its
 default settings (SQLite in a temporary folder; only the limit of new games per address and
-minute lifted, as the benchmark makes twenty in a minute), Chromium (Debian's, through Playwright) at
-each of the four sizes the browser game is checked at, the lobby opened and **Play the
-computer** tapped (clicked on the desktop); the time from the tap until a card is turned over
-in the middle of the board. ``--runs`` runs per size, a new game each, after one run not
-counted (the browser's and the server's first page). Prints each size's median and worst.
+minute lifted, as the benchmark makes twenty in a minute), Chromium (Debian's, through
+Playwright) at each of the four sizes the browser game is checked at, the lobby opened and
+**Play the computer** tapped (clicked on the desktop); the time from the tap until a card is
+turned over in the middle of the board. ``--runs`` runs per size, a new game each, after one
+run not counted (the browser's and the server's first page). Prints each size's median and
+worst.
 
     python benchmarks/bench_first_game.py --runs 5
 """
