@@ -44,7 +44,7 @@ from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..hintwords import AS_GOOD, BEST, NOT_AS_GOOD, hint_words
-from ..howto import card_rule, markdown as rules_markdown
+from ..howto import markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -1269,10 +1269,6 @@ class GameScreen(Screen[None]):
         if self.note:
             prompt.append(self.note + "\n", style="italic")
         if self.chooser is not None:
-            # the card to play, in its sentence of the rules (points: the card chosen)
-            card = self.chosen_card() if g.rules.points else g.card
-            if card is not None:
-                prompt.append(card_rule(card) + "\n")
             prompt.append(self.chooser.prompt())
         prompt.rstrip()
         prompt_box = self.query_one("#prompt", Static)
