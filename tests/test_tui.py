@@ -312,6 +312,9 @@ def test_hints_show_chances() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert screen.hints is not None and len(screen.hints) == len(s.game.legal_moves)
+        # the words first ("best", "as good"), the figures on h again
+        assert "best" in options_text(app) and "%" not in options_text(app)
+        await keys(app, pilot, "h")
         assert "%" in options_text(app)
         await keys(app, pilot, "m")
         assert isinstance(app.screen, MoveListScreen)
@@ -371,7 +374,7 @@ def test_hints_come_first_on_each_choice() -> None:
     app.hint_engine = "random"
 
     async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
-        await keys(app, pilot, "1", "h")  # the pawn on 8: long split labels
+        await keys(app, pilot, "1", "h", "h")  # the pawn on 8: long split labels; the figures
         view = app.screen.query_one(OptionsView)
         lines = options_text(app).splitlines()
         firsts = [lines[i] for i, row in enumerate(view.rows) if i == 0 or view.rows[i - 1] != row]
