@@ -22,6 +22,8 @@ PAGE_MESSAGES = (
     N_("Play a game"),
     N_("Leave the game"),
     N_("Your games"),
+    # the setting that plays a forced move (the only legal move) by itself
+    N_("Play my only move for me"),
 )
 
 #: Strings the game page's scripts show through ``t()``.
@@ -34,6 +36,7 @@ SCRIPT_MESSAGES = (
     # a turn with no legal move passes by itself; the line by the board says so
     N_("No move with a {card}: your turn passes."),
     N_("No move: your turn passes."),
+    N_("Your only move, played for you: {move}"),
     N_("You drew {card}: no move, your turn passed."),
     N_("No move: your turn passed."),
     N_("{colour} drew {card}: no move, the turn passed."),

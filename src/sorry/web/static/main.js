@@ -149,6 +149,44 @@ function forcedPass() {
   return !!(st && following.autoPass && myTurn() && st.view.legal_moves.length === 1 && st.view.legal_moves[0].move === "pass");
 }
 
+/** How long a forced move is shown before it is played for the player (ms, at normal speed). */
+const ONLY_MOVE_MS = 1400;
+
+/** The player chose (in the settings) to have a forced move played for them. */
+function autoPlayOn() {
+  try {
+    return localStorage.getItem("sorry:autoplay") === "on";
+  } catch {
+    return false;
+  }
+}
+
+/** The player's turn has one legal move (not a pass) and they chose to have it played for
+ * them: that move, else null. Off by default: a player may want to see and play it. */
+function onlyMove() {
+  const st = store.state;
+  if (!st || !autoPlayOn() || !myTurn() || forcedPass()) return null;
+  const moves = st.view.legal_moves;
+  return moves.length === 1 && moves[0].move !== "pass" ? moves[0] : null;
+}
+
+/** The state (its counter) whose forced move is due to be played for the player. */
+let onlyMoveAt = -1;
+
+/** Plays the forced move for the player after a moment (the line by the board says it). */
+function scheduleOnlyMove() {
+  const st = store.state;
+  const m = onlyMove();
+  if (!st || !m || ui.sending || onlyMoveAt === st.seq) return;
+  const seq = (onlyMoveAt = st.seq);
+  const wait = ONLY_MOVE_MS * Math.max(0.25, SPEEDS[/** @type {keyof typeof SPEEDS} */ (speedName())]);
+  window.setTimeout(() => {
+    const now = store.state;
+    const again = onlyMove();
+    if (now && now.seq === seq && again && again.move === m.move && !ui.sending) play(again);
+  }, wait);
+}
+
 /** The legal moves the board offers now (in points, those of the card chosen). */
 function offered() {
   const st = store.state;
@@ -219,6 +257,7 @@ function render() {
   d.following = holding() ? "yes" : "no";
   $("unread").hidden = !ui.unread;
   turnSignal(mine, gameName);
+  scheduleOnlyMove();
   cardShown(card && !s.replay && s.view.variant !== "points" ? `${st.seq}|${s.view.to_move}|${card}` : null);
 }
 
@@ -247,6 +286,7 @@ function renderActions(s, mine, moves, cand) {
   if (!mine) prompt = t("Waiting for {colour}…", { colour: colourName(s.view.to_move) });
   else if (forcedPass()) prompt = v.card ? t("No move with a {card}: your turn passes.", { card: cardName(v.card) }) : t("No move: your turn passes.");
   else if (ui.sending) prompt = t("Sending…");
+  else if (onlyMove()) prompt = t("Your only move, played for you: {move}", { move: choiceText(/** @type {LegalMove} */ (onlyMove())) });
   else if (points && !ui.card)
     prompt = v.legal_moves.every((m) => m.kind === "discard") ? t("No card in your hand can move a pawn: choose one to discard.") : t("Choose a card from your hand.");
   else if (!ui.picks.length) prompt = cand.next.size ? (touch() ? t("Tap a ringed pawn to move it.") : t("Click a ringed pawn to move it.")) : t("No move on the board: choose below.");
@@ -915,6 +955,16 @@ function wire() {
   });
   initEffects();
   initChatDrawer();
+  const autoPlay = input("autoplay-on");
+  autoPlay.checked = autoPlayOn();
+  autoPlay.addEventListener("change", () => {
+    try {
+      localStorage.setItem("sorry:autoplay", autoPlay.checked ? "on" : "off");
+    } catch {
+      /* private mode */
+    }
+    render();
+  });
   const sound = input("sound-on");
   sound.checked = soundOn();
   sound.addEventListener("change", () => setSound(sound.checked));
