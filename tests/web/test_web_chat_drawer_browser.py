@@ -171,6 +171,8 @@ def test_the_chat_next_to_the_board(
     assert not red.locator("#chat-panel").is_visible()
     if not touch:
         assert red.evaluate("document.activeElement.id") == "chat-open"
+    # Yellow's fifth line: a connection may send 4 at once, then one every 2 s (chat.RATE)
+    yellow.wait_for_timeout(2100)
     say(yellow, "again")
     red.wait_for_function("() => document.body.dataset.chatUnread === '1'", timeout=WAIT)
     # Escape closes it too, and gives the focus back to the button
