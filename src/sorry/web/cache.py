@@ -151,7 +151,7 @@ class GameCache:
             return False
         row, rows = found
         if row.seq < live.seq:  # moves were taken back (undo against bots): read it all again
-            return await self.reload(live)
+            return await self.reload(live, back=True)
         moved = False
         async with live.lock:
             changed = self.update_meta(live, row)
@@ -215,16 +215,17 @@ class GameCache:
         live.moved(game, row.seq, log_entry(row.seq, row.colour, row.actor, move, card, said), said)
         turn_began(live)
 
-    async def reload(self, live: LiveGame) -> bool:
+    async def reload(self, live: LiveGame, back: bool = False) -> bool:
         """Replace the game by the database's (replaying it whole) and send everyone the
-        full state; True if it had moved on."""
+        full state; True if it had moved on (or, with ``back``, been taken back: undo). A
+        game this process moved on since the database was read is kept."""
         found = await asyncio.to_thread(self.read, live.id)
         if found is None:
             return False
         row, rows, game = found
         async with live.lock:
             self.update_meta(live, row)
-            moved = row.seq != live.seq  # on, or back after an undo
+            moved = row.seq > live.seq or (back and row.seq < live.seq)
             if moved:
                 live.game = game
                 live.seq = row.seq
@@ -251,8 +252,10 @@ class GameCache:
         self.spawn(self.refresh(live))
 
     def notified(self, payload: str) -> None:
-        """From the LISTEN thread: another process committed ``game_id:seq``."""
-        gid, _, seq_text = payload.partition(":")
+        """From the LISTEN thread: another process committed ``game_id:seq``
+        (``game_id:seq:undo``: moves taken back)."""
+        gid, _, rest = payload.partition(":")
+        seq_text, _, what = rest.partition(":")
         live = self.live.get(gid)
         if live is None or self.loop is None:
             return
@@ -260,7 +263,9 @@ class GameCache:
             seq = int(seq_text)
         except ValueError:
             return
-        if seq != live.seq:  # a move, or moves taken back
+        # a move ahead of this process's; or moves taken back (undo against bots). A
+        # notification of this process's own earlier commit (behind it) is not news.
+        if seq > live.seq or (what == "undo" and seq != live.seq):
             self.loop.call_soon_threadsafe(self._refresh_soon, live)
 
     # -- letting go -----------------------------------------------------------------------

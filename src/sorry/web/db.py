@@ -528,7 +528,7 @@ class Database:
             raise ConflictError(game_id)
         conn.execute(moves.delete().where(moves.c.game_id == game_id, moves.c.seq > to_seq))
         if not self.is_sqlite:  # the other processes read the game again
-            conn.execute(sa.select(sa.func.pg_notify(self.channel, f"{game_id}:{to_seq}")))
+            conn.execute(sa.select(sa.func.pg_notify(self.channel, f"{game_id}:{to_seq}:undo")))
 
     def make_bot_in(self, conn: Connection, game_id: str, colour: int, level: str) -> bool:
         """Turn a human seat nobody has claimed into a bot of ``level``; whether it was."""
