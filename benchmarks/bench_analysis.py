@@ -15,8 +15,10 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
         [--count 200] [--skip 0]
     .venv/bin/python benchmarks/bench_analysis.py skill-table FILE.jsonl [FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py calibrate --games FILE.jsonl --model easy
-        --out FILE.jsonl
+        --out FILE.jsonl [--every 36] [--rollouts 64] [--count N]
     .venv/bin/python benchmarks/bench_analysis.py model-table FILE.jsonl [FILE.jsonl ...]
+        [--bootstrap N] [--all] [--strength POWER [--scale S]]
+    .venv/bin/python benchmarks/bench_analysis.py strength-fit FILE.jsonl [...] [--powers P ...]
     .venv/bin/python benchmarks/bench_analysis.py map-fit --train FILE.jsonl --test FILE.jsonl
         [--skill FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py ready [--games 3] [--level medium]
@@ -47,7 +49,11 @@ better than the second's (with a 95% interval), or, for equal levels, the mean d
 against its standard error. ``calibrate`` values sampled chance nodes of such games with a
 model (the analysis's estimator with the rollouts of the compiled ``medium`` bot, the default
 model, or of the ``easy`` bot) and ``model-table`` prints the reliability table and the
-calibration slope. ``speed``, ``noise``, ``skill`` and ``calibration`` take ``--policy
+calibration slope (each sample also carries its colour's progress, so ``--strength POWER``
+can adjust the predictions for the levels' strengths, ``sorry.analysis.calibration.
+with_strengths``: the log-odds moved by the strengths' difference times the game left to
+that power; ``strength-fit`` finds the scale of the strengths that fits files best, for each
+power). ``speed``, ``noise``, ``skill`` and ``calibration`` take ``--policy
 medium|easybot`` (the rollouts' policy; the analysis's default is medium).
 """
 
@@ -560,7 +566,7 @@ def model_values(model: str, rollouts: int) -> Any:
 
 def calibrate(args: argparse.Namespace) -> None:
     """Chance nodes of recorded bot games (``games``) valued by a model, against who won."""
-    from sorry.analysis.calibration import chance_nodes
+    from sorry.analysis.calibration import chance_nodes, side_progress
     from sorry.rng import Rng, derive_seed
 
     value = model_values(args.model, args.rollouts)
@@ -582,7 +588,16 @@ def calibrate(args: argparse.Namespace) -> None:
                 won = set(game.winners)
                 for node, v in zip(chosen, values, strict=True):
                     for c in game.colours:
-                        rows.append([node.turn, c, levels.get(c), float(v[c]), int(c in won)])
+                        rows.append(
+                            [
+                                node.turn,
+                                c,
+                                levels.get(c),
+                                float(v[c]),
+                                int(c in won),
+                                side_progress(node, (c,)),
+                            ]
+                        )
             fh.write(
                 json.dumps(
                     {
@@ -601,6 +616,82 @@ def calibrate(args: argparse.Namespace) -> None:
     print(file=sys.stderr)
 
 
+def _calibrate_items(files: list[str]) -> list[dict[str, Any]]:
+    """The games of ``calibrate`` files (one JSON object a game)."""
+    out = []
+    for name in files:
+        out += [json.loads(x) for x in Path(name).read_text().splitlines() if x.strip()]
+    return out
+
+
+def _predictions(
+    item: dict[str, Any], power: float | None, scale: float = 1.0
+) -> list[tuple[str, float, int]]:
+    """(level, prediction, won) of every sampled side of one ``calibrate`` game; with
+    ``power``, the prediction adjusted for the levels' strengths
+    (:func:`sorry.analysis.calibration.with_strengths`, ``scale`` times
+    :data:`~sorry.analysis.calibration.LEVEL_STRENGTH`), the game left from the progress
+    the samples carry (each colour a side: two- or more-player games, not teams)."""
+    from sorry.analysis.calibration import LEVEL_STRENGTH, with_strengths
+
+    rows = item["samples"]
+    if power is None:
+        return [(str(r[2]), float(r[3]), int(r[4])) for r in rows]
+    out = []
+    k = 0
+    while k < len(rows):  # the rows of one node: consecutive, the same turn
+        j = k
+        while j < len(rows) and rows[j][0] == rows[k][0]:
+            j += 1
+        node = rows[k:j]
+        colours = [int(r[1]) for r in node]
+        shares = [0.0] * 4
+        strengths = [0.0] * 4
+        for r in node:
+            shares[int(r[1])] = float(r[3])
+            strengths[int(r[1])] = scale * LEVEL_STRENGTH.get(str(r[2]), 0.0)
+        left = 1.0 - max(float(r[5]) for r in node) / 260
+        adjusted = with_strengths(shares, left, strengths, [(c,) for c in colours], power)
+        out += [(str(r[2]), adjusted[int(r[1])], int(r[4])) for r in node]
+        k = j
+    return out
+
+
+def strength_fit(args: argparse.Namespace) -> None:
+    """The scale of the levels' strengths that fits ``calibrate`` files best (maximum
+    likelihood, the model's log-odds kept as they are), for each power of the game left;
+    then the slope, the Brier score and the largest decile gap with it."""
+    import math
+
+    from sorry.analysis.calibration import calibration_slope
+
+    items = _calibrate_items(args.files)
+
+    def loglik(power: float, scale: float) -> float:
+        total = 0.0
+        for it in items:
+            for _l, p, o in _predictions(it, power, scale):
+                q = min(1 - 1e-9, max(1e-9, p))
+                total += math.log(q if o else 1 - q)
+        return total
+
+    for power in args.powers:
+        lo, hi = 0.0, 3.0
+        for _ in range(30):  # the log-likelihood is concave in the scale: ternary search
+            a, b = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+            if loglik(power, a) < loglik(power, b):
+                lo = a
+            else:
+                hi = b
+        scale = (lo + hi) / 2
+        pairs = [(p, o) for it in items for _l, p, o in _predictions(it, power, scale)]
+        worst = max((abs(b.gap) for b in reliability(pairs) if b.count >= 30), default=0.0)
+        print(
+            f"power {power:g}: scale {scale:.3f}; slope {calibration_slope(pairs):.3f}, "
+            f"Brier {brier(pairs):.4f}, largest decile gap {100 * worst:.1f} points"
+        )
+
+
 def model_table(args: argparse.Namespace) -> None:
     """The reliability table (pooled over both sides, and by the side's level) and the
     calibration slope of ``calibrate`` files."""
@@ -611,21 +702,22 @@ def model_table(args: argparse.Namespace) -> None:
     by_game: list[list[tuple[float, int]]] = []
     games = 0
     meta: dict[str, Any] = {}
-    for name in args.files:
-        for line in Path(name).read_text().splitlines():
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            games += 1
-            meta = {k: item[k] for k in ("pair", "model", "rollouts")}
-            by_game.append([])
-            for _turn, _c, level, p, won in item["samples"]:
-                pairs.append((p, won))
-                by_level.setdefault(str(level), []).append((p, won))
-                by_game[-1].append((p, won))
+    for item in _calibrate_items(args.files):
+        games += 1
+        meta = {k: item[k] for k in ("pair", "model", "rollouts")}
+        by_game.append([])
+        for level, p, won in _predictions(item, args.strength, args.scale):
+            pairs.append((p, won))
+            by_level.setdefault(str(level), []).append((p, won))
+            by_game[-1].append((p, won))
+    strength = (
+        f", with the levels' strengths (power {args.strength:g}, scale {args.scale:g})"
+        if args.strength is not None
+        else ""
+    )
     print(
         f"{meta.get('pair')}: {games} games, {len(pairs)} predictions; model "
-        f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card"
+        f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card{strength}"
     )
     if args.bootstrap:  # the slope's 95% interval, the games resampled (a game's nodes together)
         import random
@@ -724,7 +816,7 @@ def _map_rows(
             st = strength.get((it["pair"], int(it["game"])))
             if skill_files and st is None:  # only the games with strengths
                 continue
-            for _turn, c, _level, p, won in it["samples"]:
+            for _turn, c, _level, p, won, *_rest in it["samples"]:
                 d = 0.0
                 if st is not None:
                     mine = st["RBYG"[c]]
@@ -1002,6 +1094,17 @@ def main() -> None:
     mt.add_argument("files", nargs="+")
     mt.add_argument("--all", action="store_true", help="a table for each level too")
     mt.add_argument("--bootstrap", type=int, default=0, help="resamples for the slope's interval")
+    mt.add_argument(
+        "--strength",
+        type=float,
+        metavar="POWER",
+        help="adjust for the levels' strengths, times the game left to this power",
+    )
+    mt.add_argument("--scale", type=float, default=1.0, help="times the levels' strengths")
+    sf = sub.add_parser("strength-fit")
+    sf.add_argument("files", nargs="+")
+    sf.add_argument("--powers", type=float, nargs="+", default=[0.5, 1.0, 1.5, 2.0])
+    sf.set_defaults(func=strength_fit)
     mt.set_defaults(func=model_table)
     mf = sub.add_parser("map-fit")
     mf.add_argument("--train", nargs="+", required=True, help="calibrate files to fit on")

@@ -171,6 +171,70 @@ def brier(pairs: Sequence[tuple[float, int]]) -> float:
     return sum((p - o) ** 2 for p, o in pairs) / len(pairs) if pairs else 0.0
 
 
+#: The strength of each bot level in the standard game: the log-odds of its win rate against
+#: the medium bot, the model (``docs/strength.md``, thousands of games each: expert vs medium
+#: 62.9%, hard vs medium 53.7%, medium vs easy 56.5%, easy vs random 76.0%, the last two
+#: chained). The model's own level, and a player of unknown strength, is 0.
+LEVEL_STRENGTH: Final[dict[str, float]] = {
+    "random": -1.415,
+    "easy": -0.262,
+    "medium": 0.0,
+    "hard": 0.148,
+    "expert": 0.528,
+}
+
+
+def game_left(game: Game) -> float:
+    """How much of the game is left: 1 at the start, 0 when a side is HOME: one minus the
+    progress of the side furthest ahead, as a share of its way (65 steps a pawn).
+
+    >>> from sorry import Game
+    >>> game_left(Game.from_position("R:S,S,S,S Y:S,S,S,S R"))
+    1.0
+    >>> game_left(Game.from_position("R:H,H,S,S Y:S,S,S,S R"))
+    0.5
+    """
+    return 1.0 - max(
+        side_progress(game, side) / (65 * sum(len(game.state.pawns[c]) for c in side))
+        for side in sides_of(game)
+    )
+
+
+def with_strengths(
+    shares: Sequence[float],
+    left: float,
+    strengths: Sequence[float],
+    sides: Sequence[Sequence[int]],
+    power: float = 1.0,
+) -> list[float]:
+    """Win shares (per colour) adjusted for the players' strengths: each side's share times
+    ``exp(s * left ** power)``, ``s`` its strength (the mean of its colours', from
+    :data:`LEVEL_STRENGTH`, 0 for the model's), then normalised over the sides: in a
+    two-player game the log-odds move by the difference of the strengths, in full at the
+    start (``left`` 1) and less as the game runs out (a better player has fewer moves left
+    to show it). Equal strengths change nothing.
+
+    >>> [round(x, 3) for x in with_strengths([0.5, 0, 0.5, 0], 1.0, [0.528, 0, 0, 0], [(0,), (2,)])]
+    [0.629, 0.0, 0.371, 0.0]
+    >>> with_strengths([0.3, 0, 0.7, 0], 0.8, [0.1, 0, 0.1, 0], [(0,), (2,)])
+    [0.3, 0.0, 0.7, 0.0]
+    """
+    side_strength = [sum(strengths[c] for c in side) / len(side) for side in sides]
+    if max(side_strength) - min(side_strength) < 1e-12:
+        return [float(x) for x in shares]  # equal strengths: the model's shares
+    weight = max(0.0, left) ** power
+    raw = [
+        shares[side[0]] * math.exp(s * weight) for side, s in zip(sides, side_strength, strict=True)
+    ]
+    total = sum(raw)
+    out = [float(x) for x in shares]
+    if total > 0:
+        for side, w in zip(sides, raw, strict=True):
+            for c in side:
+                out[c] = w / total
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One chance node of a self-play game, with the estimate and the naive estimate of each
@@ -247,6 +311,7 @@ def samples(
 
 
 __all__ = [
+    "LEVEL_STRENGTH",
     "NAIVE_TEMPERATURE",
     "Bin",
     "ProgressEstimator",
@@ -254,8 +319,10 @@ __all__ = [
     "brier",
     "calibration_slope",
     "chance_nodes",
+    "game_left",
     "naive_values",
     "reliability",
     "samples",
     "self_play",
+    "with_strengths",
 ]

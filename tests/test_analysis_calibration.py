@@ -1,0 +1,102 @@
+"""The calibration measures of the after-game analysis (``sorry.analysis.calibration``): the
+slope and the reliability table on known predictions, and the adjustment of the model's win
+shares for the players' strengths."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, strategies as st
+
+from sorry import Game
+from sorry.analysis.calibration import (
+    LEVEL_STRENGTH,
+    brier,
+    calibration_slope,
+    game_left,
+    reliability,
+    with_strengths,
+)
+from sorry.bots import LEVELS
+
+
+def test_every_level_has_a_strength_ordered_as_the_ladder() -> None:
+    assert list(LEVEL_STRENGTH) == list(LEVELS)
+    values = [LEVEL_STRENGTH[level] for level in LEVELS]
+    assert values == sorted(values)
+    assert LEVEL_STRENGTH["medium"] == 0.0  # the model's own level
+
+
+def test_a_strength_gap_at_the_start_is_the_head_to_head_win_rate() -> None:
+    # the expert against the medium bot from an even start: its measured 62.9%
+    got = with_strengths([0.5, 0.0, 0.5, 0.0], 1.0, [0.528, 0, 0, 0], [(0,), (2,)])
+    assert got[0] == pytest.approx(0.629, abs=0.001)
+    assert got[2] == pytest.approx(0.371, abs=0.001)
+    # the same gap counts less with less of the game left, and not at all at the end
+    later = with_strengths([0.5, 0.0, 0.5, 0.0], 0.3, [0.528, 0, 0, 0], [(0,), (2,)])
+    assert 0.5 < later[0] < got[0]
+    assert with_strengths([0.5, 0, 0.5, 0], 0.0, [0.528, 0, 0, 0], [(0,), (2,)])[0] == 0.5
+
+
+def test_a_decided_game_stays_decided() -> None:
+    assert with_strengths([1.0, 0.0, 0.0, 0.0], 0.5, [-1.4, 0, 0.5, 0], [(0,), (2,)]) == [
+        1.0,
+        0.0,
+        0.0,
+        0.0,
+    ]
+
+
+def test_teams_move_together() -> None:
+    got = with_strengths([0.5, 0.5, 0.5, 0.5], 1.0, [0.5, 0.0, 0.5, 0.0], [(0, 2), (1, 3)])
+    assert got[0] == got[2] > 0.5
+    assert got[1] == got[3] == pytest.approx(1 - got[0])
+
+
+@given(
+    st.lists(st.floats(0.01, 1.0), min_size=3, max_size=3),
+    st.lists(st.floats(-1.5, 1.5), min_size=3, max_size=3),
+    st.floats(0.0, 1.0),
+    st.floats(0.5, 2.0),
+)
+def test_shares_stay_a_distribution_and_the_stronger_gains(
+    raw: list[float], strength: list[float], left: float, power: float
+) -> None:
+    total = sum(raw)
+    shares = [raw[0] / total, raw[1] / total, raw[2] / total, 0.0]
+    strengths = [*strength, 0.0]
+    got = with_strengths(shares, left, strengths, [(0,), (1,), (2,)], power)
+    assert sum(got) == pytest.approx(1.0)
+    assert got[3] == 0.0
+    # the ratio of two sides' shares moves by the difference of their strengths
+    w = left**power
+    assert math.log(got[0] / got[1]) == pytest.approx(
+        math.log(shares[0] / shares[1]) + (strength[0] - strength[1]) * w, abs=1e-9
+    )
+
+
+def test_the_game_left_from_progress() -> None:
+    assert game_left(Game.from_position("R:S,S,S,S Y:S,S,S,S R")) == 1.0
+    assert game_left(Game.from_position("R:H,H,H,S Y:H,S,S,S R")) == pytest.approx(0.25)
+    # the side furthest ahead decides, not the one behind
+    ahead = game_left(Game.from_position("R:H,H,S,S Y:S,S,S,S R"))
+    assert ahead == game_left(Game.from_position("R:H,H,S,S Y:H,H,S,S R")) == 0.5
+
+
+def test_slope_and_reliability_of_known_predictions() -> None:
+    # outcomes drawn exactly as predicted: a slope of 1; the same predictions pulled halfway
+    # to 1/2 look underconfident (slope above 1), pushed out overconfident (below 1)
+    ps = [i / 50 for i in range(1, 50)]
+    fair = [(p, o) for p in ps for o in (1, 0) for _ in range(round(100 * (p if o else 1 - p)))]
+    assert calibration_slope(fair) == pytest.approx(1.0, abs=0.01)
+
+    def pushed(p: float, k: float) -> float:
+        return 1 / (1 + math.exp(-k * math.log(p / (1 - p))))
+
+    assert calibration_slope([(pushed(p, 0.5), o) for p, o in fair]) == pytest.approx(2, abs=0.05)
+    assert calibration_slope([(pushed(p, 2), o) for p, o in fair]) == pytest.approx(0.5, abs=0.02)
+    bins = reliability(fair)
+    assert sum(b.count for b in bins) == len(fair)
+    assert max(abs(b.gap) for b in bins if b.count) < 0.01
+    assert brier(fair) < brier([(0.5, o) for _p, o in fair])
