@@ -719,18 +719,13 @@ def model_table(args: argparse.Namespace) -> None:
         f"{meta.get('pair')}: {games} games, {len(pairs)} predictions; model "
         f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card{strength}"
     )
-    if args.bootstrap:  # the slope's 95% interval, the games resampled (a game's nodes together)
-        import random
-
-        rng = random.Random(29)
-        slopes = sorted(
-            calibration_slope([x for _ in by_game for x in rng.choice(by_game)])
-            for _b in range(args.bootstrap)
-        )
-        k = len(slopes)
+    intervals: dict[str, Any] = {}
+    if args.bootstrap:  # 95% intervals, the games resampled (a game's nodes together)
+        intervals = _bootstrap(by_game, args.bootstrap)
+        low, high = intervals["slope"]
         print(
-            f"slope {calibration_slope(pairs):.3f}, 95% interval {slopes[int(0.025 * k)]:.2f}-"
-            f"{slopes[min(k - 1, int(0.975 * k))]:.2f} ({k} resamples of the games)"
+            f"slope {calibration_slope(pairs):.3f}, 95% interval {low:.2f}-{high:.2f} "
+            f"({args.bootstrap} resamples of the games)"
         )
     groups = [("pooled", pairs)]
     if len(by_level) > 1:
@@ -743,14 +738,62 @@ def model_table(args: argparse.Namespace) -> None:
             f"{calibration_slope(group):.3f}, largest decile gap {100 * worst:.1f} points"
         )
         if name == "pooled" or args.all:
-            print("| predicted | n | mean predicted % | observed % | gap (points) |")
-            print("|---|---:|---:|---:|---:|")
-            for b in bins:
+            ci = intervals.get("gaps") if name == "pooled" else None
+            extra = " gap 95% interval |" if ci else ""
+            print(f"| predicted | n | mean predicted % | observed % | gap (points) |{extra}")
+            print("|---|---:|---:|---:|---:|" + ("---|" if ci else ""))
+            for k, b in enumerate(bins):
                 gap = f"{b.gap * 100:+.1f}" if b.count else "-"
+                more = f" {100 * ci[k][0]:+.1f} to {100 * ci[k][1]:+.1f} |" if ci else ""
                 print(
                     f"| {b.low:.1f}-{b.high:.1f} | {b.count} | {b.predicted * 100:.1f} | "
-                    f"{b.observed * 100:.1f} | {gap} |"
+                    f"{b.observed * 100:.1f} | {gap} |{more}"
                 )
+
+
+def _bootstrap(by_game: list[list[tuple[float, int]]], resamples: int) -> dict[str, Any]:
+    """95% intervals of the calibration slope and of each decile's gap, the games resampled
+    with replacement (a game's predictions together: they share its outcome), numpy."""
+    import numpy as np
+
+    p = np.array([x for g in by_game for x, _o in g], dtype=float)
+    o = np.array([y for g in by_game for _x, y in g], dtype=float)
+    game = np.repeat(np.arange(len(by_game)), [len(g) for g in by_game])
+    q = np.clip(p, 0.005, 0.995)
+    x = np.log(q / (1 - q))
+    bin_of = np.minimum(9, np.maximum(0, (p * 10).astype(int)))
+    rng = np.random.default_rng(29)
+    slopes = []
+    gaps = []
+    for _r in range(resamples):
+        w = np.bincount(rng.integers(0, len(by_game), len(by_game)), minlength=len(by_game))[
+            game
+        ].astype(float)
+        a = b = 0.0
+        b = 1.0
+        for _step in range(50):  # weighted logistic regression of o on x, Newton's method
+            m = 1 / (1 + np.exp(-(a + b * x)))
+            r = w * (o - m)
+            h = w * m * (1 - m)
+            ga, gb = r.sum(), (r * x).sum()
+            haa, hab, hbb = h.sum(), (h * x).sum(), (h * x * x).sum()
+            det = haa * hbb - hab * hab
+            if det <= 0:
+                break
+            da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+            a, b = a + da, b + db
+            if abs(da) + abs(db) < 1e-10:
+                break
+        slopes.append(b)
+        n = np.bincount(bin_of, weights=w, minlength=10)
+        gap = (np.bincount(bin_of, weights=w * (o - p), minlength=10)) / np.maximum(n, 1e-9)
+        gaps.append(gap)
+    lo, hi = np.percentile(np.array(slopes), [2.5, 97.5])
+    g_lo, g_hi = np.percentile(np.array(gaps), [2.5, 97.5], axis=0)
+    return {
+        "slope": (float(lo), float(hi)),
+        "gaps": [(float(u), float(v)) for u, v in zip(g_lo, g_hi, strict=True)],
+    }
 
 
 def _logistic_fit(xs: list[list[float]], ys: list[int]) -> list[float]:
