@@ -9,13 +9,18 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from sorry import Game
+from analysis_helpers import record
+from sorry import Game, Rules
+from sorry.analysis import analyse
 from sorry.analysis.calibration import (
     LEVEL_STRENGTH,
+    ProgressEstimator,
+    StrengthEstimator,
     brier,
     calibration_slope,
     game_left,
     reliability,
+    seat_strengths,
     with_strengths,
 )
 from sorry.bots import LEVELS
@@ -100,3 +105,29 @@ def test_slope_and_reliability_of_known_predictions() -> None:
     assert sum(b.count for b in bins) == len(fair)
     assert max(abs(b.gap) for b in bins if b.count) < 0.01
     assert brier(fair) < brier([(0.5, o) for _p, o in fair])
+
+
+def test_the_seats_strengths() -> None:
+    rec = record("standard", 2, levels=("hard", "easy"))
+    assert seat_strengths(rec) == (LEVEL_STRENGTH["hard"], 0.0, LEVEL_STRENGTH["easy"], 0.0)
+
+
+def test_an_account_on_strengths_adds_up_and_equal_strengths_change_nothing() -> None:
+    rec = record("standard", 2)
+    plain = analyse(rec, estimator=ProgressEstimator())
+    same = analyse(rec, estimator=StrengthEstimator(ProgressEstimator(), [0.3] * 4))
+    assert [pt.values for pt in same.points] == [pt.values for pt in plain.points]
+    strong = analyse(rec, estimator=StrengthEstimator(ProgressEstimator(), [0.5, 0, 0, 0]))
+    for p in strong.players:
+        assert p.start + p.luck + p.own_decisions + p.others_decisions == p.result  # exactly
+    red = {p.colour: p for p in strong.players}[0]
+    assert red.start > {p.colour: p for p in plain.players}[0].start
+    assert sum(p.start for p in strong.players) == 1
+
+
+def test_strengths_in_a_team_game_move_both_partners() -> None:
+    g = Game.from_position("R:S,S,S,S B:S,S,S,S Y:S,S,S,S G:S,S,S,S R", Rules(variant="teams"))
+    [inner] = ProgressEstimator().values([g], 1, 0)
+    [v] = StrengthEstimator(ProgressEstimator(), [0.4, 0, 0, 0]).values([g], 1, 0)
+    assert v[0] == v[2] > inner[0]
+    assert v[1] == v[3] < inner[1]

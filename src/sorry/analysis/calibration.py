@@ -34,9 +34,10 @@ from ..bots.base import PROGRESS
 from ..bots.levels import EasyBot
 from ..game import Game, Resign
 from ..moves import Move
+from ..record import GameRecord
 from ..rng import Rng, derive_seed
 from ..rules import Rules
-from .estimator import Values, determinised_values, result_values
+from .estimator import Estimator, Values, determinised_values, reference_moves, result_values
 
 #: The naive estimate's temperature, in steps of progress: chosen by the Brier score over
 #: 40-300 on self-play games of easy bots apart from the benchmark's (seeds from 10**6; 300
@@ -235,6 +236,78 @@ def with_strengths(
     return out
 
 
+#: How the strengths' weight falls as the game runs out: ``left ** STRENGTH_POWER``
+#: (:func:`with_strengths`). 0.5 is what a random walk gives (a skill's drift grows with the
+#: moves left, the cards' noise with their square root); chosen on development games
+#: (``bench_analysis.py strength-fit``, docs/analysis.md).
+STRENGTH_POWER: Final = 0.5
+
+
+def seat_strengths(record: GameRecord) -> tuple[float, float, float, float]:
+    """Each colour's strength from who played it: a bot's level's :data:`LEVEL_STRENGTH`,
+    0 (the model's own) for a person or an unknown player."""
+    out = [0.0] * 4
+    for seat in record.seats:
+        if seat.kind == "bot" and seat.level is not None:
+            out[seat.colour] = LEVEL_STRENGTH.get(seat.level, 0.0)
+    return (out[0], out[1], out[2], out[3])
+
+
+class StrengthEstimator:
+    """Another estimator's values adjusted for the players' strengths (:func:`with_strengths`,
+    the game left of each node by :func:`game_left`): the rollouts, the reference player and
+    the engine are the inner estimator's; only the win shares it reports move. Equal
+    strengths give the inner values exactly. The account built on it still adds up exactly
+    (every value is one number per node, whatever it is)."""
+
+    def __init__(
+        self, inner: Estimator, strengths: Sequence[float], power: float = STRENGTH_POWER
+    ) -> None:
+        self.inner = inner
+        self.strengths = [float(x) for x in strengths]
+        self.power = power
+        self.policy = inner.policy
+        self.engine = inner.engine
+        self.plays_decisions = bool(getattr(inner, "plays_decisions", False))
+
+    def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
+        got = self.inner.values(nodes, rollouts, seed)
+        out: list[Values] = []
+        for node, v in zip(nodes, got, strict=True):
+            if node.is_over():
+                out.append(v)
+                continue
+            shares = with_strengths(
+                [float(x) for x in v], game_left(node), self.strengths, sides_of(node), self.power
+            )
+            if shares == [float(x) for x in v]:
+                out.append(v)
+                continue
+            # exact fractions that add up to what the inner values add up to: the last
+            # side takes the rest
+            sides = sides_of(node)
+            f = [Fraction(x) for x in shares]
+            last = sides[-1]
+            rest = sum((v[s[0]] for s in sides), Fraction(0)) - sum(
+                (f[s[0]] for s in sides[:-1]), Fraction(0)
+            )
+            for c in last:
+                f[c] = rest
+            out.append((f[0], f[1], f[2], f[3]))
+        return out
+
+    def reference_move(self, game: Game) -> Move:
+        return self.inner.reference_move(game)
+
+    def reference_moves(self, game: Game) -> list[Move]:
+        return reference_moves(self.inner, game)
+
+    def view_values(
+        self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
+    ) -> list[Values]:
+        return determinised_values(self, game, moves, rollouts, worlds, seed)
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One chance node of a self-play game, with the estimate and the naive estimate of each
@@ -313,9 +386,11 @@ def samples(
 __all__ = [
     "LEVEL_STRENGTH",
     "NAIVE_TEMPERATURE",
+    "STRENGTH_POWER",
     "Bin",
     "ProgressEstimator",
     "Sample",
+    "StrengthEstimator",
     "brier",
     "calibration_slope",
     "chance_nodes",
@@ -323,6 +398,7 @@ __all__ = [
     "naive_values",
     "reliability",
     "samples",
+    "seat_strengths",
     "self_play",
     "with_strengths",
 ]
