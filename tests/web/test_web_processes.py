@@ -15,7 +15,16 @@ import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from server_helpers import ServerProcess, fast_settings, hello, new_game, play, recv, track
+from server_helpers import (
+    ServerProcess,
+    fast_settings,
+    hello,
+    new_game,
+    play,
+    recv,
+    recv_until,
+    track,
+)
 from sorry.record import GameRecord, verify
 from sorry.web import create_app
 from sorry.web.db import Database
@@ -288,3 +297,97 @@ def test_two_processes_serve_one_game(two_servers: tuple[ServerProcess, ServerPr
         dup.close()
     for c in [*clients.values(), spectator_b]:
         c.close()
+
+
+def my_turn(c: Client, state: dict[str, Any], seat: str) -> dict[str, Any]:
+    """The state once it is ``seat``'s decision (the bots' moves followed)."""
+    while not (state["status"] == "over" or state["view"]["legal_moves"]):
+        state = recv_until(c, lambda m: m["type"] == "state")
+    assert state["view"]["to_move"] == seat or state["status"] == "over"
+    return state
+
+
+def at_seq(c: Client, seq: int) -> dict[str, Any]:
+    """The first state at sequence number ``seq``."""
+    return recv_until(c, lambda m: m["type"] == "state" and m["seq"] == seq)
+
+
+def test_undo_on_one_process_is_seen_by_the_other_and_after_a_restart(
+    two_servers: tuple[ServerProcess, ServerProcess], postgres_url: str
+) -> None:
+    """Red plays against a bot on process A; B serves the game too (a spectator, and Red's
+    second tab). Red takes her move back on A: B's clients get the game at the undone
+    decision (the position string, the card, the legal moves, the log), B's move at the
+    state before the undo is refused as stale, and a server started afresh on the database
+    reads the same. Played again there, the same move brings the same cards as the first
+    time (the cards drawn since went back on the deck in their order)."""
+    a, b = two_servers
+    g = a.api(
+        "/api/games",
+        {
+            "seats": [
+                {"colour": "R", "kind": "invite"},
+                {"colour": "Y", "kind": "bot", "level": "easy"},
+            ]
+        },
+    )
+    gid = g["id"]
+    token = next(s["token"] for s in g["seats"] if s["colour"] == "R")
+    red = Client(a, gid)
+    state = my_turn(red, hello(red, "R", token), "R")
+    # a turn with a choice, a few turns in, not a 2 (the bot plays after it)
+    for _ in range(40):
+        view = state["view"]
+        if len(view["legal_moves"]) > 1 and state["seq"] >= 4 and view["card"] != "2":
+            break
+        state = my_turn(red, play(red, state, view["legal_moves"][0]["move"]), "R")
+    before, seq = state["view"], state["seq"]
+    move = before["legal_moves"][-1]["move"]
+    after = my_turn(red, play(red, state, move), "R")
+    assert after["seq"] > seq + 1  # the bot moved too
+    cards_after = [e["card"] for e in after["log"][seq:]]  # Red's move's, then the bot's
+    # B follows the game: a spectator and Red's second tab, both at the state after
+    watcher, tab = Client(b, gid), Client(b, gid)
+    for c, seat in ((watcher, None), (tab, "R")):
+        st = hello(c, seat, token if seat else None)
+        if st["seq"] < after["seq"]:
+            st = at_seq(c, after["seq"])
+        assert st["view"]["position"] == after["view"]["position"]
+    red.send({"type": "undo", "seq": after["seq"]})
+    assert recv_until(red, lambda m: m["type"] in ("undone", "rejected")) == {
+        "type": "undone",
+        "seq": seq,
+    }
+    # B's clients are told: the whole game again, at the decision taken back
+    for c in (watcher, tab):
+        back = at_seq(c, seq)
+        assert back["view"]["position"] == before["position"]
+        assert back["view"]["card"] == before["card"]
+        assert back["view"]["draw_count"] == before["draw_count"]
+        assert [e["seq"] for e in back["log"]] == list(range(1, seq + 1))
+    assert back["view"]["legal_moves"] == before["legal_moves"]  # Red's tab's
+    # a move sent to B at the state before the undo is refused, not played
+    tab.send({"type": "move", "seq": after["seq"], "move": after["view"]["legal_moves"][0]["move"]})
+    refused = recv_until(tab, lambda m: m["type"] in ("accepted", "rejected"))
+    assert refused["type"] == "rejected" and refused["code"] == "stale", refused
+    for c in (red, watcher, tab):
+        c.close()
+    a.stop()
+    b.stop()
+    # a server started afresh on the database reads the game at the undone decision
+    fresh = ServerProcess(postgres_url, "--bot-delay", "0.05")
+    try:
+        red = Client(fresh, gid)
+        read = hello(red, "R", token)
+        assert read["seq"] == seq
+        assert read["view"]["position"] == before["position"]
+        assert read["view"]["card"] == before["card"]
+        assert read["view"]["legal_moves"] == before["legal_moves"]
+        assert read["view"]["draw_count"] == before["draw_count"]
+        # the same move again: the same cards come, in the deck's order
+        again = my_turn(red, play(red, read, move), "R")
+        assert [e["card"] for e in again["log"][seq:]][: len(cards_after)] == cards_after
+        assert again["view"]["card"] == after["view"]["card"]
+        red.close()
+    finally:
+        fresh.stop()

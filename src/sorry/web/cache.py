@@ -218,26 +218,44 @@ class GameCache:
     async def reload(self, live: LiveGame, back: bool = False) -> bool:
         """Replace the game by the database's (replaying it whole) and send everyone the
         full state; True if it had moved on (or, with ``back``, been taken back: undo). A
-        game this process moved on since the database was read is kept."""
-        found = await asyncio.to_thread(self.read, live.id)
-        if found is None:
-            return False
-        row, rows, game = found
-        async with live.lock:
-            self.update_meta(live, row)
-            moved = row.seq > live.seq or (back and row.seq < live.seq)
-            if moved:
-                live.game = game
-                live.seq = row.seq
-                live.hints.clear()
-                live.log, live.said = log_entries(live.game, rows)
-                live.log_text.clear()
-                live.last_change = time.monotonic()
-                turn_began(live)
-            for conn in list(live.conns):
-                self.audience.send_state(live, conn, full=True)
+        game this process moved on since the database was read is kept.
+
+        With ``back`` the database is read under the game's lock: no commit of this process
+        is then under way (each commits under the lock before the game moves on), so a game
+        behind this process's was truly taken back. Read before the lock, a game this
+        process moved on meanwhile would look taken back (its own last moves undone, its
+        next move refused as stale)."""
+        if back:
+            async with live.lock:
+                found = await asyncio.to_thread(self.read, live.id)
+                moved = found is not None and self._take(live, *found, back=True)
+        else:
+            found = await asyncio.to_thread(self.read, live.id)
+            if found is None:
+                return False
+            async with live.lock:
+                moved = self._take(live, *found)
         if moved:
             self.changed(live, remote=True)
+        return moved
+
+    def _take(
+        self, live: LiveGame, row: GameRow, rows: list[MoveRow], game: Game, back: bool = False
+    ) -> bool:
+        """Take the game as the database has it (under the game's lock) if it is ahead of
+        this process's (or, with ``back``, behind it); everyone gets the full state."""
+        self.update_meta(live, row)
+        moved = row.seq > live.seq or (back and row.seq < live.seq)
+        if moved:
+            live.game = game
+            live.seq = row.seq
+            live.hints.clear()
+            live.log, live.said = log_entries(live.game, rows)
+            live.log_text.clear()
+            live.last_change = time.monotonic()
+            turn_began(live)
+        for conn in list(live.conns):
+            self.audience.send_state(live, conn, full=True)
         return moved
 
     def reconnected(self) -> None:
