@@ -7,6 +7,7 @@ phone; tap targets of 44 px; axe clean. Set SORRY_SCREENSHOTS=DIR to keep the sc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -135,5 +136,65 @@ def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, sc
     assert "Red resigns" in page.inner_text("#log")
     check_sizes(page, viewport)
     shot(page, f"resigned-{viewport}-{scheme}")
+    assert axe_violations(page) == []
+    assert errors == []
+
+
+def resigned_game(server: ServerProcess, name: str) -> None:
+    """A public game, Red (a person) against an easy bot, which Red resigns on her first
+    turn (through the WebSocket, with her seat's token)."""
+    from websockets.sync.client import connect
+
+    body_ = {
+        "name": name,
+        "public": True,
+        "seats": [
+            {"colour": "R", "kind": "invite"},
+            {"colour": "Y", "kind": "bot", "level": "easy"},
+        ],
+    }
+    r = httpx.post(server.base + "/api/games", json=body_, timeout=30)
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    token = next(s["token"] for s in r.json()["seats"] if s["colour"] == "R")
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{gid}", open_timeout=30) as ws:
+        ws.send(json.dumps({"type": "hello", "seat": "R", "token": token}))
+        ws.send(json.dumps({"type": "resign"}))
+        while True:
+            m = json.loads(ws.recv(timeout=60))
+            assert m["type"] not in ("rejected", "error"), m
+            if m["type"] == "resigned":
+                break
+    assert httpx.get(f"{server.base}/api/games/{gid}", timeout=30).json()["status"] == "over"
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [("phone", "en"), ("desktop", "el")])
+def test_the_lobby_says_who_resigned(
+    server: ServerProcess, browser: Any, viewport: str, lang: str
+) -> None:
+    """The lobby's recently finished games say who resigned, after the winner, as the game
+    page says it ("Yellow won! Red resigned."), in the visitor's language; a game played to
+    its end says no such thing."""
+    from sorry.board import colour_names
+    from sorry.i18n import _, using
+
+    name = f"Resigned {viewport}"
+    resigned_game(server, name)
+    page = context(browser, viewport, locale=lang).new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    card = page.locator("#finished-games .game-card", has_text=name)
+    card.wait_for()
+    with using(lang):
+        won = _("{names} won!").format(names=colour_names([2]))  # Yellow
+        said = _("{names} resigned.").format(names=colour_names([0]))  # Red
+    state = card.locator(".game-state").inner_text()
+    assert state == f"{won} {said}", state
+    for other in page.locator("#finished-games .game-card").all():
+        if name[:9] not in other.inner_text():
+            assert said not in other.inner_text()
+    check_sizes(page, viewport, board=False)
+    card.scroll_into_view_if_needed()
+    shot(page, f"lobby-resigned-{viewport}-{lang}")
     assert axe_violations(page) == []
     assert errors == []

@@ -272,13 +272,17 @@ async function showLobby() {
         s.kind === "bot" ? t("bot: {level}", { level: t(s.level) }) : s.claimed ? s.name : s.open ? t("open seat") : t("invited"),
       ),
     );
-    const state = over
+    const outcome = over
       ? g.winners.length
         ? t("{names} won!", { names: series(g.winners.map(colourName)) })
         : t("Game over")
       : g.room && !g.room.started
         ? t("waiting to start")
         : t("turn {n}", { n: g.turn });
+    // who resigned, as the game page says it: "Yellow won! Red resigned."
+    const gone = g.seats.filter((/** @type {any} */ s) => s.resigned).map((/** @type {any} */ s) => colourName(s.colour));
+    const resigned = gone.length ? t("{names} resigned.", { names: series(gone) }) : "";
+    const state = resigned ? (over ? outcome + " " + resigned : outcome + " · " + resigned) : outcome;
     const action = over ? t("Replay") : free.length ? t("Join") : t("Watch");
     const li = el(
       "li",
