@@ -430,6 +430,19 @@ def skill_table(args: argparse.Namespace) -> None:
         )
 
 
+def _game_lines(path: Path) -> list[dict[str, Any]]:
+    """The games of a ``games`` file; a last line still being written (a run of ``games``
+    appending to it) is left for the next time."""
+    out = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+    return out
+
+
 def _done_games(path: Path) -> set[int]:
     if not path.exists():
         return set()
@@ -572,7 +585,7 @@ def calibrate(args: argparse.Namespace) -> None:
     value = model_values(args.model, args.rollouts)
     out = Path(args.out)
     done = _done_games(out)
-    lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
+    lines = _game_lines(Path(args.games))
     lines = [x for x in lines if x["game"] not in done][: args.count]
     t0 = time.perf_counter()
     with out.open("a") as fh:
