@@ -44,7 +44,7 @@ from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
 from ..hintwords import AS_GOOD, BEST, NOT_AS_GOOD, hint_words
-from ..howto import markdown as rules_markdown
+from ..howto import CARD_RULES, card_rule, markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
 from ..match import numbered_path
 from ..moves import Move
@@ -65,7 +65,7 @@ from .players import (
     level_name,
     level_strength,
 )
-from .render import Marks, board_text, cell_at, colour_style
+from .render import Marks, board_text, cell_at, centre_with_card, colour_style
 from .session import LogEntry, Session
 from .settings import DEFAULT_SPEED, HUMAN, OFF, Settings, choosable, save_settings
 from .warmup import PARTS, Warmup, missing_note
@@ -265,6 +265,38 @@ class RulesScreen(HelpScreen):
     def on_mount(self) -> None:
         translate_bindings(self)
         self.query_one(VerticalScroll).focus()  # the arrow keys and PgUp/PgDn scroll it
+
+
+class CardScreen(ModalScreen[None]):
+    """The whole rule of each card asked for, in its sentence of the rules (a card's sentence
+    once: 3, 5, 8 and 12 share one)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,c,q,enter,space", "close", N_("Close")),
+    ]
+    DEFAULT_CSS = """
+    CardScreen { align: center middle; }
+    CardScreen > Static { width: 60; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; padding: 0 1; background: $surface; }
+    """
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        super().__init__()
+        self.rules = list(dict.fromkeys(card_rule(card) for card in cards))
+
+    def compose(self) -> ComposeResult:
+        text = Text("\n\n".join(self.rules))
+        text.append("\n\n" + _("Esc or c: back to the game"), style="dim")
+        yield Static(text)
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class PassScreen(ModalScreen[bool]):
@@ -493,6 +525,7 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", N_("Hint")),
         Binding("u", "undo", N_("Undo")),
         Binding("x", "resign", N_("Resign"), show=False),
+        Binding("c", "card", N_("Card"), show=False),
         Binding("s", "save", N_("Save")),
         Binding("plus,equals_sign", "speed(1)", N_("Faster"), show=False),
         Binding("minus,underscore", "speed(-1)", N_("Slower"), show=False),
@@ -513,6 +546,7 @@ class GameScreen(Screen[None]):
         display: none; }
     #status { height: auto; }
     #hand { height: auto; }
+    #rule { height: auto; }
     #prompt { height: auto; color: $accent; text-style: bold; }
     #hint { height: auto; }
     #options { height: 1fr; }
@@ -536,6 +570,8 @@ class GameScreen(Screen[None]):
         self.thinking: int | None = None  # the bot whose move is being worked out
         self.note = ""
         self.said = Text()  # the last move in words, under the board
+        self.rule_in_centre = False  # the card's sentence of the rules is in the board's middle
+        self.rule_beside = False  # or above the choices
         self.logged = 0
 
     @property
@@ -554,6 +590,7 @@ class GameScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="hand")
+                yield Static(id="rule")
                 yield Static(id="prompt")
                 yield Static(id="hint")
                 yield OptionsView(id="options")
@@ -589,7 +626,7 @@ class GameScreen(Screen[None]):
         board = self.query_one(BoardView)
         board.scale = board_scale(size.width, size.height)
         self.query_one("#left").styles.width = GRID * board.scale[0]
-        board.refresh(layout=True)
+        self.refresh_board()  # the middle's lines too: how much of the card's rule fits
         self.refresh_bindings()
         self.call_after_refresh(self.refresh_side)
 
@@ -1022,6 +1059,22 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
 
+    def action_card(self) -> None:
+        """The whole rule of the card in play; in the points variant of the card chosen, else
+        of each card of the hand shown; with no card, of every card."""
+        g = self.session.game
+        cards: list[int] = []
+        if g.rules.points:
+            chosen = self.chosen_card()
+            v = self.viewer()
+            if chosen is not None:
+                cards = [chosen]
+            elif v is not None:
+                cards = sorted(g.hands[v])
+        elif g.card is not None and not g.is_over():
+            cards = [g.card]
+        self.app.push_screen(CardScreen(cards or list(CARD_RULES)))
+
     def _confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask before leaving a game people are playing (unsaved moves would be lost): yes,
         no, or save first (then leave once saved)."""
@@ -1162,6 +1215,9 @@ class GameScreen(Screen[None]):
         return text
 
     def centre_lines(self) -> list[tuple[str, Style]]:
+        """The middle of the board: the turn, the player to move and the card in play (with
+        its sentence of the rules where there is room: :attr:`rule_in_centre`)."""
+        self.rule_in_centre = False
         s = self.session
         g = s.game
         lines: list[tuple[str, Style]] = []
@@ -1193,26 +1249,33 @@ class GameScreen(Screen[None]):
         )
         lines.append((s.seat_name(c), Style(dim=True)))
         lines.append(("", Style()))
+        card = g.card
         if g.rules.points:
+            card = None
             v = self.viewer()
             if v is not None and v == c:
-                chosen = self.chosen_card()
+                card = self.chosen_card()
                 lines.append((_("Your hand"), Style(dim=True)))
-                lines.append((self.hand_text(g.hands[c], chosen).plain, Style(bold=True)))
-                if chosen is not None:
-                    card = _("Card: {card}").format(card=card_words(chosen))
-                    lines.append((card, Style(bold=True, reverse=True)))
-                    lines.append((card_help(chosen), Style()))
+                lines.append((self.hand_text(g.hands[c], card).plain, Style(bold=True)))
             else:
                 n = len(g.hands[c])
                 in_hand = ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n)
                 lines.append((in_hand, Style(dim=True)))
-        elif g.card is not None:
-            card = _("Card: {card}").format(card=card_words(g.card))
-            lines.append((card, Style(bold=True, reverse=True)))
-            lines.append((card_help(g.card), Style()))
-        rows = len(CENTRE[0])
-        return lines[: rows * 3]
+        if card is None:
+            return lines
+        # the card's whole sentence of the rules where the middle has room, else its few
+        # words (the sentence then above the choices if they leave room, and on the key c)
+        w, h = self.query_one(BoardView).scale
+        lines, self.rule_in_centre = centre_with_card(
+            lines,
+            _("Card: {card}").format(card=card_words(card)),
+            card_rule(card),
+            card_help(card),
+            "" if self.rule_beside else _("c: the whole rule"),
+            len(CENTRE[1]) * w - 2,
+            len(CENTRE[0]) * h,
+        )
+        return lines
 
     def status_text(self) -> Text:
         """The top of the side panel: the game, its seats (and scores), the cards to draw."""
@@ -1275,15 +1338,24 @@ class GameScreen(Screen[None]):
         prompt_box.update(prompt)
         prompt_box.display = bool(prompt.plain)
         hint = Text()
+        # the choices' width: the same column, and laid out even while no hint is shown
+        width = max(10, self.query_one("#options", OptionsView).size.width or 30)
         if self.hints and self.chances and self.chooser is not None:
-            # the choices' width: the same column, and laid out even while no hint is shown
-            width = max(10, self.query_one("#options", OptionsView).size.width or 30)
             above = sum(self._height(t, width) for t in (status, hand, prompt))
             hint = self.fitted_hint(width, above)
         box = self.query_one("#hint", Static)
         hint.rstrip()  # no blank line between the hint and the choices
         box.update(hint)
         box.display = bool(hint.plain)
+        rule = self.fitted_rule(
+            width, sum(self._height(t, width) for t in (status, hand, prompt, hint))
+        )
+        rule_box = self.query_one("#rule", Static)
+        rule_box.update(rule)
+        rule_box.display = bool(rule.plain)
+        if self.rule_beside != bool(rule.plain):
+            self.rule_beside = bool(rule.plain)
+            self.refresh_board()  # the middle's pointer to the key c, only when needed
         self.refresh_options()
         # the choices again once the panel is laid out anew (the hint may have grown or gone)
         self.call_after_refresh(self.refresh_options)
@@ -1316,6 +1388,23 @@ class GameScreen(Screen[None]):
         # no room for a move: the headline alone (the choices show their tags)
         line = hint_text(self.chances, self.move_words, 0, width, self.app.console, self.hint_rough)
         return line if self._height(line, width) <= free else Text()
+
+    def fitted_rule(self, width: int, above: int) -> Text:
+        """The sentence of the rules of the card to play, above the choices, when the
+        board's middle could not hold it and the side panel has the room, after the hint
+        and every choice (``above``: the lines of the rest of the panel); else nothing (the
+        key c shows it)."""
+        if self.chooser is None or self.rule_in_centre:
+            return Text()
+        g = self.session.game
+        card = self.chosen_card() if g.rules.points else g.card
+        full = self.query_one("#side").content_size.height
+        if card is None or not full:
+            return Text()
+        rule = Text(card_rule(card))
+        opts = self._options()
+        need = sum(len(self._option_lines(i, t, False, width)) for i, t in enumerate(opts))
+        return rule if above + self._height(rule, width) + need <= full else Text()
 
     def refresh_options(self) -> None:
         widget = self.query_one("#options", OptionsView)

@@ -64,6 +64,11 @@ SECTIONS = (
         "in a game of three or four your pawns leave the board, you are ranked last and the "
         "others play on."
     ),
+    N_(
+        "**c** shows the whole rule of the card to play (in the points variant, of the card "
+        "chosen, else of the cards in your hand); the middle of the board shows it when "
+        "there is room."
+    ),
     N_("""\
 A move is chosen a step at a time: the pawn, then where it goes. For a **7** choose
 the pawn, then either all 7 or the first part of a split, then the pawn that moves

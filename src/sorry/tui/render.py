@@ -10,6 +10,7 @@ colour too; slides are a triangle, a line and a dot in their colour.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -35,6 +36,7 @@ MARK_BG: Final = {
 TRIANGLES: Final = "▶▼◀▲"
 
 Marks = Mapping[tuple[int, int], tuple[str, str]]  # (colour or -1, location) -> (kind, label)
+Line = tuple[str, Style]  # a line of the board's middle and its style
 
 
 def pawn_style(colour: int) -> Style:
@@ -219,6 +221,48 @@ def board_text(
     return canvas.text()
 
 
+def centre_with_card(
+    lines: Sequence[Line],
+    card: str,
+    sentence: str,
+    words: str,
+    key: str,
+    width: int,
+    rows: int,
+) -> tuple[list[Line], bool]:
+    """The board's middle: ``lines`` (whose turn it is), then the ``card`` in play and its
+    whole ``sentence`` of the rules wrapped to ``width``, if that fits in ``rows`` (blank
+    lines given up first); else the card's few ``words`` and, room permitting, the ``key``
+    that shows the sentence (none if ``key`` is empty). Returns the lines and whether the
+    sentence is among them.
+
+    >>> turn = [("Turn 3", Style()), ("Red to play", Style()), ("", Style())]
+    >>> rule, words = "4: move a pawn 4 squares backward.", "4 backward"
+    >>> def shown(rows):
+    ...     out, whole = centre_with_card(turn, "Card: 4", rule, words, "c: rule", 18, rows)
+    ...     return whole, [text for text, _style in out]
+    >>> shown(6)
+    (True, ['Turn 3', 'Red to play', '', 'Card: 4', '4: move a pawn 4', 'squares backward.'])
+    >>> shown(5)
+    (True, ['Turn 3', 'Red to play', 'Card: 4', '4: move a pawn 4', 'squares backward.'])
+    >>> shown(4)
+    (False, ['Turn 3', 'Red to play', 'Card: 4', '4 backward'])
+    """
+    name = (card, Style(bold=True, reverse=True))
+    full = [(part, Style()) for part in textwrap.wrap(sentence, max(1, width))]
+    kept = [line for line in lines if line[0]]
+    for head in (list(lines), kept):
+        if len(head) + 1 + len(full) <= rows:
+            return [*head, name, *full], True
+    short = [name, (words, Style())]
+    hint = (key, Style(dim=True))
+    for head in (list(lines), kept):
+        if key and len(head) + len(short) + 1 <= rows:
+            return [*head, *short, hint], False
+    head = list(lines) if len(lines) + len(short) <= rows else kept
+    return [*head, *short], False
+
+
 def cell_at(x: int, y: int, w: int, h: int) -> tuple[int, int] | None:
     """The grid cell under the character at column ``x``, row ``y`` (None if off the grid)."""
     if x < 0 or y < 0 or w <= 0 or h <= 0:
@@ -229,4 +273,13 @@ def cell_at(x: int, y: int, w: int, h: int) -> tuple[int, int] | None:
     return r, c
 
 
-__all__ = ["COLOUR_HEX", "HOME", "board_text", "cell_at", "colour_style", "pawn_style"]
+__all__ = [
+    "COLOUR_HEX",
+    "HOME",
+    "Line",
+    "board_text",
+    "cell_at",
+    "centre_with_card",
+    "colour_style",
+    "pawn_style",
+]
