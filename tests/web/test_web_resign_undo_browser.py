@@ -8,6 +8,7 @@ phone; tap targets of 44 px; axe clean. Set SORRY_SCREENSHOTS=DIR to keep the sc
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -140,19 +141,13 @@ def test_undo_then_resign(server: ServerProcess, browser: Any, viewport: str, sc
     assert errors == []
 
 
-def resigned_game(server: ServerProcess, name: str) -> None:
-    """A public game, Red (a person) against an easy bot, which Red resigns on her first
-    turn (through the WebSocket, with her seat's token)."""
+def resigned_game(server: ServerProcess, name: str, bots: str = "Y") -> None:
+    """A public game, Red (a person) against easy bots (``bots``' colours), which Red resigns
+    on her first turn (through the WebSocket, with her seat's token)."""
     from websockets.sync.client import connect
 
-    body_ = {
-        "name": name,
-        "public": True,
-        "seats": [
-            {"colour": "R", "kind": "invite"},
-            {"colour": "Y", "kind": "bot", "level": "easy"},
-        ],
-    }
+    bot_seats = [{"colour": c, "kind": "bot", "level": "easy"} for c in bots]
+    body_ = {"name": name, "public": True, "seats": [{"colour": "R", "kind": "invite"}, *bot_seats]}
     r = httpx.post(server.base + "/api/games", json=body_, timeout=30)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
@@ -165,7 +160,8 @@ def resigned_game(server: ServerProcess, name: str) -> None:
             assert m["type"] not in ("rejected", "error"), m
             if m["type"] == "resigned":
                 break
-    assert httpx.get(f"{server.base}/api/games/{gid}", timeout=30).json()["status"] == "over"
+    if len(bots) == 1:  # a game of two ends; in a game of three the bots play on
+        assert httpx.get(f"{server.base}/api/games/{gid}", timeout=30).json()["status"] == "over"
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [("phone", "en"), ("desktop", "el")])
@@ -197,4 +193,20 @@ def test_the_lobby_says_who_resigned(
     card.scroll_into_view_if_needed()
     shot(page, f"lobby-resigned-{viewport}-{lang}")
     assert axe_violations(page) == []
+    assert errors == []
+
+
+def test_the_lobby_says_who_resigned_a_game_of_three(server: ServerProcess, browser: Any) -> None:
+    """Red resigns a game of three: the bots play on, and the lobby says so after the turn
+    (or, once they have finished, after the winner)."""
+    resigned_game(server, "Three, one out", bots="BY")
+    page = context(browser, "phone").new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    card = page.locator(".game-card", has_text="Three, one out")
+    card.wait_for()
+    state = card.locator(".game-state").inner_text()
+    assert re.fullmatch(r"turn \d+ · Red resigned\.|(Blue|Yellow) won! Red resigned\.", state), (
+        state
+    )
     assert errors == []
