@@ -292,6 +292,45 @@ def test_the_accounts_line_pools_both_measures() -> None:
     assert x.diff_variance(y, red) < x.variance(red) + y.variance(red)  # the same worlds
 
 
+def test_moves_only_judged_get_a_share_of_the_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every legal move is valued, but only the move played and the policy's equal moves (the
+    account's line) with every rollout: a move only judged gets LIGHT_SHARE times fewer (it
+    is measured again before it is called better than the move played)."""
+    from sorry.analysis import account
+
+    seen: list[tuple[int, str]] = []  # each node valued: its rollouts and its position
+    real = account.chance_values
+
+    def spy(est: Any, nodes: Any, rollouts: int, seed: int, children: Any = None) -> Any:
+        seen.extend((rollouts, str(g.position())) for g in nodes)
+        return real(est, nodes, rollouts, seed, children)
+
+    monkeypatch.setattr(account, "chance_values", spy)
+    rec = record("standard", 2, seed=9, levels=("medium", "easy"))
+    est = ProgressEstimator()
+    game = rec.start()
+    light = 0
+    for step in rec.steps:
+        if step.is_draw:
+            game.draw(parse_card(str(step.draw)))
+            continue
+        chosen = account._listed(game, Move.parse(str(step.move)))
+        ties = set(est.reference_moves(game))
+        seen.clear()
+        account._value_node(game, chosen, 0, est, 8, 1, 1)
+        first = {}  # each position's first valuation (the line and the second measure follow)
+        for n, pos in seen:
+            first.setdefault(pos, n)
+        for m in game.legal_moves:
+            g = game.copy(stack=False)
+            g.push(m)
+            judged_only = m != chosen and m not in ties
+            assert first[str(g.position())] == (8 // account.LIGHT_SHARE if judged_only else 8)
+            light += judged_only
+        game.push(chosen)
+    assert light > 0
+
+
 def test_the_analysis_is_deterministic() -> None:
     """The same record and seed give the same analysis (a fresh estimator each time)."""
     rec = record("points", 2, seed=3)

@@ -29,11 +29,14 @@ in the same worlds, so the variance of their difference (the decision's term) is
 row by row; values of different decisions use other worlds and are independent. Each total
 is shown with its 95% interval.
 
-**The budget.** Rollouts go where they matter: every legal move gets ``rollouts`` per card
-(enough to judge it), and when the account's term is not exactly 0, its values (the move
-played and the policy's equal moves) are measured again in worlds of their own, with
-:data:`ACCOUNT_FACTOR` - 1 times the rollouts (:data:`TIE_FACTOR` - 1 when the move played is
-one of the equal moves), and pooled with the first measure.
+**The budget.** Rollouts go where they matter: the moves the account needs (the move played
+and the policy's equal moves) get ``rollouts`` per card, a move only judged a share of them
+(:data:`LIGHT_SHARE`); when the account's term is not exactly 0, its values are measured
+again in worlds of their own, with :data:`ACCOUNT_FACTOR` - 1 times the rollouts
+(:data:`TIE_FACTOR` - 1 when the move played is one of the equal moves), and pooled with the
+first measure. The worlds pair the moves of a decision, but two rollouts of one world after
+different moves soon play different games (their results correlate by about 0.2): a term's
+variance comes down with its rollouts, and these terms are all of a player's own noise.
 
 **The reference value.** Where the policy finds several moves equally good (it draws among
 them at random), ``V(D)`` is their average: the policy's expected value. A choice among them
@@ -94,15 +97,19 @@ LABELS: Final = {
 #: is measured again with REFINE_FACTOR times the rollouts before it is labelled.
 REFINE_FROM: Final = 0.02
 REFINE_FACTOR: Final = 4
+#: A move only judged (neither the one played nor one of the policy's equal moves) gets the
+#: rollouts per card over this: it is not in the account, and it is measured again before it
+#: is called better than the move played (:data:`REFINE_FROM`).
+LIGHT_SHARE: Final = 2
 #: A loss is labelled only when it exceeds this many standard errors of its estimate.
 LABEL_Z: Final = 1.96
 #: The two values of a decision's term (the move played and the reference move, when they
 #: differ) are measured with this many times the rollouts per card in all: the first measure
 #: (every legal move's) pooled with ACCOUNT_FACTOR - 1 times the rollouts in other worlds.
-ACCOUNT_FACTOR: Final = 8
+ACCOUNT_FACTOR: Final = 16
 #: The same for a move played among the policy's equal moves (the term is against their
 #: average: half the difference of two of them, a quarter of its variance).
-TIE_FACTOR: Final = 4
+TIE_FACTOR: Final = 6
 #: The z of the intervals shown (95%).
 Z95: Final = 1.959964
 
@@ -798,7 +805,17 @@ def _value_node(
     if game.rules.points:
         judged = est.view_values(game, moves, n, worlds, turn_seed)
     else:
-        valued = chance_values(est, [after(m) for m in moves], n, turn_seed, children)
+        # the moves the account needs (the one played, the policy's equal moves) with every
+        # rollout; the moves only judged (measured again before any of them is called better
+        # than the one played) with a share of them
+        share = max(1, n // LIGHT_SHARE)
+        heavy = [m for m in moves if m == chosen or m in ties]
+        rest = [m for m in moves if m not in heavy]
+        got: dict[Move, ChanceValue] = {}
+        for group, k in ((heavy, n), (rest, share)):
+            values = chance_values(est, [after(m) for m in group], k, turn_seed, children)
+            got.update(zip(group, values, strict=True))
+        valued = [got[m] for m in moves]
         judged = [v.value for v in valued]
         if exact:
             line = [valued[moves.index(chosen)]]
