@@ -54,7 +54,8 @@ can adjust the predictions for the levels' strengths, ``sorry.analysis.calibrati
 with_strengths``: the log-odds moved by the strengths' difference times the game left to
 that power; ``strength-fit`` finds the scale of the strengths that fits files best, for each
 power). ``speed``, ``noise``, ``skill`` and ``calibration`` take ``--policy
-medium|easybot`` (the rollouts' policy; the analysis's default is medium).
+medium|easybot`` (the rollouts' policy; ``speed``, ``noise`` and ``skill`` default to the
+analysis's own, medium, ``calibration`` to easybot).
 """
 
 from __future__ import annotations
@@ -1071,7 +1072,7 @@ def main() -> None:
     s.add_argument(
         "--policy",
         choices=("easybot", "medium"),
-        default="easybot",
+        default="medium",
         help="the rollouts' policy (compiled)",
     )
     s.add_argument("--engine", choices=("compiled", "python", "both"), default="compiled")
@@ -1100,7 +1101,7 @@ def main() -> None:
     n.add_argument(
         "--policy",
         choices=("easybot", "medium"),
-        default="easybot",
+        default="medium",
         help="the rollouts' policy (compiled)",
     )
     n.add_argument("--engine", choices=("compiled", "python"), default="compiled")
@@ -1115,7 +1116,7 @@ def main() -> None:
     k.add_argument(
         "--policy",
         choices=("easybot", "medium"),
-        default="easybot",
+        default="medium",
         help="the rollouts' policy (compiled)",
     )
     k.add_argument("--games", required=True, help="a file of recorded games (games)")
