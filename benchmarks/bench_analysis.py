@@ -429,6 +429,32 @@ def skill_table(args: argparse.Namespace) -> None:
             f"({100 * wins / n:.1f}%, 95% interval {100 * low:.0f}-{100 * high:.0f}%), mean start "
             f"{100 * sum(starts) / n:.1f}%"
         )
+    _by_colour(items, first, equal)
+
+
+def _by_colour(items: list[dict[str, Any]], first: str, equal: bool) -> None:
+    """Each colour's own moves (for two levels: the first level's own moves minus the
+    second's, by the first level's colour): a seat the analysis treats differently shows
+    here. Mean, its standard error and the games."""
+    by: dict[str, list[float]] = {}
+    for it in items:
+        players = it["players"]
+        if equal:
+            for p in players:
+                by.setdefault(f"{p['colour']}'s own moves", []).append(p["own"])
+            continue
+        a = next(p for p in players if p["level"] == first)
+        b = next(p for p in players if p is not a)
+        by.setdefault(f"{first} as {a['colour']}, minus {b['level']}", []).append(
+            a["own"] - b["own"]
+        )
+    parts = []
+    for label, xs in sorted(by.items()):
+        k = len(xs)
+        mean = sum(xs) / k
+        sd = (sum((x - mean) ** 2 for x in xs) / max(1, k - 1)) ** 0.5
+        parts.append(f"{label} {100 * mean:+.2f} (se {100 * sd / k**0.5:.2f}, {k} games)")
+    print("  by colour: " + "; ".join(parts))
 
 
 def _game_lines(path: Path) -> list[dict[str, Any]]:
