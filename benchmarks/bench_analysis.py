@@ -665,13 +665,14 @@ def _calibrate_items(files: list[str]) -> list[dict[str, Any]]:
 
 
 def _predictions(
-    item: dict[str, Any], power: float | None, scale: float = 1.0
+    item: dict[str, Any], power: float | None, scale: float = 1.0, temper: float = 1.0
 ) -> list[tuple[str, float, int]]:
     """(level, prediction, won) of every sampled side of one ``calibrate`` game; with
     ``power``, the prediction adjusted for the levels' strengths
     (:func:`sorry.analysis.calibration.with_strengths`, ``scale`` times
-    :data:`~sorry.analysis.calibration.LEVEL_STRENGTH`), the game left from the progress
-    the samples carry (each colour a side: two- or more-player games, not teams)."""
+    :data:`~sorry.analysis.calibration.LEVEL_STRENGTH`; ``temper``: the log-odds multiplied
+    by it too), the game left from the progress the samples carry (each colour a side: two-
+    or more-player games, not teams)."""
     from sorry.analysis.calibration import LEVEL_STRENGTH, with_strengths
 
     rows = item["samples"]
@@ -691,7 +692,7 @@ def _predictions(
             shares[int(r[1])] = float(r[3])
             strengths[int(r[1])] = scale * LEVEL_STRENGTH.get(str(r[2]), 0.0)
         left = 1.0 - max(float(r[5]) for r in node) / 260
-        adjusted = with_strengths(shares, left, strengths, [(c,) for c in colours], power)
+        adjusted = with_strengths(shares, left, strengths, [(c,) for c in colours], power, temper)
         out += [(str(r[2]), adjusted[int(r[1])], int(r[4])) for r in node]
         k = j
     return out
@@ -746,7 +747,10 @@ def model_table(args: argparse.Namespace) -> None:
         games += 1
         meta = {k: item[k] for k in ("pair", "model", "rollouts")}
         by_game.append([])
-        for level, p, won in _predictions(item, args.strength, args.scale):
+        power, scale = args.strength, args.scale
+        if power is None and args.temper != 1.0:  # the log-odds alone: no strengths
+            power, scale = 1.0, 0.0
+        for level, p, won in _predictions(item, power, scale, args.temper):
             pairs.append((p, won))
             by_level.setdefault(str(level), []).append((p, won))
             by_game[-1].append((p, won))
@@ -755,6 +759,8 @@ def model_table(args: argparse.Namespace) -> None:
         if args.strength is not None
         else ""
     )
+    if args.temper != 1.0:
+        strength += f", the log-odds times {args.temper:g}"
     print(
         f"{meta.get('pair')}: {games} games, {len(pairs)} predictions; model "
         f"{meta.get('model')}, {meta.get('rollouts')} rollouts per card{strength}"
@@ -1184,6 +1190,7 @@ def main() -> None:
         help="adjust for the levels' strengths, times the game left to this power",
     )
     mt.add_argument("--scale", type=float, default=1.0, help="times the levels' strengths")
+    mt.add_argument("--temper", type=float, default=1.0, help="times the model's log-odds")
     sf = sub.add_parser("strength-fit")
     sf.add_argument("files", nargs="+")
     sf.add_argument("--powers", type=float, nargs="+", default=[0.5, 1.0, 1.5, 2.0])

@@ -44,6 +44,16 @@ def test_a_strength_gap_at_the_start_is_the_head_to_head_win_rate() -> None:
     assert with_strengths([0.5, 0, 0.5, 0], 0.0, [0.528, 0, 0, 0], [(0,), (2,)])[0] == 0.5
 
 
+def test_tempered_log_odds() -> None:
+    # the log-odds multiplied: 0.8 -> logit 1.386 x 0.5 -> 2/3
+    got = with_strengths([0.8, 0, 0.2, 0], 0.5, [0.0] * 4, [(0,), (2,)], temper=0.5)
+    assert got[0] == pytest.approx(2 / 3)
+    assert got[2] == pytest.approx(1 / 3)
+    # with a strength too: the strength's shift on top of the tempered log-odds
+    both = with_strengths([0.8, 0, 0.2, 0], 1.0, [0.3, 0, 0, 0], [(0,), (2,)], 1.0, 0.5)
+    assert math.log(both[0] / both[2]) == pytest.approx(0.5 * math.log(4) + 0.3)
+
+
 def test_a_decided_game_stays_decided() -> None:
     assert with_strengths([1.0, 0.0, 0.0, 0.0], 0.5, [-1.4, 0, 0.5, 0], [(0,), (2,)]) == [
         1.0,

@@ -207,13 +207,15 @@ def with_strengths(
     strengths: Sequence[float],
     sides: Sequence[Sequence[int]],
     power: float = 1.0,
+    temper: float = 1.0,
 ) -> list[float]:
-    """Win shares (per colour) adjusted for the players' strengths: each side's share times
-    ``exp(s * left ** power)``, ``s`` its strength (the mean of its colours', from
-    :data:`LEVEL_STRENGTH`, 0 for the model's), then normalised over the sides: in a
-    two-player game the log-odds move by the difference of the strengths, in full at the
-    start (``left`` 1) and less as the game runs out (a better player has fewer moves left
-    to show it). Equal strengths change nothing.
+    """Win shares (per colour) adjusted for the players' strengths: each side's share (to
+    the power ``temper``) times ``exp(s * left ** power)``, ``s`` its strength (the mean of
+    its colours', from :data:`LEVEL_STRENGTH`, 0 for the model's), then normalised over the
+    sides: in a two-player game the log-odds move by the difference of the strengths, in
+    full at the start (``left`` 1) and less as the game runs out (a better player has fewer
+    moves left to show it), after being multiplied by ``temper`` (below 1: less sure). Equal
+    strengths and ``temper`` 1 change nothing.
 
     >>> [round(x, 3) for x in with_strengths([0.5, 0, 0.5, 0], 1.0, [0.528, 0, 0, 0], [(0,), (2,)])]
     [0.629, 0.0, 0.371, 0.0]
@@ -221,11 +223,12 @@ def with_strengths(
     [0.3, 0.0, 0.7, 0.0]
     """
     side_strength = [sum(strengths[c] for c in side) / len(side) for side in sides]
-    if max(side_strength) - min(side_strength) < 1e-12:
+    if max(side_strength) - min(side_strength) < 1e-12 and temper == 1.0:
         return [float(x) for x in shares]  # equal strengths: the model's shares
     weight = max(0.0, left) ** power
     raw = [
-        shares[side[0]] * math.exp(s * weight) for side, s in zip(sides, side_strength, strict=True)
+        shares[side[0]] ** temper * math.exp(s * weight)
+        for side, s in zip(sides, side_strength, strict=True)
     ]
     total = sum(raw)
     out = [float(x) for x in shares]
@@ -256,16 +259,22 @@ def seat_strengths(record: GameRecord) -> tuple[float, float, float, float]:
 class StrengthEstimator:
     """Another estimator's values adjusted for the players' strengths (:func:`with_strengths`,
     the game left of each node by :func:`game_left`): the rollouts, the reference player and
-    the engine are the inner estimator's; only the win shares it reports move. Equal
-    strengths give the inner values exactly. The account built on it still adds up exactly
+    the engine are the inner estimator's; only the win shares it reports move (``temper``:
+    their log-odds multiplied too). Equal strengths and ``temper`` 1 give the inner values
+    exactly. The account built on it still adds up exactly
     (every value is one number per node, whatever it is)."""
 
     def __init__(
-        self, inner: Estimator, strengths: Sequence[float], power: float = STRENGTH_POWER
+        self,
+        inner: Estimator,
+        strengths: Sequence[float],
+        power: float = STRENGTH_POWER,
+        temper: float = 1.0,
     ) -> None:
         self.inner = inner
         self.strengths = [float(x) for x in strengths]
         self.power = power
+        self.temper = temper
         self.policy = inner.policy
         self.engine = inner.engine
         self.plays_decisions = bool(getattr(inner, "plays_decisions", False))
@@ -278,7 +287,12 @@ class StrengthEstimator:
                 out.append(v)
                 continue
             shares = with_strengths(
-                [float(x) for x in v], game_left(node), self.strengths, sides_of(node), self.power
+                [float(x) for x in v],
+                game_left(node),
+                self.strengths,
+                sides_of(node),
+                self.power,
+                self.temper,
             )
             if shares == [float(x) for x in v]:
                 out.append(v)
