@@ -399,17 +399,20 @@ def test_timer_runs_out_away_and_next_game(server: ServerProcess, browser: Any) 
         assert "won" in p.inner_text("#result")
     shot(red, "end-phone")
     # Ann asks for the next game: she waits in its room until Yan accepts too
+    finished = red.url
     red.click("#rematch-btn")
-    red.wait_for_url("**/g/*")
+    red.wait_for_url(lambda url: "/g/" in url and url != finished)
     red.wait_for_selector("#room:not([hidden])")
     assert body(red, "started") == "no"
     red.wait_for_function(
         "() => document.getElementById('room-seats').textContent.includes('not ready yet')"
     )
     yellow.click("#rematch-btn")
+    # both pages showed the finished game as started: wait for Yan's page to reach the next one
+    yellow.wait_for_url(red.url)
     for p in (red, yellow):
         p.wait_for_function("() => document.body.dataset.started === 'yes'")
-    assert red.url == yellow.url
+    assert red.url == yellow.url != finished
     assert not errors
 
 

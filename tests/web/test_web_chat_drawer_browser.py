@@ -185,3 +185,84 @@ def test_the_chat_next_to_the_board(
     # the board is the player's again: a tap on a pawn is not taken by the drawer's backdrop
     assert red.locator("#chat-backdrop").is_hidden()
     assert errors == []
+
+
+#: The page's WebSocket, made breakable by the test: ``__blocked`` sends new connections to a
+#: path that refuses them, and ``__sockets`` are the page's sockets (to close them).
+BREAKABLE_SOCKETS = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.__blocked = false;
+  window.WebSocket = class extends Real {
+    constructor(url, protocols) {
+      super(window.__blocked ? String(url).replace(/\\/ws\\/.*/, "/ws-refused") : url, protocols);
+      window.__sockets.push(this);
+    }
+  };
+})();
+"""
+
+
+def test_a_line_written_offline_is_sent_once_back_and_a_refused_one_is_kept(
+    browser: Any, server: ServerProcess
+) -> None:
+    """A chat line written while the connection is down goes when it is back (the field
+    emptied as for any line sent); a line the server refuses (too many too fast) is put back
+    in the field with the reason, the writer's words not lost."""
+    import json
+
+    g = preset_game(
+        server.database,
+        "R:S,S,S,10 Y:S,S,S,40 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    red_context = context(browser, "desktop")
+    red_context.add_init_script(BREAKABLE_SOCKETS)
+    red = red_context.new_page()
+    yellow = context(browser, "desktop").new_page()
+    errors = watch_errors(red) + watch_errors(yellow)
+
+    def refuse_one(ws: Any) -> None:
+        """Yellow's line "too fast" is answered as the server answers a line over the limit."""
+        upstream = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "chat" and data.get("text") == "too fast":
+                ws.send(json.dumps({"type": "error", "code": "chat_rate", "error": "x"}))
+            else:
+                upstream.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(lambda message: ws.send(message))
+
+    yellow.route_web_socket("**/ws/**", refuse_one)
+    join(red, g["links"]["R"], "Ann")
+    join(yellow, g["links"]["Y"], "Yan")
+    red.evaluate("() => { window.__blocked = true; for (const s of window.__sockets) s.close(); }")
+    red.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('reconnecting')",
+        timeout=WAIT,
+    )
+    say(red, "are you there")
+    assert red.input_value("#chat-input") == ""
+    red.wait_for_timeout(500)  # still down: the line waits in the page
+    assert "are you there" not in yellow.inner_text("#chat-log")
+    red.evaluate("() => { window.__blocked = false; }")
+    seen(yellow, "are you there")
+    seen(red, "are you there")
+    assert red.inner_text("#chat-log").count("are you there") == 1  # sent once
+    say(yellow, "too fast")
+    yellow.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('one chat message')",
+        timeout=WAIT,
+    )
+    assert yellow.input_value("#chat-input") == "too fast"
+    say(yellow, "slower")  # the next line goes, and the field is emptied again
+    seen(red, "slower")
+    assert yellow.input_value("#chat-input") == ""
+    assert "too fast" not in red.inner_text("#chat-log")
+    assert errors == []

@@ -49,6 +49,8 @@ const ui = {
   /** @type {LegalMove | null} the move the list's pointer or focus is on */
   preview: null,
   notice: "",
+  /** the last chat line sent and not yet seen back: put back in the field if it is refused */
+  chatSent: "",
   sending: false,
   /** @type {{frames: Frame[], at: number, timer: number | null} | null} */
   replay: null,
@@ -660,6 +662,7 @@ function holdFor(walk) {
 function handle(m, at) {
   const added = store.apply(m);
   if (m.type === "chat" && m.message.colour !== conn.seat && !chatOnScreen()) ui.unread = true;
+  if (m.type === "chat" && m.message.colour === conn.seat && m.message.text === ui.chatSent) ui.chatSent = "";
   if (m.type === "chat") chatArrived(m.message.colour !== conn.seat && !ui.muted.has(m.message.colour || "spectators"));
   switch (m.type) {
     case "welcome":
@@ -731,6 +734,10 @@ function handle(m, at) {
     }
     case "error":
       ui.notice = reasonText(m.code, m.error);
+      if (m.code === "chat_rate" && ui.chatSent && !input("chat-input").value) {
+        input("chat-input").value = ui.chatSent; // refused: the words are the writer's to send again
+      }
+      ui.chatSent = "";
       if (m.code === "bad_token") {
         forgetSeat(gameId);
         conn.seat = null;
@@ -894,7 +901,8 @@ function wire() {
     ev.preventDefault();
     const text = input("chat-input").value.trim();
     if (!text) return;
-    conn.send(conn.seat ? { type: "chat", text } : { type: "chat", text, name: spectatorName() });
+    conn.sendSoon(conn.seat ? { type: "chat", text } : { type: "chat", text, name: spectatorName() });
+    ui.chatSent = text;
     input("chat-input").value = "";
   });
   const phrases = $("phrases");
@@ -905,7 +913,7 @@ function wire() {
         class: "phrase",
         "data-phrase": key,
         text: t(words),
-        onclick: () => conn.send(conn.seat ? { type: "chat", phrase: key } : { type: "chat", phrase: key, name: spectatorName() }),
+        onclick: () => conn.sendSoon(conn.seat ? { type: "chat", phrase: key } : { type: "chat", phrase: key, name: spectatorName() }),
       }),
     );
   }
@@ -918,7 +926,7 @@ function wire() {
         "data-emoji": emoji,
         "aria-label": t("React with {emoji}", { emoji }),
         text: emoji,
-        onclick: () => conn.send({ type: "react", emoji }),
+        onclick: () => conn.sendSoon({ type: "react", emoji }),
       }),
     );
   }

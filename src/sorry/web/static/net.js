@@ -11,6 +11,10 @@ import { t } from "./i18n.js";
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").ChatLine} ChatLine */
 
+/** Chat lines and reactions kept while the connection is down: a connection may send four at
+ * once (sorry.web.chat.BURST). */
+const OUTBOX = 4;
+
 /** The account session's CSRF token (account.js): requests made for an account carry it. */
 let csrf = "";
 
@@ -100,6 +104,8 @@ export class Connection {
     this.retry = 0;
     /** @type {StateMessage | null} the last state, deltas applied (see expand) */
     this.state = null;
+    /** @type {ClientMessage[]} chat lines and reactions sent while the socket was not open */
+    this.outbox = [];
   }
 
   /** Sit at a seat (or watch with null), reconnecting with the new identity. */
@@ -122,6 +128,7 @@ export class Connection {
       // a seat without a token: the seat the session's account holds (account.js)
       const hello = this.seat ? (this.token ? { type: "hello", seat: this.seat, token: this.token } : { type: "hello", seat: this.seat }) : { type: "hello" };
       ws.send(JSON.stringify(hello));
+      for (const msg of this.outbox.splice(0)) ws.send(JSON.stringify(msg));
     };
     ws.onmessage = (ev) => {
       const m = this.expand(JSON.parse(ev.data));
@@ -166,6 +173,16 @@ export class Connection {
   /** @param {ClientMessage} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  /**
+   * Send now, or as soon as the connection is back: what a person wrote is not lost to a
+   * reconnection (at most OUTBOX waiting, what a connection may send at once).
+   * @param {ClientMessage} msg
+   */
+  sendSoon(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else if (this.outbox.length < OUTBOX) this.outbox.push(msg);
   }
 }
 
