@@ -49,6 +49,18 @@ def join(page: Any, link: str, name: str) -> None:
     page.wait_for_function("() => document.body.dataset.role === 'player'", timeout=WAIT)
 
 
+def two_people(server: ServerProcess) -> dict[str, Any]:
+    """A game of Red and Yellow, both invited, Red to play a 5."""
+    game: dict[str, Any] = preset_game(
+        server.database,
+        "R:S,S,S,10 Y:S,S,S,40 R",
+        base=server.base,
+        card="5",
+        seats={"R": "invite", "Y": "invite"},
+    )
+    return game
+
+
 def say(page: Any, text: str) -> None:
     page.fill("#chat-input", text)
     page.click("#chat-send")
@@ -91,13 +103,7 @@ def test_the_chat_next_to_the_board(
     browser: Any, server: ServerProcess, viewport: str, scheme: str
 ) -> None:
     w, h, touch = VIEWPORTS[viewport]
-    g = preset_game(
-        server.database,
-        "R:S,S,S,10 Y:S,S,S,40 R",
-        base=server.base,
-        card="5",
-        seats={"R": "invite", "Y": "invite"},
-    )
+    g = two_people(server)
     red = context(browser, viewport, color_scheme=scheme).new_page()
     yellow = context(browser, "desktop").new_page()
     errors = watch_errors(red) + watch_errors(yellow)
@@ -212,13 +218,7 @@ def test_a_line_written_offline_is_sent_once_back_and_a_refused_one_is_kept(
     in the field with the reason, the writer's words not lost."""
     import json
 
-    g = preset_game(
-        server.database,
-        "R:S,S,S,10 Y:S,S,S,40 R",
-        base=server.base,
-        card="5",
-        seats={"R": "invite", "Y": "invite"},
-    )
+    g = two_people(server)
     red_context = context(browser, "desktop")
     red_context.add_init_script(BREAKABLE_SOCKETS)
     red = red_context.new_page()
