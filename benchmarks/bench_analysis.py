@@ -55,7 +55,9 @@ with_strengths``: the log-odds moved by the strengths' difference times the game
 that power; ``strength-fit`` finds the scale of the strengths that fits files best, for each
 power). ``speed``, ``noise``, ``skill`` and ``calibration`` take ``--policy
 medium|easybot`` (the rollouts' policy; ``speed``, ``noise`` and ``skill`` default to the
-analysis's own, medium, ``calibration`` to easybot).
+analysis's own, medium, ``calibration`` to easybot); ``speed``, ``noise`` and ``skill`` analyse
+with the model of each game's players, as a player's analysis does (``game_model``: the
+log-odds tempered, the seats' strengths), or with ``--bare`` with the rollouts' own values.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ from typing import Any
 from sorry import Rules
 from sorry.analysis import analyse
 from sorry.analysis.account import chance_values
-from sorry.analysis.calibration import brier, reliability, samples
+from sorry.analysis.calibration import MODEL_TEMPER, brier, game_model, reliability, samples
 from sorry.analysis.estimator import (
     CompiledEstimator,
     Estimator,
@@ -88,6 +90,13 @@ def estimator_of(engine: str, policy: str = "medium") -> Estimator:
     if not compiled_available():
         sys.exit("bench_analysis: the compiled estimator needs the fast extra (sorry.fast)")
     return CompiledEstimator(policy)
+
+
+def model_of(args: argparse.Namespace, est: Estimator, record: GameRecord) -> Estimator:
+    """The estimator a player's analysis of ``record`` uses on the rollouts ``est``
+    (``game_model``: log-odds tempered, the seats' strengths), or with ``--bare`` the
+    rollouts' own values (the model before)."""
+    return est if getattr(args, "bare", False) else game_model(record, est)
 
 
 def game_of_length(turns: int) -> tuple[int, GameRecord]:
@@ -119,7 +128,7 @@ def speed(args: argparse.Namespace) -> None:
         best, cpu = float("inf"), 0.0
         for _ in range(args.repeat):
             c0, w0 = time.process_time(), time.perf_counter()
-            analyse(record, estimator=est, rollouts=args.rollouts)
+            analyse(record, estimator=model_of(args, est, record), rollouts=args.rollouts)
             wall = time.perf_counter() - w0
             if wall < best:
                 best, cpu = wall, time.process_time() - c0
@@ -155,7 +164,9 @@ def noise(args: argparse.Namespace) -> None:
         cpu = 0.0
         for k in range(args.seeds):
             c0 = time.process_time()
-            a = analyse(record, estimator=est, rollouts=args.rollouts, seed=k)
+            a = analyse(
+                record, estimator=model_of(args, est, record), rollouts=args.rollouts, seed=k
+            )
             cpu += time.process_time() - c0
             for p in a.players:
                 rows.setdefault(f"{'RBYG'[p.colour]} ({p.name})", []).append(
@@ -281,7 +292,8 @@ def skill(args: argparse.Namespace) -> None:
         for n, item in enumerate(todo, 1):
             record = GameRecord.from_json(item["record"])
             c0 = time.process_time()
-            a = analyse(record, estimator=est, rollouts=args.rollouts, seed=args.seed)
+            model = model_of(args, est, record)
+            a = analyse(record, estimator=model, rollouts=args.rollouts, seed=args.seed)
             cpu = time.process_time() - c0
             ties = _tie_gains(a, est)
             fh.write(
@@ -293,6 +305,7 @@ def skill(args: argparse.Namespace) -> None:
                         "turns": record.result.turns,
                         "cpu": round(cpu, 2),
                         "policy": est.policy,
+                        "model": "bare" if args.bare else f"x{MODEL_TEMPER} and strengths",
                         "load": round(os.getloadavg()[0], 1),
                         "players": [
                             {
@@ -1109,6 +1122,7 @@ def main() -> None:
     )
     s.add_argument("--engine", choices=("compiled", "python", "both"), default="compiled")
     s.add_argument("--rollouts", type=int)
+    s.add_argument("--bare", action="store_true", help="the rollouts' values alone")
     s.add_argument("--turns", type=int, default=180)
     s.add_argument("--repeat", type=int, default=1)
     s.add_argument("--record", help="a record file to time instead (e.g. a four-player game)")
@@ -1142,6 +1156,7 @@ def main() -> None:
     n.add_argument("--games", help="a file of recorded games (games); else the speed game")
     n.add_argument("--count", type=int, default=1)
     n.add_argument("--rollouts", type=int)
+    n.add_argument("--bare", action="store_true", help="the rollouts' values alone")
     n.add_argument("--out", help="append one JSON line a game")
     n.set_defaults(func=noise)
     k = sub.add_parser("skill")
@@ -1157,6 +1172,7 @@ def main() -> None:
     k.add_argument("--skip", type=int, default=0, help="start at this game of the file")
     k.add_argument("--engine", choices=("compiled", "python"), default="compiled")
     k.add_argument("--rollouts", type=int)
+    k.add_argument("--bare", action="store_true", help="the rollouts' values alone")
     k.add_argument("--seed", type=int, default=0)
     k.set_defaults(func=skill)
     kt = sub.add_parser("skill-table")

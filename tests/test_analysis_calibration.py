@@ -4,6 +4,7 @@ shares for the players' strengths."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -11,19 +12,23 @@ from hypothesis import given, strategies as st
 
 from analysis_helpers import record
 from sorry import Game, Rules
-from sorry.analysis import analyse
+from sorry.analysis import analyse, calibration
 from sorry.analysis.calibration import (
     LEVEL_STRENGTH,
+    MODEL_TEMPER,
     ProgressEstimator,
     StrengthEstimator,
     brier,
     calibration_slope,
     game_left,
+    game_model,
     reliability,
     seat_strengths,
     with_strengths,
 )
+from sorry.analysis.estimator import PlayoutEstimator, sample_values
 from sorry.bots import LEVELS
+from sorry.record import Seat
 
 
 def test_every_level_has_a_strength_ordered_as_the_ladder() -> None:
@@ -120,6 +125,56 @@ def test_slope_and_reliability_of_known_predictions() -> None:
 def test_the_seats_strengths() -> None:
     rec = record("standard", 2, levels=("hard", "easy"))
     assert seat_strengths(rec) == (LEVEL_STRENGTH["hard"], 0.0, LEVEL_STRENGTH["easy"], 0.0)
+
+
+def test_a_person_has_the_models_strength() -> None:
+    rec = record("standard", 2, levels=("hard", "easy"))
+    mixed = dataclasses.replace(rec, seats=(Seat(0, "human", "Ann"), rec.seats[1]))
+    assert mixed.seats[0].kind == "human" and seat_strengths(mixed)[0] == 0.0
+    assert seat_strengths(mixed)[2] == LEVEL_STRENGTH["easy"]
+
+
+def test_the_analysis_judges_a_game_with_the_model_of_its_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Unless told otherwise, ``analyse`` values a game with its seats' strengths and the
+    tempered log-odds (``game_model``) on the default rollouts; the account still adds up."""
+    rec = record("standard", 2, levels=("hard", "easy"))
+    model = game_model(rec, ProgressEstimator())
+    assert isinstance(model, StrengthEstimator)
+    assert model.strengths == list(seat_strengths(rec)) and model.temper == MODEL_TEMPER == 0.9
+    monkeypatch.setattr(calibration, "default_estimator", ProgressEstimator)
+    got = analyse(rec)
+    assert got.points == analyse(rec, estimator=model).points
+    bare = analyse(rec, estimator=ProgressEstimator())
+    assert got.points != bare.points
+    # the hard bot (Red) is given more than the rollouts alone give it at the start
+    assert got.players[0].start > bare.players[0].start
+    for p in got.players:
+        assert p.start + p.luck + p.own_decisions + p.others_decisions == p.result  # exactly
+
+
+def test_tempered_samples_temper_the_whole_mean_and_move_their_rows_with_it() -> None:
+    """A sample's mean is the tempered mean of all its rollouts (not of batches), and each
+    row moves by the derivative there: the rows still average the mean, and their spread
+    shrinks as the values do."""
+    nodes = [
+        Game.from_position("R:S,H,H,H Y:S,S,S,S R", card=1),
+        Game.from_position("R:12,S,S,S Y:40,S,S,S Y", card=5),
+    ]
+    inner = PlayoutEstimator()
+    est = StrengthEstimator(inner, [0.0] * 4, temper=0.9)
+    plain = sample_values(inner, nodes, 40, 3)
+    got = est.samples(nodes, 40, 3)
+    assert [s.mean for s in got] == est.values(nodes, 40, 3)
+    for node, a, b in zip(nodes, plain, got, strict=True):
+        assert b.mean == est.adjust(node, a.mean)
+        p, o = float(a.mean[0]), float(b.mean[0])
+        assert 0 < p < 1 and abs(o - 0.5) < abs(p - 0.5)  # less sure
+        assert sum(r[0] for r in b.rows) / len(b.rows) == pytest.approx(o, abs=1e-12)
+        slope = 0.9 * o * (1 - o) / (p * (1 - p))
+        assert b.variance(0) == pytest.approx(slope**2 * a.variance(0), rel=1e-9)
+        assert b.variance(2) == pytest.approx(b.variance(0), rel=1e-9)  # Yellow mirrors Red
 
 
 def test_an_account_on_strengths_adds_up_and_equal_strengths_change_nothing() -> None:

@@ -13,6 +13,7 @@ from browser_kit import preset_game
 from starlette.testclient import TestClient
 
 from server_helpers import fast_settings, hello, new_game, recv
+from sorry.record import Seat
 from sorry.web import create_app
 from sorry.web.analysis import AnalysisCache
 
@@ -118,3 +119,24 @@ def test_not_over_unknown_and_not_analysable(
     assert r.status_code == 422
     error = r.json()["error"]
     assert "no record to analyse" in error and "\n" not in error
+
+
+def test_values_made_for_other_seats_are_made_again() -> None:
+    """The analysis models the players the record names (a bot's level): values made ahead
+    of the end for other players (a seat that became a bot) are not used, the finished game
+    is valued again, and the result is the record's own analysis."""
+    from analysis_helpers import record
+    from sorry.analysis import account, report
+    from sorry.analysis.calibration import seat_strengths
+    from sorry.web.analysis import SEED, ahead_job, final_job, start_job
+
+    rec = record("standard", 2, levels=("hard", "easy"))
+    text = rec.to_json()
+    start = start_job(text, 2)
+    assert start[5] == seat_strengths(rec)
+    people = {c: Seat(c, "human", "Ann") for c in rec.colours}  # as if two people sat there
+    model, early, values, _seconds = ahead_job(rec.start().to_dict(), people, 2, 0, 3, True)
+    assert model[1] == (0.0, 0.0, 0.0, 0.0) and early is not None
+    assert final_job(text, 2, early, values) is None  # not the record's players
+    whole = report.to_dict(account.analyse(rec, rollouts=2, seed=SEED), describe_moves=False)
+    assert final_job(text, 2, start, []) == whole

@@ -15,6 +15,10 @@ estimator's policy (:mod:`sorry.analysis.estimator`):
 * after a move: the chance node that follows (its value as above); at the end, 1 for the
   winners and 0 for the others.
 
+The analysis a player sees values every node with the model of that game's players
+(:func:`sorry.analysis.calibration.game_model`): the rollouts' shares with their log-odds
+tempered and moved by the players' known strengths, still one exact number per node.
+
 **The account.** For each draw, ``luck = V(after the draw) - V(before the draw)``: the card
 against the average over the cards that could have come. For each move, ``decision =
 V(after the move) - V(after the draw)``: the move played against the move the reference
@@ -74,11 +78,11 @@ from ..i18n import N_, _
 from ..moves import Move
 from ..record import GameRecord, verify
 from ..rng import derive_seed
+from .calibration import game_model
 from .estimator import (
     Estimator,
     Sample,
     Values,
-    default_estimator,
     reference_moves,
     result_values,
     sample_values,
@@ -430,9 +434,11 @@ def analyse(
     """Analyse a finished game (a record, checked by :func:`sorry.record.verify` first, or a
     :class:`Game` begun from a seed). ``rollouts`` per card that could come (default by
     engine, :data:`DEFAULT_ROLLOUTS`), ``worlds`` per decision judged from the decider's view
-    (points), ``progress(done, total)`` after each move. Deterministic for a seed."""
+    (points), ``progress(done, total)`` after each move. Deterministic for a seed. The
+    estimator defaults to the model of the game's players
+    (:func:`~sorry.analysis.calibration.game_model`)."""
     record = checked(source)
-    est = estimator or default_estimator()
+    est = estimator or game_model(record)
     n = rollouts or DEFAULT_ROLLOUTS.get(est.engine, 16)
     if n < 1:
         raise AnalysisError(_("rollouts must be at least 1"))

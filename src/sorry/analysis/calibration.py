@@ -37,7 +37,16 @@ from ..moves import Move
 from ..record import GameRecord
 from ..rng import Rng, derive_seed
 from ..rules import Rules
-from .estimator import Estimator, Values, determinised_values, reference_moves, result_values
+from .estimator import (
+    Estimator,
+    Sample as ValueSample,
+    Values,
+    default_estimator,
+    determinised_values,
+    reference_moves,
+    result_values,
+    sample_values,
+)
 
 #: The naive estimate's temperature, in steps of progress: chosen by the Brier score over
 #: 40-300 on self-play games of easy bots apart from the benchmark's (seeds from 10**6; 300
@@ -281,34 +290,72 @@ class StrengthEstimator:
 
     def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
         got = self.inner.values(nodes, rollouts, seed)
-        out: list[Values] = []
-        for node, v in zip(nodes, got, strict=True):
-            if node.is_over():
-                out.append(v)
-                continue
-            shares = with_strengths(
-                [float(x) for x in v],
-                game_left(node),
-                self.strengths,
-                sides_of(node),
-                self.power,
-                self.temper,
-            )
-            if shares == [float(x) for x in v]:
-                out.append(v)
-                continue
-            # exact fractions that add up to what the inner values add up to: the last
-            # side takes the rest
-            sides = sides_of(node)
-            f = [Fraction(x) for x in shares]
-            last = sides[-1]
-            rest = sum((v[s[0]] for s in sides), Fraction(0)) - sum(
-                (f[s[0]] for s in sides[:-1]), Fraction(0)
-            )
-            for c in last:
-                f[c] = rest
-            out.append((f[0], f[1], f[2], f[3]))
+        return [self.adjust(node, v) for node, v in zip(nodes, got, strict=True)]
+
+    def samples(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[ValueSample]:
+        """The inner estimator's samples (:func:`~sorry.analysis.estimator.sample_values`:
+        the same rollouts and worlds) with their mean adjusted as :meth:`values` adjusts a
+        value (the whole call's mean, not each batch's) and each row moved with it, to the
+        first order (its deviation from the mean times the adjustment's derivative there):
+        the rows measure the adjusted value's uncertainty and still pair row for row."""
+        out = []
+        for node, smp in zip(nodes, sample_values(self.inner, nodes, rollouts, seed), strict=True):
+            v = self.adjust(node, smp.mean)
+            out.append(smp if v == smp.mean else ValueSample(v, self._rows(node, smp, v)))
         return out
+
+    def adjust(self, node: Game, v: Values) -> Values:
+        """The inner value ``v`` of ``node`` adjusted (:func:`with_strengths`), as exact
+        fractions that add up to what ``v`` adds up to; a finished game's result as it is."""
+        if node.is_over():
+            return v
+        shares = with_strengths(
+            [float(x) for x in v],
+            game_left(node),
+            self.strengths,
+            sides_of(node),
+            self.power,
+            self.temper,
+        )
+        if shares == [float(x) for x in v]:
+            return v
+        # exact fractions that add up to what the inner values add up to: the last side takes
+        # the rest
+        sides = sides_of(node)
+        f = [Fraction(x) for x in shares]
+        last = sides[-1]
+        rest = sum((v[s[0]] for s in sides), Fraction(0)) - sum(
+            (f[s[0]] for s in sides[:-1]), Fraction(0)
+        )
+        for c in last:
+            f[c] = rest
+        return (f[0], f[1], f[2], f[3])
+
+    def _rows(
+        self, node: Game, smp: ValueSample, v: Values
+    ) -> tuple[tuple[float, float, float, float], ...]:
+        """Each row of ``smp`` mapped by the derivative of the adjustment at its mean: a side's
+        adjusted share is ``o_i = w_i / sum(w)``, ``w_i = p_i ** temper * exp(...)``, so
+        ``d o_i / d p_j = temper * o_i * ([i == j] / p_i - o_j / p_j)`` (a side with no wins
+        at all has no deviation to map: all its rows are 0)."""
+        sides = sides_of(node)
+        p = [float(smp.mean[s[0]]) for s in sides]
+        o = [float(v[s[0]]) for s in sides]
+        t = self.temper
+        rows = []
+        for row in smp.rows:
+            dev = [row[s[0]] - pj for s, pj in zip(sides, p, strict=True)]
+            new = [0.0] * 4
+            for i, side in enumerate(sides):
+                d = sum(
+                    t * o[i] * ((1.0 / p[i] if i == j else 0.0) - o[j] / p[j]) * dev[j]
+                    for j in range(len(sides))
+                    if p[j] > 0
+                )
+                for c in side:
+                    new[c] = o[i] + d
+            rows.append((new[0], new[1], new[2], new[3]))
+        return tuple(rows)
 
     def reference_move(self, game: Game) -> Move:
         return self.inner.reference_move(game)
@@ -320,6 +367,26 @@ class StrengthEstimator:
         self, game: Game, moves: Sequence[Move], rollouts: int, worlds: int, seed: int
     ) -> list[Values]:
         return determinised_values(self, game, moves, rollouts, worlds, seed)
+
+
+#: The model's log-odds are multiplied by this (:func:`with_strengths`'s ``temper``): the
+#: medium bot's rollouts are a little too sure between stronger players (calibration slope
+#: 0.89-0.90 between hard bots on held-out games; 1.00 with this), docs/analysis.md.
+MODEL_TEMPER: Final = 0.9
+
+
+def game_model(record: GameRecord, inner: Estimator | None = None) -> Estimator:
+    """The model the after-game analysis judges ``record`` with, wherever a player sees it
+    (``sorry analyse``, the terminal game, the server): the rollouts of ``inner`` (default:
+    :func:`~sorry.analysis.estimator.default_estimator`, the medium bot's), their log-odds
+    times :data:`MODEL_TEMPER`, moved by the strengths of the players who sat at the table
+    (:func:`seat_strengths`: a bot's level's, 0 for a person). Only the record's seats enter:
+    the same record gives the same model."""
+    return StrengthEstimator(
+        inner if inner is not None else default_estimator(),
+        seat_strengths(record),
+        temper=MODEL_TEMPER,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +466,7 @@ def samples(
 
 __all__ = [
     "LEVEL_STRENGTH",
+    "MODEL_TEMPER",
     "NAIVE_TEMPERATURE",
     "STRENGTH_POWER",
     "Bin",
@@ -409,6 +477,7 @@ __all__ = [
     "calibration_slope",
     "chance_nodes",
     "game_left",
+    "game_model",
     "naive_values",
     "reliability",
     "samples",

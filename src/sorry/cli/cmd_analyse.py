@@ -168,6 +168,7 @@ def _compile_said(compiled: bool, progress: _Progress) -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     from ..analysis import analyse, graph, report
     from ..analysis.account import checked
+    from ..analysis.calibration import game_model
 
     if args.rollouts is not None and args.rollouts < 1:
         raise CliError(_("--rollouts must be at least 1"))
@@ -187,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         with _compile_said(est.engine == "compiled", progress):
             analysis = analyse(
                 record,
-                estimator=est,
+                estimator=game_model(record, est),
                 rollouts=args.rollouts,
                 worlds=args.worlds,
                 seed=args.seed,

@@ -26,6 +26,7 @@ from textual.widgets import Static
 
 from ..analysis import analyse, report
 from ..analysis.account import Analysis, checked
+from ..analysis.calibration import game_model
 from ..analysis.estimator import Estimator, default_estimator
 from ..analysis.graph import series
 from ..board import COLOUR_LETTERS, TRACK_LEN, colour_name
@@ -114,7 +115,8 @@ def chart(data: dict[str, Any], width: int = 64, height: int = 5) -> Text:
     return out
 
 
-#: The estimator the panel analyses with (the compiled one when the ``fast`` extra is there).
+#: The rollouts the panel analyses with (the compiled ones when the ``fast`` extra is there),
+#: under the model of the game's players (:func:`~sorry.analysis.calibration.game_model`).
 make_estimator: Callable[[], Estimator] = default_estimator
 
 
@@ -184,7 +186,7 @@ class AnalysisPanel(Static):
 
         warm = self._warmup()
         try:
-            est = make_estimator()
+            est = game_model(self.record, make_estimator())
             if est.engine == "compiled" and warm is not None:
                 # the compiled analysis loads (the first time: compiles) in the background
                 # since the game began: wait for it, saying so (_tick)

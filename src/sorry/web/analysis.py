@@ -45,11 +45,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..analysis import account, graph, report
+from ..analysis.calibration import game_model, seat_strengths
 from ..analysis.estimator import Estimator, default_estimator
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, using
-from ..record import GameRecord
+from ..record import GameRecord, Seat
 
 log = logging.getLogger("sorry.web")
 
@@ -110,16 +111,22 @@ WAIT_MAX: Final = 10.0
 
 
 # -- in the worker processes -------------------------------------------------------------------
-_estimator: Estimator | None = None
+_rollouts: Estimator | None = None
 
-Start = tuple[str, str, int, int, account.StartValue]
+#: Each colour's strength, as the model of the game's players has it (``seat_strengths``).
+Strengths = tuple[float, float, float, float]
+#: The engine, the policy, the rollouts, the worlds, V at the start, and the strengths the
+#: values were made with.
+Start = tuple[str, str, int, int, account.StartValue, Strengths]
 
 
-def _est() -> Estimator:
-    global _estimator
-    if _estimator is None:
-        _estimator = default_estimator()
-    return _estimator
+def _est(record: GameRecord) -> Estimator:
+    """The model of ``record``'s players (what ``sorry analyse`` uses) on this process's
+    rollouts (made once)."""
+    global _rollouts
+    if _rollouts is None:
+        _rollouts = default_estimator()
+    return game_model(record, _rollouts)
 
 
 def rollouts_setting() -> int | None:
@@ -133,9 +140,10 @@ def _sizes(est: Estimator, rollouts: int | None) -> tuple[int, int]:
 
 
 def _start(record: GameRecord, rollouts: int | None) -> Start:
-    est = _est()
+    est = _est(record)
     n, w = _sizes(est, rollouts)
-    return est.engine, est.policy, n, w, account.start_value(record, est, n, SEED)
+    value = account.start_value(record, est, n, SEED)
+    return est.engine, est.policy, n, w, value, seat_strengths(record)
 
 
 def start_job(record_json: str, rollouts: int | None) -> Start:
@@ -148,27 +156,34 @@ def chunk_job(
     record_json: str, rollouts: int | None, first: int, last: int
 ) -> list[account.NodeValues]:
     """Decisions ``first`` to ``last - 1`` valued."""
-    est = _est()
-    n, w = _sizes(est, rollouts)
     record = GameRecord.from_json(record_json)
+    est = _est(record)
+    n, w = _sizes(est, rollouts)
     return account.value_decisions(record, est, n, w, SEED, first, last)
 
 
 def ahead_job(
-    game: dict[str, Any], rollouts: int | None, first: int, last: int, with_start: bool
-) -> tuple[str, Start | None, list[account.NodeValues], float]:
-    """Decisions ``first`` to ``last - 1`` of a game still played (``Game.to_dict()``)
-    valued, and V at the start if asked: the engine, the start, the values and the seconds
-    the values took."""
-    record = GameRecord.from_game(Game.from_dict(game))  # "in progress": nothing checked yet
+    game: dict[str, Any],
+    seats: dict[int, Seat],
+    rollouts: int | None,
+    first: int,
+    last: int,
+    with_start: bool,
+) -> tuple[tuple[str, Strengths], Start | None, list[account.NodeValues], float]:
+    """Decisions ``first`` to ``last - 1`` of a game still played (``Game.to_dict()``, its
+    seats as its record will have them) valued, and V at the start if asked: the engine and
+    the strengths they were valued with, the start, the values and the seconds the values
+    took."""
+    # "in progress": nothing checked yet
+    record = GameRecord.from_game(Game.from_dict(game), seats)
     if any(step.resign for step in record.steps):  # such a game cannot be analysed
         raise account.AnalysisError("a player resigned")
-    est = _est()
+    est = _est(record)
     start = _start(record, rollouts) if with_start else None
     t0 = time.perf_counter()
     n, w = _sizes(est, rollouts)
     values = account.value_decisions(record, est, n, w, SEED, first, last)
-    return est.engine, start, values, time.perf_counter() - t0
+    return (est.engine, seat_strengths(record)), start, values, time.perf_counter() - t0
 
 
 def final_job(
@@ -180,13 +195,14 @@ def final_job(
     """The analysis (its JSON form without words) of a finished game whose start and first
     decisions (``valued``) were valued already, ahead of its end or in pieces: the record is
     checked, the other decisions valued and the account assembled. None if this worker's
-    engine is not the one they were valued with (they are valued again then)."""
+    engine, or the players' strengths in the record, are not those they were valued with
+    (they are valued again then)."""
     record = account.checked(GameRecord.from_json(record_json))
     if start is None:
         start = _start(record, rollouts)
-    est = _est()
-    engine, policy, n, w, value = start
-    if est.engine != engine:
+    est = _est(record)
+    engine, policy, n, w, value, strengths = start
+    if est.engine != engine or strengths != seat_strengths(record):
         return None
     total = account.decision_count(record)
     valued = valued + account.value_decisions(record, est, n, w, SEED, len(valued), total)
@@ -228,7 +244,7 @@ class _Ahead:
     wake: asyncio.Event = field(default_factory=asyncio.Event)  # a move was played
     valued: list[account.NodeValues] = field(default_factory=list)
     start: Start | None = None
-    engine: str | None = None
+    model: tuple[str, Strengths] | None = None  # the engine and the strengths of the values
     steps: list[str] = field(default_factory=list)  # the steps the values were made on
     size: int = 1  # decisions per job (adapted to AHEAD_BUDGET)
     task: asyncio.Task[None] | None = None
@@ -294,6 +310,7 @@ class AnalysisCache:
         return len(self._ahead)
 
     async def _run_ahead(self, service: Any, ahead: _Ahead) -> None:
+        from .bots import record_seats
         from .workers import AHEAD
 
         try:
@@ -311,18 +328,27 @@ class AnalysisCache:
                 if len(ahead.valued) < played or ahead.start is None:
                     first = len(ahead.valued)
                     last = min(played, first + ahead.size)
-                    engine, start, values, seconds = await service.pool.run(
-                        AHEAD, ahead_job, data, self.rollouts, first, last, ahead.start is None
+                    seats = record_seats(live)
+                    model, start, values, seconds = await service.pool.run(
+                        AHEAD,
+                        ahead_job,
+                        data,
+                        seats,
+                        self.rollouts,
+                        first,
+                        last,
+                        ahead.start is None,
                     )
-                    if ahead.engine not in (None, engine):  # another engine: start again
-                        ahead.valued, ahead.start = [], None
+                    if ahead.model not in (None, model):  # another engine, or seat: again
+                        ahead.valued, ahead.start, ahead.model = [], None, None
                         continue
-                    ahead.engine = engine
+                    ahead.model = model
                     ahead.start = start or ahead.start
                     ahead.valued += values
                     if values:
                         each = max(seconds / len(values), 1e-3)
-                        ahead.size = max(1, min(CHUNK.get(engine, 4), int(AHEAD_BUDGET / each)))
+                        size = int(AHEAD_BUDGET / each)
+                        ahead.size = max(1, min(CHUNK.get(model[0], 4), size))
                     continue
                 try:
                     await asyncio.wait_for(ahead.wake.wait(), self.CHECK)

@@ -245,6 +245,15 @@ def words_of(moves: Sequence[Mapping[str, Any]], rough: bool) -> HintWords | Non
     }
 
 
+def record_seats(live: LiveGame) -> dict[int, Seat]:
+    """Who plays each colour of a game, as its record says it (a bot with its level, else a
+    person): the record's seats, and the players the after-game analysis models."""
+    return {
+        c: Seat(c, "bot", s.name, s.bot_level) if s.kind == "bot" else Seat(c, "human", s.name)
+        for c, s in live.seats.items()
+    }
+
+
 class FinishedGames:
     """Finished games' replays and records, computed once in the worker pool and kept."""
 
@@ -291,12 +300,7 @@ class FinishedGames:
         if what == "replay":
             text = await self.pool.run(LOW, replay_json, live.id, game, live.log)
         else:
-            seats = {
-                c: Seat(c, "bot", s.name, s.bot_level)
-                if s.kind == "bot"
-                else Seat(c, "human", s.name)
-                for c, s in live.seats.items()
-            }
+            seats = record_seats(live)
             meta = {"server_game": live.id, "name": live.name}
             text = await self.pool.run(LOW, record_json, game, seats, live.nonce, meta)
         data = str(text).encode()
