@@ -125,9 +125,13 @@ def preset_game(
 
 def context(browser: Any, viewport: str = "phone", **kw: Any) -> Any:
     w, h, touch = VIEWPORTS[viewport]
-    return browser.new_context(
+    made = browser.new_context(
         viewport={"width": w, "height": h}, has_touch=touch, is_mobile=touch, **kw
     )
+    # a loaded machine (the whole suite beside other work) may take tens of seconds for what
+    # takes one alone: every wait without a timeout of its own gets a minute, not 30 s
+    made.set_default_timeout(60000)
+    return made
 
 
 def watch_errors(page: Any) -> list[str]:
