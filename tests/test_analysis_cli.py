@@ -46,6 +46,10 @@ def test_json_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str], naiv
     assert main(["analyse", path, "--json", "--plot", str(svg)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["format"] == "sorry-analysis" and data["estimator"]["judged_from"] == "game"
+    # the calibrated model, said: the easy bots' strength for both colours, the log-odds x 0.9
+    assert data["estimator"]["temper"] == 0.9
+    assert data["estimator"]["strengths"] == {"R": -0.262, "Y": -0.262}
+    assert "(their log-odds times 0.9)" in data["method"]
     for p in data["players"]:
         assert p["start"] + p["luck"] + p["decisions"] == pytest.approx(p["result"], abs=1e-9)
         total = p["start"] + p["luck"] + p["own_decisions"] + p["others_decisions"]

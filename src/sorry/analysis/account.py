@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -352,6 +352,11 @@ class Analysis:
     draws: tuple[Draw, ...]
     decisions: tuple[Decision, ...]
     players: tuple[PlayerSummary, ...] = field(default=())
+    #: the calibration the values went through (sorry.analysis.calibration.game_model): the
+    #: log-odds' multiplier and each colour's strength (1 and none: the rollouts' values as
+    #: they are)
+    temper: float = 1.0
+    strengths: tuple[float, ...] = ()
 
     @property
     def rules(self) -> Any:
@@ -454,7 +459,19 @@ def analyse(
 
     valued = value_decisions(record, est, n, w, seed, progress=step)
     points, draws, decisions = assemble(record, start, valued)
-    return finish(record, est.policy, est.engine, n, w, points, draws, decisions, start[2])
+    return finish(
+        record,
+        est.policy,
+        est.engine,
+        n,
+        w,
+        points,
+        draws,
+        decisions,
+        start[2],
+        temper=float(getattr(est, "temper", 1.0)),
+        strengths=tuple(getattr(est, "strengths", ())),
+    )
 
 
 def finish(
@@ -467,9 +484,13 @@ def finish(
     draws: Sequence[Draw],
     decisions: Sequence[Decision],
     start_var: Variances = NOVAR,
+    *,
+    temper: float = 1.0,
+    strengths: Sequence[float] = (),
 ) -> Analysis:
     """The :class:`Analysis` of assembled values, with the per-player totals (``start_var``:
-    the variance of the value at the start, as :func:`start_value` gives it)."""
+    the variance of the value at the start, as :func:`start_value` gives it; ``temper`` and
+    ``strengths``: the model's calibration, said in the report)."""
     est_name = f"{policy}/{engine}"
     analysis = Analysis(
         record=record,
@@ -481,6 +502,8 @@ def finish(
         points=tuple(points),
         draws=tuple(draws),
         decisions=tuple(decisions),
+        temper=temper,
+        strengths=tuple(float(x) for x in strengths),
     )
     return _with_players(analysis, start_var)
 
@@ -1075,18 +1098,7 @@ def _with_players(a: Analysis, start_var: Variances = NOVAR) -> Analysis:
                 others_decisions_se=math.sqrt(others_var),
             )
         )
-    return Analysis(
-        record=a.record,
-        estimator=a.estimator,
-        policy=a.policy,
-        engine=a.engine,
-        rollouts=a.rollouts,
-        worlds=a.worlds,
-        points=a.points,
-        draws=a.draws,
-        decisions=a.decisions,
-        players=tuple(players),
-    )
+    return replace(a, players=tuple(players))
 
 
 def colour_letter(c: int) -> str:

@@ -229,6 +229,11 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
             "rollouts_per_card": analysis.rollouts,
             "worlds": analysis.worlds,
             "judged_from": "view" if analysis.hidden_information else "game",
+            "temper": analysis.temper,
+            "strengths": {
+                letters[c]: analysis.strengths[c] if analysis.strengths else 0.0
+                for c in rec.colours
+            },
         },
         "method": None,
         "thresholds": {name: limit for name, limit in THRESHOLDS},
@@ -261,6 +266,13 @@ def method_text(estimator: dict[str, Any]) -> str:
         "every player, {n} rollouts per card that could come ({engine}).",
         n,
     ).format(policy=level_label(estimator["policy"]), n=n, engine=engine)
+    temper = float(estimator.get("temper", 1.0))
+    if temper != 1.0:
+        text += " " + _(
+            "Those chances are then calibrated on recorded games: made less sure (their "
+            "log-odds times {temper}) and moved by the players' levels (a person counts as "
+            "the {policy} bot)."
+        ).format(temper=f"{temper:g}", policy=level_label(estimator["policy"]))
     if estimator["judged_from"] == "view":
         worlds = int(estimator["worlds"] or 0)
         text += " " + ngettext(

@@ -202,11 +202,11 @@ def final_job(
         start = _start(record, rollouts)
     est = _est(record)
     engine, policy, n, w, value, strengths = start
-    if est.engine != engine or strengths != seat_strengths(record):
+    if est.engine != engine or est.policy != policy or strengths != seat_strengths(record):
         return None
     total = account.decision_count(record)
     valued = valued + account.value_decisions(record, est, n, w, SEED, len(valued), total)
-    return _numbers(record, value, valued, policy, engine, n, w)
+    return _numbers(record, value, valued, est, n, w)
 
 
 def localised_job(data: dict[str, Any], record_json: str, lang: str) -> bytes:
@@ -561,13 +561,24 @@ def _numbers(
     record: GameRecord,
     start: account.StartValue,
     valued: list[account.NodeValues],
-    policy: str,
-    engine: str,
+    est: Estimator,
     rollouts: int,
     worlds: int,
 ) -> dict[str, Any]:
     points, draws, decisions = account.assemble(record, start, valued)
-    a = account.finish(record, policy, engine, rollouts, worlds, points, draws, decisions, start[2])
+    a = account.finish(
+        record,
+        est.policy,
+        est.engine,
+        rollouts,
+        worlds,
+        points,
+        draws,
+        decisions,
+        start[2],
+        temper=float(getattr(est, "temper", 1.0)),
+        strengths=tuple(getattr(est, "strengths", ())),
+    )
     return report.to_dict(a, describe_moves=False)
 
 
