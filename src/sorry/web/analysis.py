@@ -120,6 +120,15 @@ Strengths = tuple[float, float, float, float]
 Start = tuple[str, str, int, int, account.StartValue, Strengths]
 
 
+def record_seats(live: Any) -> dict[int, Seat]:
+    """Who plays each colour of a game (a ``LiveGame``), as its record says it (a bot with
+    its level, else a person): the record's seats, and the players the model is made for."""
+    return {
+        c: Seat(c, "bot", s.name, s.bot_level) if s.kind == "bot" else Seat(c, "human", s.name)
+        for c, s in live.seats.items()
+    }
+
+
 def _est(record: GameRecord) -> Estimator:
     """The model of ``record``'s players (what ``sorry analyse`` uses) on this process's
     rollouts (made once)."""
@@ -310,7 +319,6 @@ class AnalysisCache:
         return len(self._ahead)
 
     async def _run_ahead(self, service: Any, ahead: _Ahead) -> None:
-        from .bots import record_seats
         from .workers import AHEAD
 
         try:

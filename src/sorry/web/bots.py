@@ -23,8 +23,8 @@ from typing import Any
 
 from ..hintwords import Chance, hint_words
 from ..moves import Move
-from ..record import Seat
 from ..rng import derive_seed
+from .analysis import record_seats
 from .cache import GameCache, retrieve
 from .games import Games
 from .limits import RateLimit
@@ -242,15 +242,6 @@ def words_of(moves: Sequence[Mapping[str, Any]], rough: bool) -> HintWords | Non
         "figures": list(w.figures),
         "heading": w.heading,
         "note": w.note,
-    }
-
-
-def record_seats(live: LiveGame) -> dict[int, Seat]:
-    """Who plays each colour of a game, as its record says it (a bot with its level, else a
-    person): the record's seats, and the players the after-game analysis models."""
-    return {
-        c: Seat(c, "bot", s.name, s.bot_level) if s.kind == "bot" else Seat(c, "human", s.name)
-        for c, s in live.seats.items()
     }
 
 
