@@ -232,7 +232,11 @@ def test_what_a_person_sees_in_tmux(size: tuple[int, int], tmp_path: Path) -> No
     rule = flat(card_rule(7))
     try:
         term.start(f"{shlex.quote(sys.executable)} -m sorry tui --load {save}", tmp_path)
-        shown = term.wait(lambda s: "Red pawn on 50" in s, 120, "the choices")
+        # the whole screen painted: the choices and the footer (a loaded machine may show
+        # the one before the other)
+        shown = term.wait(
+            lambda s: "Red pawn on 50" in s and "q Quit" in s.splitlines()[-1], 120, "the choices"
+        )
         assert "q Quit" in shown.splitlines()[-1]
         middle, side = middle_and_side(shown, size)
         assert "Card: 7" in middle and "Choose a pawn" in side
@@ -243,12 +247,18 @@ def test_what_a_person_sees_in_tmux(size: tuple[int, int], tmp_path: Path) -> No
             assert "7, or split it in two" in middle and "c: the whole rule" not in middle
             assert rule in side and "between two pawns" not in middle
             term.keys("1")
-            shown = term.wait(lambda s: "first 6: 8 → 14" in s, 30, "the pawn's ways")
+            shown = term.wait(
+                lambda s: "first 6: 8 → 14" in s and "c: the whole rule" in s, 30, "the pawn's ways"
+            )
             middle, side = middle_and_side(shown, size)
             assert "7, or split it in two c: the whole rule" in middle
             assert "between two pawns" not in side
             term.keys("c")
-            shown = term.wait(lambda s: "back to the game" in s, 30, "the card's rule")
+            shown = term.wait(
+                lambda s: "╰" in s and flat(modal(s)).endswith("back to the game"),
+                30,
+                "the card's rule",
+            )
             assert flat(modal(shown)) == rule + " Esc or c: back to the game"
             term.keys("Escape")
             term.wait(lambda s: "back to the game" not in s.splitlines()[-1], 30, "the game")
