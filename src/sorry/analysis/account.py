@@ -458,13 +458,26 @@ def analyse(
             progress(index + 1, total)
 
     valued = value_decisions(record, est, n, w, seed, progress=step)
+    return assembled(record, est, n, w, start, valued)
+
+
+def assembled(
+    record: GameRecord,
+    est: Estimator,
+    rollouts: int,
+    worlds: int,
+    start: StartValue,
+    valued: Sequence[NodeValues],
+) -> Analysis:
+    """The :class:`Analysis` of a game whose start and decisions ``est`` valued (the account
+    assembled, its model's calibration kept for the report)."""
     points, draws, decisions = assemble(record, start, valued)
     return finish(
         record,
         est.policy,
         est.engine,
-        n,
-        w,
+        rollouts,
+        worlds,
         points,
         draws,
         decisions,
@@ -1130,6 +1143,7 @@ __all__ = [
     "Swing",
     "analyse",
     "assemble",
+    "assembled",
     "chance_values",
     "checked",
     "decision_count",

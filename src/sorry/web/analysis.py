@@ -573,20 +573,7 @@ def _numbers(
     rollouts: int,
     worlds: int,
 ) -> dict[str, Any]:
-    points, draws, decisions = account.assemble(record, start, valued)
-    a = account.finish(
-        record,
-        est.policy,
-        est.engine,
-        rollouts,
-        worlds,
-        points,
-        draws,
-        decisions,
-        start[2],
-        temper=float(getattr(est, "temper", 1.0)),
-        strengths=tuple(getattr(est, "strengths", ())),
-    )
+    a = account.assembled(record, est, rollouts, worlds, start, valued)
     return report.to_dict(a, describe_moves=False)
 
 
