@@ -339,6 +339,11 @@ class Tapper:
             if button.count():
                 self.tap(button.first)
                 break
+            if body(page, "myTurn") != "yes":
+                raise AssertionError(
+                    f"the turn left before {move} was tapped (a turn timer?): "
+                    + page.inner_html("#actions")
+                )
             tappable = page.eval_on_selector_all(
                 ".pawn[data-moves], .dest[data-moves]",
                 "els => els.map(e => e.getAttribute('class') + ' ' + e.dataset.loc + ' '"

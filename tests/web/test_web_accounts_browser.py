@@ -107,7 +107,8 @@ def test_register_play_rated_see_the_change_and_the_profiles(server: Any, chromi
         shot(ann, "account-login-390")
         register(ann, base, "Ann")
         register(bob, base, "Bob")
-        # Ann's new game: rated, Bob invited by link, two bots, a 30 s turn timer
+        # Ann's new game: rated, Bob invited by link, two bots, a one-minute turn timer (30 s
+        # ran out under load between Ann's move and Bob's tap, marking Bob away)
         ann.goto(base + "/")
         ann.wait_for_selector("#rated")
         ann.select_option("#seat-R", "me")
@@ -115,7 +116,7 @@ def test_register_play_rated_see_the_change_and_the_profiles(server: Any, chromi
         ann.select_option("#seat-Y", "bot:medium")
         ann.select_option("#seat-G", "bot:easy")
         ann.select_option("#start-mode", "full")
-        ann.select_option("#timer", "30")
+        ann.select_option("#timer", "60")
         ann.check("#rated")
         shot(ann, "lobby-account-390")
         ann.click("#create-btn")
@@ -137,7 +138,7 @@ def test_register_play_rated_see_the_change_and_the_profiles(server: Any, chromi
         # Bob goes away (a takeover bot plays for him); Ann stays, idle: her timer runs out
         # and a bot plays for her until the end
         bob.goto(base + "/leaderboard")
-        ann.wait_for_function("() => document.body.dataset.status === 'over'", timeout=300_000)
+        ann.wait_for_function("() => document.body.dataset.status === 'over'", timeout=420_000)
         ann.wait_for_selector("#rating-change li", timeout=60_000)
         changes = ann.locator("#rating-change li").all_inner_texts()
         assert len(changes) == 2 and all("→" in c for c in changes)
