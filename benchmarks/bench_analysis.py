@@ -79,17 +79,20 @@ from sorry.analysis.estimator import (
     Estimator,
     PlayoutEstimator,
     compiled_available,
+    reference_level,
 )
 from sorry.bots import make_bot, play_game
 from sorry.record import GameRecord
 
 
-def estimator_of(engine: str, policy: str = "medium") -> Estimator:
+def estimator_of(engine: str, policy: str = "medium", against: str | None = None) -> Estimator:
+    """The estimator of ``engine`` with the rollouts of ``policy`` (compiled), its moves
+    judged against the ``against`` bot's (by default the policy's own)."""
     if engine == "python":
-        return PlayoutEstimator()
+        return PlayoutEstimator(reference=against)
     if not compiled_available():
         sys.exit("bench_analysis: the compiled estimator needs the fast extra (sorry.fast)")
-    return CompiledEstimator(policy)
+    return CompiledEstimator(policy, reference=against)
 
 
 def model_of(args: argparse.Namespace, est: Estimator, record: GameRecord) -> Estimator:
@@ -122,7 +125,7 @@ def speed(args: argparse.Namespace) -> None:
     cpus: dict[str, float] = {}
     for name in engines:
         t0 = time.perf_counter()
-        est = estimator_of(name, args.policy)
+        est = estimator_of(name, args.policy, args.against)
         est.values([record.start()], 1, 0)  # compile or load the rollouts before the clock
         load = time.perf_counter() - t0
         best, cpu = float("inf"), 0.0
@@ -134,7 +137,8 @@ def speed(args: argparse.Namespace) -> None:
                 best, cpu = wall, time.process_time() - c0
         cpus[name] = cpu
         print(
-            f"engine {est.engine}, policy {est.policy}, rollouts per card "
+            f"engine {est.engine}, policy {est.policy}, against {reference_level(est)}, "
+            "rollouts per card "
             f"{args.rollouts or 'default'}: {cpu:.2f} s CPU, {best:.2f} s wall (best of "
             f"{args.repeat}; loaded in {load:.1f} s); load {os.getloadavg()[0]:.1f}"
         )
@@ -158,7 +162,7 @@ def noise(args: argparse.Namespace) -> None:
     """Each game analysed with ``--seeds`` seeds of the rollouts: each player's totals under
     each seed, their standard deviation over the seeds, and the standard error the analysis
     reports (an honest interval has the two about equal)."""
-    est = estimator_of(args.engine, args.policy)
+    est = estimator_of(args.engine, args.policy, args.against)
     for name, record in _records(args.games, args.count, args.turns):
         rows: dict[str, list[tuple[float, ...]]] = {}
         cpu = 0.0
@@ -181,7 +185,8 @@ def noise(args: argparse.Namespace) -> None:
                     )
                 )
         print(
-            f"{name}: {record.result.turns} turns; engine {est.engine}, policy {est.policy}; "
+            f"{name}: {record.result.turns} turns; engine {est.engine}, policy {est.policy}, "
+            f"against {reference_level(est)}; "
             f"{cpu / args.seeds:.1f} s CPU an analysis; load {os.getloadavg()[0]:.1f}"
         )
         out: dict[str, Any] = {"game": name, "turns": record.result.turns, "players": {}}
@@ -282,7 +287,7 @@ def skill(args: argparse.Namespace) -> None:
     did better than the second's; for equal levels, the mean of the difference (the first
     seat's minus the second's) against its standard error. One JSON line a game in ``--out``
     (resumable)."""
-    est = estimator_of(args.engine, args.policy)
+    est = estimator_of(args.engine, args.policy, args.against)
     out = Path(args.out)
     done = _done_games(out)
     lines = [json.loads(x) for x in Path(args.games).read_text().splitlines() if x.strip()]
@@ -305,6 +310,7 @@ def skill(args: argparse.Namespace) -> None:
                         "turns": record.result.turns,
                         "cpu": round(cpu, 2),
                         "policy": est.policy,
+                        "against": a.baseline,
                         "model": "bare" if args.bare else f"x{MODEL_TEMPER} and strengths",
                         "load": round(os.getloadavg()[0], 1),
                         "players": [
@@ -414,7 +420,8 @@ def skill_table(args: argparse.Namespace) -> None:
     loads = [it["load"] for it in items if "load" in it]
     load = f", load {min(loads):.0f}-{max(loads):.0f}" if loads else ""
     print(
-        f"{items[0]['pair']}: {n} games, model {items[0]['policy']}; CPU an analysis median "
+        f"{items[0]['pair']}: {n} games, model {items[0]['policy']}, moves against "
+        f"{items[0].get('against', items[0]['policy'])}; CPU an analysis median "
         f"{cpu[n // 2]:.1f} s{load}"
     )
     for label, diffs in measures.items():
@@ -1115,6 +1122,11 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("speed")
     s.add_argument(
+        "--against",
+        metavar="LEVEL",
+        help="the bot whose moves the decisions are judged against (sorry analyse --against)",
+    )
+    s.add_argument(
         "--policy",
         choices=("easybot", "medium"),
         default="medium",
@@ -1145,6 +1157,11 @@ def main() -> None:
     c.set_defaults(func=calibration)
     n = sub.add_parser("noise")
     n.add_argument(
+        "--against",
+        metavar="LEVEL",
+        help="the bot whose moves the decisions are judged against (sorry analyse --against)",
+    )
+    n.add_argument(
         "--policy",
         choices=("easybot", "medium"),
         default="medium",
@@ -1160,6 +1177,11 @@ def main() -> None:
     n.add_argument("--out", help="append one JSON line a game")
     n.set_defaults(func=noise)
     k = sub.add_parser("skill")
+    k.add_argument(
+        "--against",
+        metavar="LEVEL",
+        help="the bot whose moves the decisions are judged against (sorry analyse --against)",
+    )
     k.add_argument(
         "--policy",
         choices=("easybot", "medium"),

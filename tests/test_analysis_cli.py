@@ -18,7 +18,7 @@ from sorry.record import GameRecord
 @pytest.fixture
 def naive(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command with the instant naive estimator (the bookkeeping is what is tested)."""
-    monkeypatch.setattr(cmd_analyse, "_estimator", lambda name: ProgressEstimator())
+    monkeypatch.setattr(cmd_analyse, "_estimator", lambda name, against=None: ProgressEstimator())
 
 
 def saved(tmp_path: Path, rec: GameRecord, name: str = "game.json") -> str:
@@ -38,6 +38,40 @@ def test_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Red: the cards were worth" in out and "±" in out
     assert out.count("%") >= 4
     assert "Red (easy)" in out and "Yellow (easy)" in out
+
+
+def test_moves_judged_against_another_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--against learned``: each decision's reference is the learned bot's move (its term 0
+    where that move was played), said in the words, and the account still adds up exactly."""
+    from sorry.bots import make_bot
+    from sorry.rng import Rng, derive_seed
+
+    rec = record("standard", 2, seed=9)
+    path = saved(tmp_path, rec)
+    assert main(["analyse", path, "--rollouts", "2", "--json", "--against", "learned"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["estimator"]["reference"] == "learned"
+    assert data["estimator"]["policy"] == "medium"  # the rollouts are the model's still
+    assert any("against the learned bot's moves" in w for p in data["players"] for w in p["words"])
+    bot = make_bot("learned")
+    differ = 0
+    for d in data["decisions"]:
+        game = rec.replay(d["step"] - 1)  # the card drawn, the move to make
+        assert "RBYG"[game.to_move] == d["colour"]
+        seeded = Rng(derive_seed(game.turn, 0x5EF))  # the reference move's seed
+        assert d["reference"] == str(bot.choose(game.view(game.to_move), seeded))
+        if d["move"] == d["reference"]:
+            assert d["term"] == {"R": 0.0, "Y": 0.0}
+        differ += d["move"] != d["reference"]
+    assert differ > 0  # the easy bots' moves are not all the learned bot's
+    for p in data["players"]:
+        total = p["start"] + p["luck"] + p["own_decisions"] + p["others_decisions"]
+        assert total == pytest.approx(p["result"], abs=1e-9)
+    # the default judges against the rollouts' own bot
+    assert main(["analyse", path, "--rollouts", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["estimator"]["reference"] == "medium"
 
 
 def test_json_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str], naive: None) -> None:

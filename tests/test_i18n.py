@@ -138,6 +138,7 @@ WORD_KEYS = {
     "medium",
     "hard",
     "expert",
+    "learned",  # named where an analysis judges moves against it
 }
 FORM_USE = i18n.FORM_MARK
 

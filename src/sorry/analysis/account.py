@@ -83,6 +83,7 @@ from .estimator import (
     Estimator,
     Sample,
     Values,
+    reference_level,
     reference_moves,
     result_values,
     sample_values,
@@ -357,6 +358,13 @@ class Analysis:
     #: they are)
     temper: float = 1.0
     strengths: tuple[float, ...] = ()
+    #: the bot level whose move each decision is judged against ('' : the policy's)
+    reference: str = ""
+
+    @property
+    def baseline(self) -> str:
+        """The bot level whose move each decision is judged against."""
+        return self.reference or self.policy
 
     @property
     def rules(self) -> Any:
@@ -484,6 +492,7 @@ def assembled(
         start[2],
         temper=float(getattr(est, "temper", 1.0)),
         strengths=tuple(getattr(est, "strengths", ())),
+        reference=reference_level(est),
     )
 
 
@@ -500,10 +509,12 @@ def finish(
     *,
     temper: float = 1.0,
     strengths: Sequence[float] = (),
+    reference: str = "",
 ) -> Analysis:
     """The :class:`Analysis` of assembled values, with the per-player totals (``start_var``:
     the variance of the value at the start, as :func:`start_value` gives it; ``temper`` and
-    ``strengths``: the model's calibration, said in the report)."""
+    ``strengths``: the model's calibration, said in the report; ``reference``: the bot whose
+    moves the decisions are judged against, when it is not the policy's)."""
     est_name = f"{policy}/{engine}"
     analysis = Analysis(
         record=record,
@@ -517,6 +528,7 @@ def finish(
         decisions=tuple(decisions),
         temper=temper,
         strengths=tuple(float(x) for x in strengths),
+        reference=reference if reference != policy else "",
     )
     return _with_players(analysis, start_var)
 

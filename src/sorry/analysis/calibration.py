@@ -43,6 +43,7 @@ from .estimator import (
     Values,
     default_estimator,
     determinised_values,
+    reference_level,
     reference_moves,
     result_values,
     sample_values,
@@ -285,6 +286,7 @@ class StrengthEstimator:
         self.power = power
         self.temper = temper
         self.policy = inner.policy
+        self.reference = reference_level(inner)
         self.engine = inner.engine
         self.plays_decisions = bool(getattr(inner, "plays_decisions", False))
 

@@ -139,6 +139,12 @@ def sample_values(est: Estimator, nodes: Sequence[Game], rollouts: int, seed: in
     return out
 
 
+def reference_level(est: Estimator) -> str:
+    """The bot level whose move is ``est``'s reference move: its ``reference`` if it says,
+    else its rollouts' ``policy``."""
+    return str(getattr(est, "reference", est.policy))
+
+
 def reference_moves(est: Estimator, game: Game) -> list[Move]:
     """The moves the estimator's policy finds equally good at a decision node (it draws its
     reference move among them): ``est.reference_moves`` if it has it, else its one move."""
@@ -202,8 +208,10 @@ class PlayoutEstimator:
     policy = "easy"
     engine = "python"
 
-    def __init__(self) -> None:
-        self._bot = make_bot("easy")
+    def __init__(self, reference: str | None = None) -> None:
+        #: the bot whose move is the reference move (a level; by default the policy's)
+        self.reference = reference or self.policy
+        self._bot = make_bot(self.reference)
 
     def values(self, nodes: Sequence[Game], rollouts: int, seed: int) -> list[Values]:
         return [s.mean for s in self.samples(nodes, rollouts, seed)]
@@ -284,24 +292,28 @@ DEFAULT_COMPILED_POLICY: Final = "medium"
 class CompiledEstimator:
     """Rollouts on the compiled engine (:mod:`sorry.analysis._compiled` on the kernel of
     :mod:`sorry.fast`, the ``fast`` extra): every player plays the compiled ``policy``, which
-    plays exactly as the bot of the same level, and that bot gives the reference move. From a
+    plays exactly as the bot of the same level; the ``reference`` bot (a level; by default
+    that same bot) gives the reference move. From a
     :class:`Game` every hand is known and only the order of the draw pile is shuffled in each
     world; :meth:`view_values` deals the unseen cards first (:func:`determinised_values`).
     One core: the rollouts of a call run one after the other."""
 
     engine = "compiled"
-    #: A rollout from a decision node (standard, teams) plays the policy's own move first,
-    #: drawing among its equal moves at random in each world.
-    plays_decisions = True
 
-    def __init__(self, policy: str = DEFAULT_COMPILED_POLICY) -> None:
+    def __init__(self, policy: str = DEFAULT_COMPILED_POLICY, reference: str | None = None) -> None:
         from ..fast import POLICIES
 
         if policy not in COMPILED_POLICIES:
             raise ValueError(f"no compiled policy {policy!r} ({', '.join(COMPILED_POLICIES)})")
         self._policy = POLICIES[policy]
         self.policy = COMPILED_POLICIES[policy]
-        self._bot = make_bot(self.policy)
+        self.reference = reference or self.policy
+        self._bot = make_bot(self.reference)
+        #: Whether a rollout from a decision node (standard, teams) may play the reference
+        #: move itself, inside the kernel (drawing among its equal moves in each world): only
+        #: when the reference bot is the rollouts' own policy; else the analysis plays the
+        #: reference move first and rolls out from after it.
+        self.plays_decisions = self.reference == self.policy
         self._packers: dict[tuple[Rules, tuple[int, ...]], Any] = {}
 
     def _packer(self, game: Game) -> Any:
@@ -363,11 +375,13 @@ def compiled_available() -> bool:
     return compiled_engine().available
 
 
-def default_estimator() -> Estimator:
-    """The compiled estimator when the ``fast`` extra is installed, else the Python one."""
+def default_estimator(reference: str | None = None) -> Estimator:
+    """The compiled estimator when the ``fast`` extra is installed, else the Python one
+    (``reference``: the bot level whose move each decision is judged against; by default the
+    rollouts' own policy)."""
     if compiled_available():
-        return CompiledEstimator()
-    return PlayoutEstimator()
+        return CompiledEstimator(reference=reference)
+    return PlayoutEstimator(reference=reference)
 
 
 __all__ = [
@@ -381,6 +395,7 @@ __all__ = [
     "compiled_available",
     "default_estimator",
     "determinised_values",
+    "reference_level",
     "reference_moves",
     "result_values",
     "rollout_seed",

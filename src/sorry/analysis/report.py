@@ -225,6 +225,7 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
         "summary": None,
         "estimator": {
             "policy": analysis.policy,
+            "reference": analysis.baseline,
             "engine": analysis.engine,
             "rollouts_per_card": analysis.rollouts,
             "worlds": analysis.worlds,
@@ -253,6 +254,12 @@ def to_dict(analysis: Analysis, describe_moves: bool = True) -> Data:
 
 
 # -- the words ---------------------------------------------------------------------------------
+def baseline_of(estimator: dict[str, Any]) -> str:
+    """The bot level whose moves the decisions are judged against (``reference``; analyses
+    written before it was said: the rollouts' ``policy``)."""
+    return str(estimator.get("reference") or estimator["policy"])
+
+
 def method_text(estimator: dict[str, Any]) -> str:
     """How the values were estimated (and, in the points variant, how decisions are judged)."""
     n = int(estimator["rollouts_per_card"])
@@ -356,7 +363,7 @@ def localise(data: Data, record: GameRecord) -> Data:
                 )
             )
         s["text"], s["short"] = forms
-    policy = level_label(out["estimator"]["policy"])
+    policy = level_label(baseline_of(out["estimator"]))
     for x in out["key_decisions"]:
         d = by_step[x["step"]]
         change = _("{points} for {side}").format(
@@ -541,7 +548,7 @@ def text(data: Data, turning_points: int = 5, errors: int = 10) -> str:
             "the estimate's interval at 95%). Luck: what the cards did, against the average "
             "card; moves: each move against the move the {policy} bot would have made (points "
             "of win probability)."
-        ).format(policy=level_label(data["estimator"]["policy"]))
+        ).format(policy=level_label(baseline_of(data["estimator"])))
     )
     lines.append("")
     for p in data["players"]:

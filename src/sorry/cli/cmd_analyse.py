@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..bots import EXTRA_LEVELS, LEVELS
 from ..i18n import _
 from ..record import GameRecord
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:  # the analysis is imported when the command runs (a faster `s
     from ..analysis.estimator import Estimator
 from ..features import compiled_engine, python_engine_note
 from . import CliError, note
+
+#: The bots a move can be judged against (``--against``): every level but random.
+REFERENCE_LEVELS = tuple(level for level in LEVELS + EXTRA_LEVELS if level != "random")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,6 +71,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help=_("seed of the rollouts (default 0)"))
     p.add_argument(
+        "--against",
+        choices=REFERENCE_LEVELS,
+        metavar="LEVEL",
+        help=_(
+            "judge each move against the move this bot level would have made: {levels} "
+            "(default: the rollouts' own bot, medium compiled, easy pure Python)"
+        ).format(levels=", ".join(REFERENCE_LEVELS)),
+    )
+    p.add_argument(
         "--top",
         type=int,
         default=5,
@@ -77,17 +90,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _estimator(name: str) -> Estimator:
+def _estimator(name: str, against: str | None = None) -> Estimator:
     from ..analysis.estimator import PlayoutEstimator, default_estimator
 
+    if not compiled_engine():
+        if name == "compiled":
+            raise CliError(
+                _("the compiled engine needs the fast extra: pip install 'sorry-engine[fast]'")
+            )
+        if against in EXTRA_LEVELS:
+            raise CliError(
+                _(
+                    "--against {level} needs the fast extra: pip install 'sorry-engine[fast]'"
+                ).format(level=against)
+            )
     if name == "python":
-        return PlayoutEstimator()
-    est = default_estimator()
-    if name == "compiled" and est.engine != "compiled":
-        raise CliError(
-            _("the compiled engine needs the fast extra: pip install 'sorry-engine[fast]'")
-        )
-    return est
+        return PlayoutEstimator(reference=against)
+    return default_estimator(reference=against)
 
 
 def _check_plot(path: str) -> None:
@@ -176,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--worlds must be at least 1"))
     if args.plot:
         _check_plot(args.plot)
-    est = _estimator(args.engine)
+    est = _estimator(args.engine, args.against)
     record = (
         GameRecord.from_json(sys.stdin.read()) if args.file == "-" else GameRecord.load(args.file)
     )

@@ -46,7 +46,7 @@ from typing import Any, Final
 
 from ..analysis import account, graph, report
 from ..analysis.calibration import game_model, seat_strengths
-from ..analysis.estimator import Estimator, default_estimator
+from ..analysis.estimator import Estimator, default_estimator, reference_level
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, using
@@ -148,11 +148,16 @@ def _sizes(est: Estimator, rollouts: int | None) -> tuple[int, int]:
     return n, account.DEFAULT_WORLDS
 
 
+def _models(est: Estimator) -> str:
+    """The rollouts' policy and the reference bot, as the values were made with them."""
+    return f"{est.policy}/{reference_level(est)}"
+
+
 def _start(record: GameRecord, rollouts: int | None) -> Start:
     est = _est(record)
     n, w = _sizes(est, rollouts)
     value = account.start_value(record, est, n, SEED)
-    return est.engine, est.policy, n, w, value, seat_strengths(record)
+    return est.engine, _models(est), n, w, value, seat_strengths(record)
 
 
 def start_job(record_json: str, rollouts: int | None) -> Start:
@@ -211,7 +216,7 @@ def final_job(
         start = _start(record, rollouts)
     est = _est(record)
     engine, policy, n, w, value, strengths = start
-    if est.engine != engine or est.policy != policy or strengths != seat_strengths(record):
+    if est.engine != engine or _models(est) != policy or strengths != seat_strengths(record):
         return None
     total = account.decision_count(record)
     valued = valued + account.value_decisions(record, est, n, w, SEED, len(valued), total)

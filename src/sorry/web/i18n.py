@@ -225,6 +225,7 @@ SCRIPT_MESSAGES = (
     N_("medium"),
     N_("hard"),
     N_("expert"),
+    N_("learned"),  # the bot an analysis may judge moves against
     # playing on the board, the waiting room, chat, timers, notifications (issue 14)
     N_(" (bot, time ran out)"),
     N_(" against "),

@@ -366,7 +366,7 @@ export class EndAnalysis {
       .map(([name, v]) => t("{label} from {points}", { label: t(name), points: String(Math.round(Number(v) * 100)) }))
       .join(", ");
     this.method.replaceChildren(
-      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Moves: every move against the move the {policy} bot would have made, a player's own moves and the others' apart. Start + luck + own moves + others' moves = the result (win 100%, loss 0%), for every player.", { policy: t(d.estimator.policy) }) }),
+      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Moves: every move against the move the {policy} bot would have made, a player's own moves and the others' apart. Start + luck + own moves + others' moves = the result (win 100%, loss 0%), for every player.", { policy: t(d.estimator.reference || d.estimator.policy) }) }),
       el("p", { text: d.method }),
       el("p", { text: t("Thresholds (points of win probability lost): {limits}.", { limits }) }),
     );
