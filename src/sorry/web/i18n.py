@@ -92,7 +92,7 @@ PAGE_MESSAGES = (
     N_("Next move"),
     N_("Game log"),
     N_("Language"),
-    # the waiting room, chat, replay and settings (issue 14)
+    # the waiting room, chat, replay and settings
     N_("All moves"),
     N_("Back to the game"),
     N_("Chat"),
@@ -226,7 +226,7 @@ SCRIPT_MESSAGES = (
     N_("hard"),
     N_("expert"),
     N_("learned"),  # the bot an analysis may judge moves against
-    # playing on the board, the waiting room, chat, timers, notifications (issue 14)
+    # playing on the board, the waiting room, chat, timers, notifications
     N_(" (bot, time ran out)"),
     N_(" against "),
     N_("2 minutes"),
@@ -320,16 +320,16 @@ SCRIPT_MESSAGES = (
     N_("Scores: {scores}"),
     N_("you"),
     N_("{colour} Safety Zone, square {k}"),
-    # the lead's review of the phone game (issue 14)
+    # the lead's review of the phone game
     N_("No card in your hand can move a pawn: choose one to discard."),
     N_("Discard the {card}"),
-    # the end of a game and the next of the match (issue 14)
+    # the end of a game and the next of the match
     N_("You won!"),
     N_("{name}'s game"),
     N_("Join the next game of the match"),
     N_("Next game of the match"),
     N_("Loading…"),
-    # the end screen's analysis (static/analysis.js, issue 16)
+    # the end screen's analysis (static/analysis.js)
     *ANALYSIS_MESSAGES,
     *MESSAGE_WORDS,  # the words of the protocol's messages (sorry.web.messages)
     # the players' pages and the account in the game page (people.js, account.js)
