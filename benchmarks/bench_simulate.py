@@ -1,5 +1,5 @@
 """``sorry simulate`` as a whole process against the ``apologies`` package's fastest loop, in
-one run (issue 17, item 4).
+one run.
 
     python benchmarks/bench_simulate.py [--games 2000] [--peer-games 20] [--rounds 3]
                                         [--clock wall|cpu] [-- EXTRA SIMULATE ARGS]

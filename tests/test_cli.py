@@ -147,7 +147,7 @@ def test_play_rejects_bad_seats(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_options_anywhere_after_the_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
-    # issue 17 item 8: an option between the position and the card used to swallow the card
+    # an option between the position and the card used to swallow the card
     pos = "R:S,S,S,4 B:S,S,S,19 Y:S,S,S,34 G:S,S,S,49 R"
     before = run(capsys, "moves", pos, "7", "--rules", "teams")
     assert before[0] == 0 and before[1]
@@ -172,7 +172,7 @@ def test_a_subcommand_mistake_shows_its_own_usage(capsys: pytest.CaptureFixture[
 def test_finished_and_impossible_positions_are_errors(
     capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
 ) -> None:
-    # issue 17 item 7: these printed "pass"
+    # these printed "pass"
     code, out, err = run(capsys, *command, "R:H,H,H,H Y:12,33,40,H R", "7")
     assert (code, out) == (2, "")
     assert err == "sorry: error: the game is over in this position: Red has won\n"
@@ -218,7 +218,7 @@ def test_show_a_finished_position_says_who_won(capsys: pytest.CaptureFixture[str
 def test_output_paths_checked_before_any_work(
     capsys: pytest.CaptureFixture[str], argv: list[str], file: str
 ) -> None:
-    # issue 17 item 3: the results (or a whole game) came first, then a traceback
+    # the results (or a whole game) came first, then a traceback
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "")
     assert err.startswith("sorry: error: cannot write ") and err.count("\n") == 1
@@ -242,7 +242,7 @@ def test_an_unwritable_output_is_named(
     assert err == f"sorry: error: cannot write {locked}/r.json: the folder is not writable\n"
 
 
-# -- one set of game options for play, tui, record and simulate (issue 17 items 10, 14, 17) ------
+# -- one set of game options for play, tui, record and simulate ------
 def test_seats_or_bots_say_how_many_play(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

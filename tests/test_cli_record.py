@@ -238,7 +238,7 @@ def test_verify_names_the_result_and_speaks_the_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A wrong result is 'at the result', not at a step past the last one; everything verify
-    prints is in the chosen language (issue 17 item 13 and the polish list)."""
+    prints is in the chosen language."""
     good = tmp_path / "r.json"
     assert main(["record", "--players", "2", "--seed", "3", "--out", str(good), "-q"]) == 0
     data = json.loads(good.read_text())

@@ -176,7 +176,7 @@ def test_hint_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> 
 def test_bad_bot_parameters_are_named(
     capsys: pytest.CaptureFixture[str], bots: str, message: str
 ) -> None:
-    # issue 17 item 9: these printed Python's own TypeError texts
+    # these printed Python's own TypeError texts
     for command in ("simulate", "tournament"):
         entrants = bots if command == "simulate" else f"{bots},random"
         assert main([command, "--games", "2", "--bots", entrants, "--no-progress"]) == 2
@@ -190,7 +190,7 @@ def test_good_bot_parameters_still_work(capsys: pytest.CaptureFixture[str]) -> N
     assert "hard:hand_weight=1" in capsys.readouterr().out
 
 
-# -- Ctrl-C and killed runs leave no process behind (issue 17 item 2) -----------------------------
+# -- Ctrl-C and killed runs leave no process behind -----------------------------
 def _children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as fh:

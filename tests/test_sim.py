@@ -155,7 +155,7 @@ def test_tournament_plot_and_csv(tmp_path: object) -> None:
     assert (tmp_path / "t.csv").read_text().splitlines()[0].startswith("name,bot,games,wins")
 
 
-# -- the engines (issue 17 item 4) ----------------------------------------------------------------
+# -- the engines ----------------------------------------------------------------
 def _totals(res: dict[str, object]) -> tuple[object, ...]:
     return (res["seats"], res["first_player"], res["length"], res.get("mean_points"))
 
@@ -242,7 +242,7 @@ def test_auto_picks_the_fastest_engine_that_plays_the_bots(
         choose(Rules(), ["expert", "random"], "fast")
 
 
-# -- stopping a run (issue 17 item 2) ------------------------------------------------------------
+# -- stopping a run ------------------------------------------------------------
 def test_progress_bar_is_drawn_at_once() -> None:
     import io
 

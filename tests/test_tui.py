@@ -682,7 +682,7 @@ def test_finished_game_saved_and_resumed_counts_once(tmp_path: Path) -> None:
 
 
 def test_a_match_saves_every_game(tmp_path: Path) -> None:
-    """--save in a match keeps each game's record, numbered (issue 17 item 14)."""
+    """--save in a match keeps each game's record, numbered."""
     from sorry.record import verify_file
 
     session = Session(Rules(), players=2, seats="random,random", seed=2, games=2)
@@ -908,7 +908,7 @@ def test_a_hint_does_not_wait_for_the_compiled_engine_to_load(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The compiled hint engine loads in a thread (its first load compiles it: minutes); a hint
-    asked meanwhile is worked out at once on the Python engine, and says so (issue 17 item 5)."""
+    asked meanwhile is worked out at once on the Python engine, and says so."""
     import asyncio
     import threading
 

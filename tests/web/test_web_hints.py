@@ -1,5 +1,5 @@
 """The server's hint reply: the suggested move, its words, and each move's chance of winning
-with its 95% interval and a tie mark (issue 18, item 4), in concrete positions; the bot levels'
+with its 95% interval and a tie mark, in concrete positions; the bot levels'
 sentences of /api/meta and the page's catalog (item 5)."""
 
 from __future__ import annotations
