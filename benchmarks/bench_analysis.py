@@ -1117,15 +1117,20 @@ def ready(args: argparse.Namespace) -> None:
             proc.kill()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("speed")
-    s.add_argument(
+def add_against(parser: argparse.ArgumentParser) -> None:
+    """``--against LEVEL``: the bot whose moves the decisions are judged against."""
+    parser.add_argument(
         "--against",
         metavar="LEVEL",
         help="the bot whose moves the decisions are judged against (sorry analyse --against)",
     )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("speed")
+    add_against(s)
     s.add_argument(
         "--policy",
         choices=("easybot", "medium"),
@@ -1156,11 +1161,7 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=calibration)
     n = sub.add_parser("noise")
-    n.add_argument(
-        "--against",
-        metavar="LEVEL",
-        help="the bot whose moves the decisions are judged against (sorry analyse --against)",
-    )
+    add_against(n)
     n.add_argument(
         "--policy",
         choices=("easybot", "medium"),
@@ -1177,11 +1178,7 @@ def main() -> None:
     n.add_argument("--out", help="append one JSON line a game")
     n.set_defaults(func=noise)
     k = sub.add_parser("skill")
-    k.add_argument(
-        "--against",
-        metavar="LEVEL",
-        help="the bot whose moves the decisions are judged against (sorry analyse --against)",
-    )
+    add_against(k)
     k.add_argument(
         "--policy",
         choices=("easybot", "medium"),
