@@ -23,6 +23,8 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
         [--skill FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py ready [--games 3] [--level medium]
         [--think 1.0] [--bots] [--server-src OTHER/src]
+    .venv/bin/python benchmarks/bench_analysis.py luck-control --games FILE.jsonl
+        [--count 1] [--skip 0] [--positions 3] [--pairs 40]
 
 ``speed`` finds the first two-player standard game of medium bots (seeds 1, 2, ...) whose
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
@@ -58,6 +60,11 @@ medium|easybot`` (the rollouts' policy; ``speed``, ``noise`` and ``skill`` defau
 analysis's own, medium, ``calibration`` to easybot); ``speed``, ``noise`` and ``skill`` analyse
 with the model of each game's players, as a player's analysis does (``game_model``: the
 log-odds tempered, the seats' strengths), or with ``--bare`` with the rollouts' own values.
+
+``luck-control`` measures a variance reduction that is not used: a control variate for the
+luck of every draw of a rollout (the learned network's value after the medium bot's move with
+each card that could come), on decisions of a ``games`` file where the move played is not the
+medium bot's, against plain rollouts: how much less variance, at how much more CPU.
 """
 
 from __future__ import annotations
@@ -1117,6 +1124,124 @@ def ready(args: argparse.Namespace) -> None:
             proc.kill()
 
 
+def _luck_rollout(node: Any, colour: int, seed: int, control: bool) -> tuple[float, float, int]:
+    """One rollout of the medium bot from ``node`` to the end: ``colour``'s result (1 or 0),
+    and, with ``control``, the sum over its draws of ``h(the card drawn) - E[h]`` (``h``: the
+    learned network's value for ``colour`` after the medium bot's move with a card; the
+    expectation over every card that could come, exactly), which has expectation 0 whatever
+    ``h``: a control variate. The draws follow one uniform number each (seeded), so two
+    rollouts of one seed from two nodes see the same cards while their piles agree."""
+    import random
+
+    from sorry.learned import evaluator
+    from sorry.rng import Rng
+
+    bot = make_bot("medium")
+    g = node.copy(stack=False)
+    uniform = random.Random(seed)
+    cv = 0.0
+    steps = 0
+
+    def move(child: Any) -> None:
+        child.push(bot.choose(child.view(child.to_move), Rng(seed * 31 + steps)))
+
+    while not g.is_over():
+        fractions = g.chance_fractions()
+        x, acc, card = uniform.random(), 0.0, fractions[-1][0]
+        for c, p in fractions:
+            acc += float(p)
+            if x < acc:
+                card = c
+                break
+        if control:
+            ev = evaluator(g.view(colour))
+            kids = []
+            for c, p in fractions:
+                child = g.copy(stack=False)
+                child.draw(c)
+                move(child)
+                kids.append((c, float(p), child))
+            live = [(c, k) for c, _p, k in kids if not k.is_over()]
+            h = {c: float(k.winner == colour) for c, _p, k in kids if k.is_over()}
+            if live:
+                rows = ev.seat_values(
+                    [k.state for _c, k in live],
+                    [k.to_move for _c, k in live],
+                    colour,
+                    drawn=[c for c, _k in live],
+                )
+                for (c, _k), row in zip(live, rows, strict=True):
+                    h[c] = ev.value_for(row, colour, colour)
+            cv += h[card] - sum(p * h[c] for c, p, _k in kids)
+        g.draw(card)
+        move(g)
+        steps += 1
+    return float(g.winner == colour), cv, steps
+
+
+def luck_control(args: argparse.Namespace) -> None:
+    """A decision's term (the move played against the medium bot's, rollouts of the medium
+    bot from both, paired by seed) with and without the luck control variate
+    (:func:`_luck_rollout`): the variance of one pair's difference each way, their ratio (how
+    many times fewer rollouts the control would need), and the CPU of each kind of rollout.
+    The first ``--positions`` decisions after turn 20 of each game where the move played is
+    not the medium bot's."""
+    from sorry.analysis.estimator import default_estimator
+    from sorry.cards import parse_card
+    from sorry.moves import Move
+
+    est = default_estimator()
+
+    def variance(xs: list[float]) -> float:
+        m = sum(xs) / len(xs)
+        return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+    for name, record in _records(args.games, args.count, 0)[args.skip :]:
+        game = record.start()
+        found = 0
+        for step in record.steps:
+            if step.is_draw:
+                game.draw(parse_card(step.draw or ""))
+                continue
+            chosen = Move.parse(step.move or "")
+            reference = est.reference_move(game)
+            if found < args.positions and game.turn > 20 and chosen != reference:
+                found += 1
+                colour = game.to_move
+                a, b = game.copy(stack=False), game.copy(stack=False)
+                a.push(chosen)
+                b.push(reference)
+                plain: list[float] = []
+                adjusted: list[float] = []
+                cpu = {True: 0.0, False: 0.0}
+                moves = {True: 0, False: 0}
+                for k in range(args.pairs):
+                    for control in (False, True):
+                        c0 = time.process_time()
+                        wa, ca, na = _luck_rollout(a, colour, 1000 + k, control)
+                        wb, cb, nb = _luck_rollout(b, colour, 1000 + k, control)
+                        cpu[control] += time.process_time() - c0
+                        moves[control] += na + nb
+                        if control:
+                            adjusted.append((wa - ca) - (wb - cb))
+                        else:
+                            plain.append(wa - wb)
+                vp, va = variance(plain), variance(adjusted)
+                print(
+                    f"{name}, turn {game.turn + 1}: term {sum(plain) / len(plain) * 100:+.1f} "
+                    f"(with the control {sum(adjusted) / len(adjusted) * 100:+.1f}) points; "
+                    f"variance of a pair {vp:.3f}, with the control {va:.3f}: "
+                    f"{vp / max(va, 1e-12):.1f} times less; "
+                    f"CPU a move {cpu[False] / moves[False] * 1e6:.0f} µs, "
+                    f"with the control {cpu[True] / moves[True] * 1e6:.0f} µs "
+                    f"({cpu[True] / moves[True] / (cpu[False] / moves[False]):.0f} times)",
+                    flush=True,
+                )
+            game.push(chosen)
+            if found >= args.positions:
+                break
+
+
 def add_against(parser: argparse.ArgumentParser) -> None:
     """``--against LEVEL``: the bot whose moves the decisions are judged against."""
     parser.add_argument(
@@ -1249,6 +1374,13 @@ def main() -> None:
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)
+    lc = sub.add_parser("luck-control")
+    lc.add_argument("--games", required=True, help="a file of recorded games (games)")
+    lc.add_argument("--count", type=int, default=1)
+    lc.add_argument("--skip", type=int, default=0, help="start at this game of the file")
+    lc.add_argument("--positions", type=int, default=3, help="decisions a game")
+    lc.add_argument("--pairs", type=int, default=40, help="pairs of rollouts a decision")
+    lc.set_defaults(func=luck_control)
     args = ap.parse_args()
     args.func(args)
 
