@@ -21,4 +21,14 @@ def _no_analysis_warmup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def _no_enter_grace(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The terminal game's game-over screen ignores Enter for a second after it shows (a stray
+    Enter from the last move does not start the next game); tests press it at once: no grace
+    for them (tests/test_tui.py tests it)."""
+    if importlib.util.find_spec("textual") is not None:
+        monkeypatch.setattr("sorry.tui.app.GameOverScreen.ENTER_GRACE", 0.0)
+    yield
+
+
 __all__ = ["card_of", "game_at", "moves_of", "notations", "result", "rules_of"]

@@ -663,6 +663,61 @@ def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     assert main(["tui", "--seats", "human,wizard"]) == 2
 
 
+class Clock:
+    """A stand-in for the ``time`` module in sorry.tui.app: its ``monotonic`` stands still
+    until moved on (the event loop keeps the real clock)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_enter_waits_a_moment_on_the_game_over_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Enter pressed as the game ends (meant for the last move) does not start a new game
+    at once: the result and the analysis stay up until the grace is over."""
+    clock = Clock()
+    monkeypatch.setattr("sorry.tui.app.time", clock)
+    monkeypatch.setattr(GameOverScreen, "ENTER_GRACE", 1.0)
+    app, s = position_app("R:s3,H,H,H Y:S,10,S,S R", card=3)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "enter")  # the last move
+        over = app.screen
+        assert isinstance(over, GameOverScreen) and s.game.is_over()
+        await keys(app, pilot, "enter")  # once more, at once
+        assert app.screen is over and s.game.is_over()
+        clock.now += 0.9
+        await keys(app, pilot, "enter")
+        assert app.screen is over
+        clock.now += 0.2
+        await keys(app, pilot, "enter")  # after the grace: a new game
+        assert isinstance(app.screen, NewGameScreen)
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("key", ["n", "escape", "q"])
+def test_the_other_game_over_keys_act_at_once(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    monkeypatch.setattr("sorry.tui.app.time", Clock())  # the grace never ends
+    monkeypatch.setattr(GameOverScreen, "ENTER_GRACE", 1.0)
+    app, s = position_app("R:s3,H,H,H Y:S,10,S,S R", card=3)
+
+    async def body(app: SorryApp, pilot: Pilot[Any]) -> None:
+        await keys(app, pilot, "enter")
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(app, pilot, key)
+        if key == "n":
+            assert isinstance(app.screen, NewGameScreen)
+        elif key == "escape":  # the board, the game over under it
+            assert isinstance(app.screen, GameScreen) and s.game.is_over()
+        else:
+            assert app.return_value == 0
+
+    run(app, body)
+
+
 def test_finished_game_saved_and_resumed_counts_once(tmp_path: Path) -> None:
     session = Session(Rules(), players=2, seats="random,random", seed=6, games=2)
     path = tmp_path / "end.json"

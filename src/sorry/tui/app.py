@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -451,6 +452,10 @@ class GameOverScreen(ModalScreen[str]):
         Binding("q", "quit", N_("Quit")),
         Binding("escape", "board", N_("Look at the board")),
     ]
+    #: Seconds after the screen shows in which Enter does nothing: a person choosing moves with
+    #: Enter who presses it once more as the game ends sees the result and the analysis instead
+    #: of going straight on to the next game. n, q and Esc act at once.
+    ENTER_GRACE: ClassVar[float] = 1.0
     # The result and the analysis in one frame, the analysis inside it (never below it, cut
     # off by the terminal's edge): 76 columns, and at 24 rows the chart is 4 lines high.
     DEFAULT_CSS = """
@@ -472,6 +477,7 @@ class GameOverScreen(ModalScreen[str]):
         self.match_over = match_over
         self.extra = extra  # the after-game analysis (sorry.tui.analysis_view)
         self.turns = turns  # the turns played, as the game record counts them
+        self.shown_at = time.monotonic()  # when it was mounted: see ENTER_GRACE
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -495,9 +501,12 @@ class GameOverScreen(ModalScreen[str]):
                 yield self.extra
 
     def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
         translate_bindings(self)
 
     def action_next(self) -> None:
+        if time.monotonic() - self.shown_at < self.ENTER_GRACE:
+            return  # an Enter meant for the last move, not for the next game
         self.dismiss("new" if self.match_over else "next")
 
     def action_new(self) -> None:
