@@ -994,7 +994,10 @@ def test_a_hint_does_not_wait_for_the_compiled_engine_to_load(
                 await asyncio.sleep(0.05)
             assert engines == ["python"] and screen.hints is not None
             loading.set()
-            await app.workers.wait_for_complete()
+            for _ in range(200):  # the loading thread marks the compiled engine loaded
+                if app.hints_loaded.is_set():
+                    break
+                await asyncio.sleep(0.05)
             await pilot.pause()
             screen.hints = None
             await pilot.press("h")

@@ -104,6 +104,38 @@ def test_the_analysis_waits_visibly_while_numba_compiles(
     asyncio.run(main())
 
 
+def test_quitting_while_numba_compiles_ends_the_game_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first run compiles in the background for minutes; a player who quits meanwhile gets
+    the shell back at once (the compile is dropped: the next run does it), not when it ends:
+    the app's event loop does not wait for the loading thread."""
+    loading, compiling = threading.Event(), threading.Event()
+
+    def run(self: warmup.Warmup, started: Any) -> None:
+        compiling.set()
+        loading.wait(60)
+
+    monkeypatch.setattr(warmup.Warmup, "run", run)
+    app = SorryApp(Session(Rules(), players=2, seats="easy,easy", seed=4), speed=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, compiling.is_set)
+            await pilot.press("q")  # the game asks first
+            await pilot.press("y")
+
+    done = threading.Timer(30, loading.set)  # the compile "ends" 30 s on
+    done.start()
+    try:
+        asyncio.run(main())  # as app.run(): it returns when the loop and its threads are done
+        assert not loading.is_set(), "quitting waited for the compile"
+        assert not app.warmup.analysis.is_set()  # it was still loading
+    finally:
+        loading.set()
+        done.cancel()
+
+
 def test_the_result_and_the_analysis_fit_one_frame_at_80x24(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -4,7 +4,9 @@ save and resume, hot-seat, matches and help."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -1959,11 +1961,13 @@ class SorryApp(App[int]):
 
             def warm() -> None:
                 try:
-                    self.warmup.run(lambda part: self.call_from_thread(self._compiling, part))
+                    self.warmup.run(self._compiling_from_thread)
                 finally:
                     self.warmup.done()
 
-            self.run_worker(warm, thread=True, group="warmup")
+            # A daemon thread, not a worker: asyncio joins its workers' threads when the app
+            # ends, and the first run's numba compile takes minutes: quitting must not wait.
+            threading.Thread(target=warm, name="sorry-warmup", daemon=True).start()
         else:
             self.warmup.done()
         missing = missing_note()
@@ -1977,6 +1981,10 @@ class SorryApp(App[int]):
             self.push_screen(GameScreen(self.session))
         else:
             self.push_screen(NewGameScreen())
+
+    def _compiling_from_thread(self, part: str) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has ended: there is no one to tell
+            self.call_from_thread(self._compiling, part)
 
     def _compiling(self, part: str) -> None:
         """numba has begun compiling ``part``: say so where the player waits (a note for the
