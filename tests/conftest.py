@@ -14,8 +14,8 @@ from engine_helpers import card_of, game_at, moves_of, notations, result, rules_
 @pytest.fixture(autouse=True)
 def _no_analysis_warmup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The terminal game loads the after-game analysis' compiled code in the background while
-    it is played (sorry.tui.warmup); a test's game is over in a second, and its helpers wait
-    for every background worker: not there (tests/test_tui_warmup.py tests it)."""
+    it is played (sorry.tui.warmup, a daemon thread); a test's game is over in a second: not
+    there (tests/test_tui_first_use.py tests the waits for it)."""
     if importlib.util.find_spec("textual") is not None:
         monkeypatch.setattr("sorry.tui.warmup.warm_analysis", lambda: None)
     yield
