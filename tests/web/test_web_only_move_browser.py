@@ -93,6 +93,6 @@ def test_play_my_only_move_for_me(server: ServerProcess, browser: Any, viewport:
     # remembered: a new page of the same browser has it ticked
     again = ctx.new_page()
     again.goto(g["links"]["R"])
-    again.wait_for_selector("#autoplay-on", state="attached")
-    assert again.is_checked("#autoplay-on")
+    # the box is in the page's HTML before the script ticks it: wait for the tick (fails if not)
+    again.wait_for_function("() => document.getElementById('autoplay-on').checked", timeout=10000)
     assert errors == []
