@@ -4,6 +4,8 @@ changed by hand to a wrong figure."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import re
 from pathlib import Path
 
@@ -14,10 +16,29 @@ from docs_examples import DOCUMENTS, ROOT, Example, ExampleFailed, examples, mat
 ALL = [e for doc in DOCUMENTS for e in examples(ROOT / doc)]
 
 
+@functools.cache
+def _warm_analysis() -> None:
+    """Load (on a cold cache: compile) the analysis' numba rollouts once in this process, so
+    that a documented `sorry analyse` prints what a second run prints, not the first run's
+    compile note, whichever test of the run (or of another worker) came first."""
+    if importlib.util.find_spec("numba") is None:
+        return
+    from sorry.analysis.estimator import CompiledEstimator
+    from sorry.game import Game
+    from sorry.rules import Rules
+
+    game = Game(Rules(), 2, seed=1)
+    while game.is_chance():
+        game.draw()
+    CompiledEstimator().values([game], 1, 0)
+
+
 @pytest.mark.parametrize("example", ALL, ids=[e.name for e in ALL])
 def test_documented_example(example: Example) -> None:
     if example.mode == "skip":
         pytest.skip(example.reason)
+    if any("sorry analyse" in command for command, _ in example.commands):
+        _warm_analysis()
     run(example)
 
 

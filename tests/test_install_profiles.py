@@ -123,7 +123,9 @@ class Terminal:
 
     def __init__(self, tmp: Path, env: dict[str, str], size: tuple[int, int] = (80, 24)) -> None:
         self.socket = str(tmp / f"tmux-{id(self)}")  # its own server, its socket in tmp
-        self.env = env
+        # a pytest-xdist worker has COLUMNS=80 and LINES=24 in its environment, and a program
+        # that inherits them lays itself out for 80x24 whatever the pane's size
+        self.env = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
         self.size = size
         self.tmp = tmp
         self.seen: list[str] = []
