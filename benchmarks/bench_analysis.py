@@ -23,6 +23,8 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
         [--skill FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py ready [--games 3] [--level medium]
         [--think 1.0] [--bots] [--server-src OTHER/src]
+    .venv/bin/python benchmarks/bench_analysis.py tui-ready [--games 3] [--level medium]
+        [--think 1.0] [--first 1] [--seed 1]
     .venv/bin/python benchmarks/bench_analysis.py luck-control --games FILE.jsonl
         [--count 1] [--skip 0] [--positions 3] [--pairs 40]
 
@@ -1124,6 +1126,65 @@ def ready(args: argparse.Namespace) -> None:
             proc.kill()
 
 
+def tui_ready(args: argparse.Namespace) -> None:
+    """How long after a game's end the terminal game's analysis is ready: a person (Red:
+    thinks ``--think`` seconds, then plays a random legal move) against a ``--level`` bot
+    (no delay), each move given to :class:`sorry.tui.ahead.AheadAnalysis` as the game screen
+    does; at the end what it valued is taken and the rest valued as the game-over panel does
+    (:func:`sorry.analysis.pieces.finish`). The same game analysed in one go after its end (the
+    terminal game before it analysed ahead) is timed in the same run."""
+    import random
+
+    from sorry import Game, Rules
+    from sorry.analysis import analyse, pieces
+    from sorry.analysis.account import checked
+    from sorry.analysis.calibration import game_model
+    from sorry.analysis.estimator import default_estimator
+    from sorry.bots import make_bot
+    from sorry.record import GameRecord
+    from sorry.rng import Rng
+    from sorry.tui.ahead import AheadAnalysis
+
+    rng = random.Random(args.seed)
+    seats = ["human", f"bot:{args.level}"]
+    bot = make_bot(args.level)
+    bot_rng = Rng(args.seed)
+    print("game  turns  valued ahead  ready after the end  in one go  one go / ready")
+    for n in range(args.games):
+        game = Game(Rules(), 2, seed=args.first + n)
+        ahead = AheadAnalysis()
+        try:
+            while not game.is_over():
+                if game.is_chance():
+                    game.draw()
+                    continue
+                if game.to_move == 0:
+                    time.sleep(args.think)
+                    move = rng.choice(game.legal_moves)
+                else:
+                    move = bot.choose(game.view(game.to_move), bot_rng)
+                game.push(move)
+                ahead.played(game, seats)
+            t0 = time.perf_counter()
+            start, valued = ahead.take(game)
+            record = checked(GameRecord.from_game(game, seats))
+            est = game_model(record, default_estimator())
+            a = pieces.finish(record, est, None, start, valued)
+            ready = time.perf_counter() - t0
+            t1 = time.perf_counter()
+            whole = analyse(record, estimator=est)
+            one_go = time.perf_counter() - t1
+        finally:
+            ahead.close()
+        assert a is not None and a.decisions == whole.decisions
+        total = len(whole.decisions)
+        print(
+            f"{args.first + n:4d}  {game.turn:5d}  {len(valued):5d} of {total:<4d}"
+            f"  {ready:17.2f} s  {one_go:7.2f} s  {one_go / max(ready, 1e-9):9.1f}x",
+            flush=True,
+        )
+
+
 def _luck_rollout(node: Any, colour: int, seed: int, control: bool) -> tuple[float, float, int]:
     """One rollout of the medium bot from ``node`` to the end: ``colour``'s result (1 or 0),
     and, with ``control``, the sum over its draws of ``h(the card drawn) - E[h]`` (``h``: the
@@ -1371,6 +1432,13 @@ def main() -> None:
     r.add_argument("--bots", action="store_true", help="two bots, nobody playing")
     r.add_argument("--server-src", help="another checkout's src folder to run the server of")
     r.set_defaults(func=ready)
+    tr = sub.add_parser("tui-ready")
+    tr.add_argument("--games", type=int, default=3)
+    tr.add_argument("--first", type=int, default=1, help="the first game's seed")
+    tr.add_argument("--level", default="medium")
+    tr.add_argument("--think", type=float, default=1.0, help="the person's seconds a move")
+    tr.add_argument("--seed", type=int, default=1, help="the person's moves")
+    tr.set_defaults(func=tui_ready)
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+")
     t.set_defaults(func=table)

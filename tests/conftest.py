@@ -22,6 +22,16 @@ def _no_analysis_warmup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_analysis_ahead(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The terminal game values a game's decisions while it is played, in a process of its
+    own (sorry.tui.ahead); a test's game would start one each: not there
+    (tests/test_tui_ahead.py tests it)."""
+    if importlib.util.find_spec("textual") is not None:
+        monkeypatch.setattr("sorry.tui.app.SorryApp.ANALYSE_AHEAD", False)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _no_enter_grace(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The terminal game's game-over screen ignores Enter for a second after it shows (a stray
     Enter from the last move does not start the next game); tests press it at once: no grace

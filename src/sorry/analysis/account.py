@@ -589,7 +589,9 @@ class ChanceValue:
         mine = {k: (p, smp) for _c, p, smp, k in self.parts}
         theirs = {k: (p, smp) for _c, p, smp, k in other.parts}
         total = 0.0
-        for key in set(mine) | set(theirs):
+        # in the parts' order, not a set's: a set of keys with text in them is ordered by the
+        # process's hash seed, and a sum in another order differs in its last digits
+        for key in [*mine, *(k for k in theirs if k not in mine)]:
             a, b = mine.get(key), theirs.get(key)
             if a is not None and b is not None:
                 total += a[1].diff_variance(b[1], colour, float(a[0]), float(b[0]))

@@ -85,7 +85,10 @@ def run_app(
         import os
 
         app.saved_files[os.path.abspath(load)] = session
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        app.ahead.close()  # the process valuing the game ahead of its end
     if app.farewell:
         print(app.farewell)
     return int(result or 0)

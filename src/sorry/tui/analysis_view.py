@@ -24,8 +24,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..analysis import analyse, report
-from ..analysis.account import Analysis, checked
+from ..analysis import analyse, pieces, report
+from ..analysis.account import Analysis, NodeValues, checked
 from ..analysis.calibration import game_model
 from ..analysis.estimator import Estimator, default_estimator
 from ..analysis.graph import series
@@ -137,25 +137,39 @@ class AnalysisPanel(Static):
     """
     can_focus = True
 
-    def __init__(self, record: GameRecord | None, **kw: Any) -> None:
+    def __init__(
+        self,
+        record: GameRecord | None,
+        ahead: tuple[pieces.Start | None, list[NodeValues]] | None = None,
+        **kw: Any,
+    ) -> None:
         super().__init__("", **kw)
         self.record = record
+        #: the start and first decisions valued while the game was played (sorry.tui.ahead)
+        self.ahead = ahead
         self.analysis: Analysis | None = None
         self.data: dict[str, Any] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def of_game(cls, game: Game, seats: Sequence[str] | None = None, **kw: Any) -> AnalysisPanel:
+    def of_game(
+        cls,
+        game: Game,
+        seats: Sequence[str] | None = None,
+        ahead: tuple[pieces.Start | None, list[NodeValues]] | None = None,
+        **kw: Any,
+    ) -> AnalysisPanel:
         """The panel for a finished game (hidden if it was not begun from a seed, or has no
-        winner: there is then nothing to analyse)."""
+        winner: there is then nothing to analyse); ``ahead``: its start and first decisions
+        valued already."""
         record = None
         if game.winners:
             try:
                 record = GameRecord.from_game(game, list(seats) if seats else None)
             except SorryError:
                 record = None
-        return cls(record, **kw)
+        return cls(record, ahead, **kw)
 
     def on_mount(self) -> None:
         if self.record is None:
@@ -194,9 +208,9 @@ class AnalysisPanel(Static):
                     if self._stop.is_set():
                         return
                 with warm.watch("analysis", lambda part: None):
-                    a = analyse(self.record, estimator=est, progress=progress)
+                    a = self._analyse(est, progress)
             else:
-                a = analyse(self.record, estimator=est, progress=progress)
+                a = self._analyse(est, progress)
             data = report.to_dict(a, describe_moves=True)
         except _Stop:
             return
@@ -204,6 +218,17 @@ class AnalysisPanel(Static):
             self._post(self.update, Text(str(exc), style="italic"))
             return
         self._post(self._ready, a, data)
+
+    def _analyse(self, est: Estimator, progress: Callable[[int, int], None]) -> Analysis:
+        """The analysis: what was valued while the game was played, and the rest."""
+        assert self.record is not None
+        if self.ahead is not None and (self.ahead[0] is not None or self.ahead[1]):
+            start, valued = self.ahead
+            record = checked(self.record)
+            a = pieces.finish(record, est, None, start, valued, progress=progress)
+            if a is not None:
+                return a
+        return analyse(self.record, estimator=est, progress=progress)
 
     def _warmup(self) -> Warmup | None:
         warm = getattr(self.app, "warmup", None)

@@ -46,6 +46,7 @@ from ..bots.rollouts import compiled_available
 from ..describe import where_words
 from ..effects import Effect, net_moves
 from ..errors import SorryError
+from ..features import compiled_engine
 from ..hintwords import AS_GOOD, BEST, NOT_AS_GOOD, hint_words
 from ..howto import CARD_RULES, card_rule, markdown as rules_markdown
 from ..i18n import LANGUAGES, N_, _, get_language, ngettext, set_language
@@ -53,6 +54,7 @@ from ..match import numbered_path
 from ..moves import Move
 from ..rulebook import declines
 from ..rules import FORM_OPTIONS, OPTION_TABLE, VARIANTS, Rules
+from .ahead import AheadAnalysis
 from .analysis_view import AnalysisPanel
 from .anim import frames
 from .choice import Chooser, Token
@@ -734,6 +736,7 @@ class GameScreen(Screen[None]):
         self.frame = None
         effects = s.game.effects(move)
         entry = s.play(move)
+        self.sorry_app.analyse_ahead(s)
         self.said = self.said_text(entry)
         self.last = changed_places(effects)
         self.hints = None
@@ -783,7 +786,7 @@ class GameScreen(Screen[None]):
         # under another is not repainted).
         self.query_one("#log", GameLog).scroll_end(animate=False, immediate=True)
         seats = [s.seats[c].spec() for c in s.colours]
-        panel = AnalysisPanel.of_game(s.game, seats)
+        panel = AnalysisPanel.of_game(s.game, seats, ahead=self.sorry_app.ahead.take(s.game))
         over = GameOverScreen(s.result_lines(), s.match_over(), panel, s.game.turn)
         self.call_after_refresh(self.app.push_screen, over, self._after_game)
 
@@ -1892,6 +1895,8 @@ class SorryApp(App[int]):
     game started there are kept in that file for the next run)."""
 
     TITLE = "Sorry!"
+    #: Whether games are analysed while they are played (tests switch it off).
+    ANALYSE_AHEAD: ClassVar[bool] = True
     #: Ctrl+Q asks first during a game, as ``q`` does (Textual's own quits at once).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
@@ -1918,6 +1923,10 @@ class SorryApp(App[int]):
         #: is set once the compiled hint engine is loaded (or not to be used).
         self.warmup = Warmup()
         self.hints_loaded = self.warmup.rollouts
+        #: The game's decisions valued while it is played (sorry.tui.ahead): the game-over
+        #: screen then has only the last ones to value.
+        self.ahead = AheadAnalysis()
+        self._compiled: bool | None = None  # whether the compiled engine is installed
         self.save_at_end = save_at_end
         self.session = session
         self.speed = max(0, min(len(SPEEDS) - 1, speed))
@@ -1946,6 +1955,20 @@ class SorryApp(App[int]):
         """Ctrl+C: say how to quit (in the player's language)."""
         key = "q" if isinstance(self.screen, GameScreen) else "Ctrl+Q"
         self.notify(_("Press {key} to quit.").format(key=key))
+
+    def analyse_ahead(self, session: Session) -> None:
+        """After a move: the decisions played so far valued in the background (a process at a
+        low priority), once the compiled analysis is loaded (it is then read from numba's
+        cache, not compiled twice); not without the compiled engine."""
+        if not self.ANALYSE_AHEAD or self.hint_engine not in ("auto", "bots"):
+            return
+        if not self.warmup.analysis.is_set():
+            return
+        if self._compiled is None:
+            self._compiled = bool(compiled_engine())
+        if not self._compiled:
+            return
+        self.ahead.played(session.game, [session.seats[c].spec() for c in session.colours])
 
     def remember(self, settings: Settings) -> None:
         """The settings of the game just started: the new-game screen's next time (the seed

@@ -44,9 +44,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..analysis import account, graph, report
+from ..analysis import account, graph, pieces, report
 from ..analysis.calibration import game_model, seat_strengths
-from ..analysis.estimator import Estimator, default_estimator, reference_level
+from ..analysis.estimator import Estimator, default_estimator
+from ..analysis.pieces import SEED, Start, Strengths
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, using
@@ -98,7 +99,6 @@ SCRIPT_MESSAGES: Final = (
 ROLLOUTS_ENV: Final = "SORRY_ANALYSIS_ROLLOUTS"
 #: Decisions per job in a worker, by engine (a piece takes well under a second).
 CHUNK: Final = {"compiled": 16, "python": 2}
-SEED: Final = 0  # the analysis's seed: the same numbers for the same game on every server
 #: Games analysed ahead of their end at once (per server process).
 AHEAD_GAMES: Final = 8
 #: Seconds a game may go without a move before its advance work is dropped.
@@ -112,12 +112,6 @@ WAIT_MAX: Final = 10.0
 
 # -- in the worker processes -------------------------------------------------------------------
 _rollouts: Estimator | None = None
-
-#: Each colour's strength, as the model of the game's players has it (``seat_strengths``).
-Strengths = tuple[float, float, float, float]
-#: The engine, the policy, the rollouts, the worlds, V at the start, and the strengths the
-#: values were made with.
-Start = tuple[str, str, int, int, account.StartValue, Strengths]
 
 
 def record_seats(live: Any) -> dict[int, Seat]:
@@ -143,21 +137,8 @@ def rollouts_setting() -> int | None:
     return int(value) if value.isdigit() and int(value) > 0 else None
 
 
-def _sizes(est: Estimator, rollouts: int | None) -> tuple[int, int]:
-    n = rollouts or account.DEFAULT_ROLLOUTS.get(est.engine, 16)
-    return n, account.DEFAULT_WORLDS
-
-
-def _models(est: Estimator) -> str:
-    """The rollouts' policy and the reference bot, as the values were made with them."""
-    return f"{est.policy}/{reference_level(est)}"
-
-
 def _start(record: GameRecord, rollouts: int | None) -> Start:
-    est = _est(record)
-    n, w = _sizes(est, rollouts)
-    value = account.start_value(record, est, n, SEED)
-    return est.engine, _models(est), n, w, value, seat_strengths(record)
+    return pieces.start_of(record, _est(record), rollouts)
 
 
 def start_job(record_json: str, rollouts: int | None) -> Start:
@@ -171,9 +152,7 @@ def chunk_job(
 ) -> list[account.NodeValues]:
     """Decisions ``first`` to ``last - 1`` valued."""
     record = GameRecord.from_json(record_json)
-    est = _est(record)
-    n, w = _sizes(est, rollouts)
-    return account.value_decisions(record, est, n, w, SEED, first, last)
+    return pieces.value(record, _est(record), rollouts, first, last)
 
 
 def ahead_job(
@@ -195,8 +174,7 @@ def ahead_job(
     est = _est(record)
     start = _start(record, rollouts) if with_start else None
     t0 = time.perf_counter()
-    n, w = _sizes(est, rollouts)
-    values = account.value_decisions(record, est, n, w, SEED, first, last)
+    values = pieces.value(record, est, rollouts, first, last)
     return (est.engine, seat_strengths(record)), start, values, time.perf_counter() - t0
 
 
@@ -212,15 +190,8 @@ def final_job(
     engine, or the players' strengths in the record, are not those they were valued with
     (they are valued again then)."""
     record = account.checked(GameRecord.from_json(record_json))
-    if start is None:
-        start = _start(record, rollouts)
-    est = _est(record)
-    engine, policy, n, w, value, strengths = start
-    if est.engine != engine or _models(est) != policy or strengths != seat_strengths(record):
-        return None
-    total = account.decision_count(record)
-    valued = valued + account.value_decisions(record, est, n, w, SEED, len(valued), total)
-    return _numbers(record, value, valued, est, n, w)
+    a = pieces.finish(record, _est(record), rollouts, start, valued)
+    return None if a is None else report.to_dict(a, describe_moves=False)
 
 
 def localised_job(data: dict[str, Any], record_json: str, lang: str) -> bytes:
@@ -570,24 +541,13 @@ async def _record(service: Any, live: Any) -> GameRecord:
     return GameRecord.from_json(text.decode())
 
 
-def _numbers(
-    record: GameRecord,
-    start: account.StartValue,
-    valued: list[account.NodeValues],
-    est: Estimator,
-    rollouts: int,
-    worlds: int,
-) -> dict[str, Any]:
-    a = account.assembled(record, est, rollouts, worlds, start, valued)
-    return report.to_dict(a, describe_moves=False)
-
-
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 __all__ = [
     "SCRIPT_MESSAGES",
+    "SEED",
     "AnalysisCache",
     "ahead_job",
     "chunk_job",
