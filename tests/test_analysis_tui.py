@@ -149,3 +149,36 @@ def test_the_moves_that_mattered_fit_their_lines_at_80_columns(
                 assert line.plain.startswith(f" {n}  {turn}: ")
 
     asyncio.run(main())
+
+
+def test_the_replay_of_an_error_says_what_it_lost_and_the_best_move() -> None:
+    """At 80x24, with the turn's draw on the turn's line: the error's line (its label, the
+    points lost, the best move in short) and the whole replay on the screen; a move that is no
+    error has no such line."""
+    rec = record("standard", 4, levels=LEVELS)
+    data = report.to_dict(analyse(rec, estimator=ProgressEstimator()), describe_moves=True)
+    errors = [d for d in data["decisions"] if d["label"] and d["best"] != d["move"]]
+    fine = next(d for d in data["decisions"] if not d["label"] and d["best"] == d["move"])
+    assert errors
+    error = max(errors, key=lambda d: len(d["best_text"]))
+    app = SorryApp(Session(Rules(), players=2, seats="easy,easy", seed=4), speed=0)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.push_screen(ReplayScreen(rec, data, error["step"]))
+            await pilot.pause()
+            box = app.screen.query_one("#replay")
+            shown = box.render().plain  # type: ignore[union-attr]
+            lost = f"{report.label_text(error['label'])}, {error['equity_lost'] * 100:.1f} points"
+            line = next(x for x in shown.splitlines() if x.startswith(lost))
+            assert line.startswith(lost + " lost; best: ")
+            assert line.split("best: ")[1] != error["best_text"]  # the short form
+            assert shown.splitlines()[-1].startswith("←/→ turn by turn")
+            assert box.region.height <= 24 and box.region.right <= 80 and box.region.x >= 0
+            assert len(shown.splitlines()) + 2 <= 24  # every line inside the border
+            app.pop_screen()
+            app.push_screen(ReplayScreen(rec, data, fine["step"]))
+            await pilot.pause()
+            assert "points lost" not in app.screen.query_one("#replay").render().plain  # type: ignore[union-attr]
+
+    asyncio.run(main())

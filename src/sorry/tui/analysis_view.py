@@ -30,9 +30,11 @@ from ..analysis.calibration import game_model
 from ..analysis.estimator import Estimator, default_estimator
 from ..analysis.graph import series
 from ..board import COLOUR_LETTERS, TRACK_LEN, colour_name
+from ..describe import describe
 from ..errors import SorryError
 from ..game import Game
 from ..i18n import N_, _
+from ..moves import Move
 from ..record import GameRecord
 from .render import COLOUR_HEX, Marks, board_text
 from .warmup import Warmup
@@ -357,7 +359,8 @@ def _changed(record: GameRecord, step: int, after: Game) -> Marks:
 
 
 class ReplayScreen(ModalScreen[None]):
-    """The finished game at one step: the board, what happened, everyone's chances; the arrows
+    """The finished game at one step: the board, what happened (for an error, what it lost and
+    the best move), everyone's chances; the arrows
     step turn by turn, 1-5 jump to the moves that mattered, Esc goes back. Opaque: the result
     and the chart under it do not show around it."""
 
@@ -372,7 +375,8 @@ class ReplayScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     ReplayScreen { align: center middle; background: $background; }
-    ReplayScreen > Static { width: auto; height: auto; max-height: 100%; background: $surface;
+    ReplayScreen > Static { width: auto; max-width: 100%; height: auto; max-height: 100%;
+        background: $surface;
         border: round $accent; padding: 0 1; }
     """
 
@@ -399,13 +403,26 @@ class ReplayScreen(ModalScreen[None]):
         out = board_text(game.pawns, game.colours, 3, 1, _changed(self.record, self.step, game))
         out.append("\n")
         out.append(
-            _("Turn {turn} of {total}").format(turn=decision["turn"] + 1, total=len(self.moves))
-            + "\n",
+            _("Turn {turn} of {total}").format(turn=decision["turn"] + 1, total=len(self.moves)),
             style="bold",
         )
-        if draw is not None and draw.get("text"):
-            out.append(draw["text"] + "\n")
+        if draw is not None and draw.get("text"):  # on the turn's line: a row for the error's
+            out.append(" · " + draw["text"])
+        out.append("\n")
         out.append((decision.get("text") or decision["move"]) + "\n")
+        if decision.get("label") and decision["best"] != decision["move"]:
+            # an error: what it lost and the best move, short (the replay fits 80x24)
+            before = self.record.replay(self.step - 1)
+            best = describe(before, Move.parse(decision["best"]), short_form=True)
+            out.append(
+                _("{label}, {lost} points lost; best: {best}").format(
+                    label=report.label_text(decision["label"]),
+                    lost=f"{decision['equity_lost'] * 100:.1f}",
+                    best=best,
+                )
+                + "\n",
+                style="italic",
+            )
         chances = []
         for side in self.data["sides"]:
             c = side[0]
