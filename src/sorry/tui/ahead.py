@@ -191,6 +191,8 @@ class AheadAnalysis:
     def _ensure_process(self) -> Connection:
         if self._conn is not None:
             return self._conn
+        if not sys.executable:  # an embedded Python: no interpreter to start
+            raise OSError("no Python executable to run the analysis in")
         job_r, job_w = os.pipe()
         out_r, out_w = os.pipe()
         try:
