@@ -172,9 +172,18 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
                 shot_taken = True
             page.evaluate("document.body.dataset.shot = 'yes'")
             continue
-        moves = page.eval_on_selector_all("#moves .move", "els => els.map(e => e.dataset.move)")
+        # one read of the page (the moves, the line, whose turn): a render between separate
+        # reads (a bot's move arriving) would pair one state's moves with another's line
+        now = page.evaluate(
+            "() => ({moves: [...document.querySelectorAll('#moves .move')]"
+            ".map(e => e.dataset.move), prompt: document.querySelector('#prompt').innerText,"
+            " mine: document.body.dataset.myTurn})"
+        )
+        if now["mine"] != "yes":
+            continue
+        moves = now["moves"]
         if not moves:  # a pass on its way: nothing to tap
-            assert "your turn passes" in page.inner_text("#prompt")
+            assert "your turn passes" in now["prompt"]
             page.wait_for_function("() => document.body.dataset.myTurn !== 'yes'", timeout=30000)
             continue
         assert moves != ["pass"], "a turn with no legal move offered a button"
