@@ -32,6 +32,9 @@ from ..record import GameRecord
 
 #: The scheduling priority the process lowers itself by: a bot's move or a hint never waits.
 NICENESS = 10
+#: Decisions valued in one call (each call replays the game so far; few, so that the values
+#: reach the game as they are made).
+CHUNK = 4
 
 
 def _decision_ends(steps: Sequence[str]) -> list[int]:
@@ -76,9 +79,13 @@ def _serve(jobs: Connection, results: Connection) -> None:
             if with_start:
                 results.send(("start", pieces.start_of(record, est, rollouts)))
             last = account.decision_count(record)
-            for index in range(first, last):
-                (values,) = pieces.value(record, est, rollouts, index, index + 1)
-                results.send(("value", index, values))
+            # a few decisions a call: each call replays the game from its start
+            for begin in range(first, last, CHUNK):
+                end = min(begin + CHUNK, last)
+                for index, values in enumerate(
+                    pieces.value(record, est, rollouts, begin, end), begin
+                ):
+                    results.send(("value", index, values))
             results.send(("done",))
         except OSError:
             return
@@ -275,4 +282,4 @@ def _still_valid(basis: Sequence[str], steps: Sequence[str], valued: int) -> int
     return sum(1 for end in ends if end <= same)
 
 
-__all__ = ["NICENESS", "AheadAnalysis"]
+__all__ = ["CHUNK", "NICENESS", "AheadAnalysis"]
