@@ -111,10 +111,10 @@ LABEL_Z: Final = 1.96
 #: The two values of a decision's term (the move played and the reference move, when they
 #: differ) are measured with this many times the rollouts per card in all: the first measure
 #: (every legal move's) pooled with ACCOUNT_FACTOR - 1 times the rollouts in other worlds.
-ACCOUNT_FACTOR: Final = 16
+ACCOUNT_FACTOR: Final = 32
 #: The same for a move played among the policy's equal moves (the term is against their
 #: average: half the difference of two of them, a quarter of its variance).
-TIE_FACTOR: Final = 6
+TIE_FACTOR: Final = 12
 #: The z of the intervals shown (95%).
 Z95: Final = 1.959964
 
