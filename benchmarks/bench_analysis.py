@@ -2,13 +2,13 @@
 calibrated (docs/analysis.md, docs/benchmarks.md).
 
     .venv/bin/python benchmarks/bench_analysis.py speed [--engine compiled|python|both]
-        [--rollouts N] [--turns 180] [--repeat R] [--record FILE]
+        [--rollouts N] [--turns 180] [--repeat R] [--record FILE] [--factors 16/6,32/12]
     .venv/bin/python benchmarks/bench_analysis.py calibration --out FILE.jsonl
         [--games 2000] [--variant standard] [--players 2] [--every 36]
         [--engine compiled|python] [--rollouts N] [--seed S]
     .venv/bin/python benchmarks/bench_analysis.py table FILE.jsonl [FILE.jsonl ...]
     .venv/bin/python benchmarks/bench_analysis.py noise [--turns 180] [--seeds 4]
-        [--games FILE.jsonl --count N] [--out FILE.jsonl]
+        [--games FILE.jsonl --count N] [--out FILE.jsonl] [--factors 16/6,32/12]
     .venv/bin/python benchmarks/bench_analysis.py games --pair hard-easy --out FILE.jsonl
         [--games 200] [--first 0]
     .venv/bin/python benchmarks/bench_analysis.py skill --games FILE.jsonl --out FILE.jsonl
@@ -32,7 +32,9 @@ calibrated (docs/analysis.md, docs/benchmarks.md).
 length is within 5 turns of ``--turns`` and times ``sorry.analysis.analyse`` on it (the best
 of ``--repeat`` runs, CPU seconds of this process and wall seconds; loading the compiled
 rollouts is timed apart); ``--engine both`` times both engines with the same rollouts and
-gives the ratio.
+gives the ratio. ``--factors A/T,...`` times the analysis with other rollouts on the account's
+terms (``sorry.analysis.account.ACCOUNT_FACTOR`` / ``TIE_FACTOR``), one after the other in
+each repeat, so a before/after ratio comes from one run; ``noise`` takes it too.
 
 ``calibration`` plays ``--games`` self-play games of the estimator's own policy (game ``i``
 has seed ``derive_seed(seed, i)``), values each chance node with probability ``1 / --every``
@@ -72,15 +74,17 @@ medium bot's, against plain rollouts: how much less variance, at how much more C
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sorry import Rules
-from sorry.analysis import analyse
+from sorry.analysis import account, analyse
 from sorry.analysis.account import chance_values
 from sorry.analysis.calibration import MODEL_TEMPER, brier, game_model, reliability, samples
 from sorry.analysis.estimator import (
@@ -119,6 +123,40 @@ def game_of_length(turns: int) -> tuple[int, GameRecord]:
     raise SystemExit("no game of that length")
 
 
+Factors = tuple[int, int]
+
+
+def parse_factors(text: str | None) -> list[Factors]:
+    """``--factors 16/6,32/12``: the account's rollout factors to run, in order (default:
+    the analysis's own)."""
+    if not text:
+        return [(account.ACCOUNT_FACTOR, account.TIE_FACTOR)]
+    out = []
+    for part in text.split(","):
+        a, _slash, t = part.partition("/")
+        try:
+            pair = (int(a), int(t))
+        except ValueError:
+            raise SystemExit(f"--factors: {part!r} is not ACCOUNT/TIE, e.g. 32/12") from None
+        if min(pair) < 1:
+            raise SystemExit(f"--factors: {part!r}: each factor is at least 1")
+        out.append(pair)
+    return out
+
+
+@contextlib.contextmanager
+def account_factors(f: Factors) -> Iterator[None]:
+    """The analysis run with the account's rollout factors ``f`` (ACCOUNT_FACTOR, TIE_FACTOR)."""
+    old = (account.ACCOUNT_FACTOR, account.TIE_FACTOR)
+    setattr(account, "ACCOUNT_FACTOR", f[0])  # noqa: B010 - a Final the benchmark varies
+    setattr(account, "TIE_FACTOR", f[1])  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(account, "ACCOUNT_FACTOR", old[0])  # noqa: B010
+        setattr(account, "TIE_FACTOR", old[1])  # noqa: B010
+
+
 def speed(args: argparse.Namespace) -> None:
     if args.record:
         record = GameRecord.load(args.record)
@@ -131,26 +169,36 @@ def speed(args: argparse.Namespace) -> None:
         f"load before {os.getloadavg()[0]:.1f}"
     )
     engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
+    factors = args.factors
     cpus: dict[str, float] = {}
     for name in engines:
         t0 = time.perf_counter()
         est = estimator_of(name, args.policy, args.against)
         est.values([record.start()], 1, 0)  # compile or load the rollouts before the clock
         load = time.perf_counter() - t0
-        best, cpu = float("inf"), 0.0
+        best = dict.fromkeys(factors, float("inf"))
+        cpu = dict.fromkeys(factors, 0.0)
         for _ in range(args.repeat):
-            c0, w0 = time.process_time(), time.perf_counter()
-            analyse(record, estimator=model_of(args, est, record), rollouts=args.rollouts)
-            wall = time.perf_counter() - w0
-            if wall < best:
-                best, cpu = wall, time.process_time() - c0
-        cpus[name] = cpu
-        print(
-            f"engine {est.engine}, policy {est.policy}, against {reference_level(est)}, "
-            "rollouts per card "
-            f"{args.rollouts or 'default'}: {cpu:.2f} s CPU, {best:.2f} s wall (best of "
-            f"{args.repeat}; loaded in {load:.1f} s); load {os.getloadavg()[0]:.1f}"
-        )
+            for f in factors:
+                with account_factors(f):
+                    c0, w0 = time.process_time(), time.perf_counter()
+                    analyse(record, estimator=model_of(args, est, record), rollouts=args.rollouts)
+                    wall = time.perf_counter() - w0
+                if wall < best[f]:
+                    best[f], cpu[f] = wall, time.process_time() - c0
+        cpus[name] = cpu[factors[0]]
+        for f in factors:
+            print(
+                f"engine {est.engine}, policy {est.policy}, against {reference_level(est)}, "
+                f"rollouts per card {args.rollouts or 'default'}, account factors "
+                f"{f[0]}/{f[1]}: {cpu[f]:.2f} s CPU, {best[f]:.2f} s wall (best of "
+                f"{args.repeat}; loaded in {load:.1f} s); load {os.getloadavg()[0]:.1f}"
+            )
+        if len(factors) > 1:
+            print(
+                "CPU against the first factors: "
+                + ", ".join(f"{f[0]}/{f[1]} {cpu[f] / cpu[factors[0]]:.2f}" for f in factors[1:])
+            )
     if len(cpus) == 2:
         print(f"compiled / python CPU time: 1 / {cpus['python'] / cpus['compiled']:.1f}")
 
@@ -173,64 +221,79 @@ def noise(args: argparse.Namespace) -> None:
     reports (an honest interval has the two about equal)."""
     est = estimator_of(args.engine, args.policy, args.against)
     for name, record in _records(args.games, args.count, args.turns):
-        rows: dict[str, list[tuple[float, ...]]] = {}
-        cpu = 0.0
-        for k in range(args.seeds):
-            c0 = time.process_time()
+        for f in args.factors:
+            _noise_of(args, est, name, record, f)
+
+
+def _noise_of(
+    args: argparse.Namespace, est: Estimator, name: str, record: GameRecord, f: Factors
+) -> None:
+    """One game of :func:`noise` with the account's rollout factors ``f``."""
+    rows: dict[str, list[tuple[float, ...]]] = {}
+    cpu = 0.0
+    for k in range(args.seeds):
+        c0 = time.process_time()
+        with account_factors(f):
             a = analyse(
                 record, estimator=model_of(args, est, record), rollouts=args.rollouts, seed=k
             )
-            cpu += time.process_time() - c0
-            for p in a.players:
-                rows.setdefault(f"{'RBYG'[p.colour]} ({p.name})", []).append(
-                    (
-                        float(p.own_decisions),
-                        p.own_decisions_se,
-                        float(p.luck),
-                        p.luck_se,
-                        float(p.others_decisions),
-                        float(p.start),
-                        p.others_decisions_se,
-                    )
+        cpu += time.process_time() - c0
+        for p in a.players:
+            rows.setdefault(f"{'RBYG'[p.colour]} ({p.name})", []).append(
+                (
+                    float(p.own_decisions),
+                    p.own_decisions_se,
+                    float(p.luck),
+                    p.luck_se,
+                    float(p.others_decisions),
+                    float(p.start),
+                    p.others_decisions_se,
                 )
-        print(
-            f"{name}: {record.result.turns} turns; engine {est.engine}, policy {est.policy}, "
-            f"against {reference_level(est)}; "
-            f"{cpu / args.seeds:.1f} s CPU an analysis; load {os.getloadavg()[0]:.1f}"
-        )
-        out: dict[str, Any] = {"game": name, "turns": record.result.turns, "players": {}}
-        for who, vals in rows.items():
-            line = [who]
-            stats = {}
-            for label, i, se_i in (
-                ("own moves", 0, 1),
-                ("luck", 2, 3),
-                ("others", 4, 6),
-            ):
-                xs = [v[i] * 100 for v in vals]
-                mean = sum(xs) / len(xs)
-                sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
-                ses = [v[se_i] * 100 for v in vals]
-                se = sum(ses) / len(ses)
-                agree, pairs = _agreeing_pairs(xs, ses)
-                text = (
-                    f"{label} {mean:+.1f} sd {sd:.2f} (reported se {se:.2f}; "
-                    f"{agree}/{pairs} pairs of seeds within their 95% interval)"
-                )
-                stats[label] = {
-                    "mean": mean,
-                    "sd": sd,
-                    "se": se,
-                    "values": xs,
-                    "agree": agree,
-                    "pairs": pairs,
-                }
-                line.append(text)
-            out["players"][who] = stats
-            print("  " + "; ".join(line))
-        if args.out:
-            with open(args.out, "a") as fh:
-                fh.write(json.dumps(out) + "\n")
+            )
+    print(
+        f"{name}: {record.result.turns} turns; engine {est.engine}, policy {est.policy}, "
+        f"against {reference_level(est)}; account factors {f[0]}/{f[1]}; "
+        f"{cpu / args.seeds:.1f} s CPU an analysis; load {os.getloadavg()[0]:.1f}"
+    )
+    out: dict[str, Any] = {
+        "game": name,
+        "turns": record.result.turns,
+        "factors": list(f),
+        "cpu": cpu / args.seeds,
+        "players": {},
+    }
+    for who, vals in rows.items():
+        line = [who]
+        stats = {}
+        for label, i, se_i in (
+            ("own moves", 0, 1),
+            ("luck", 2, 3),
+            ("others", 4, 6),
+        ):
+            xs = [v[i] * 100 for v in vals]
+            mean = sum(xs) / len(xs)
+            sd = (sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1)) ** 0.5
+            ses = [v[se_i] * 100 for v in vals]
+            se = sum(ses) / len(ses)
+            agree, pairs = _agreeing_pairs(xs, ses)
+            text = (
+                f"{label} {mean:+.1f} sd {sd:.2f} (reported se {se:.2f}; "
+                f"{agree}/{pairs} pairs of seeds within their 95% interval)"
+            )
+            stats[label] = {
+                "mean": mean,
+                "sd": sd,
+                "se": se,
+                "values": xs,
+                "agree": agree,
+                "pairs": pairs,
+            }
+            line.append(text)
+        out["players"][who] = stats
+        print("  " + "; ".join(line))
+    if args.out:
+        with open(args.out, "a") as fh:
+            fh.write(json.dumps(out) + "\n")
 
 
 def _agreeing_pairs(xs: list[float], ses: list[float]) -> tuple[int, int]:
@@ -1312,6 +1375,9 @@ def add_against(parser: argparse.ArgumentParser) -> None:
     )
 
 
+FACTORS = "the account's rollout factors ACCOUNT/TIE to run, comma-separated (e.g. 16/6,32/12)"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -1329,6 +1395,7 @@ def main() -> None:
     s.add_argument("--turns", type=int, default=180)
     s.add_argument("--repeat", type=int, default=1)
     s.add_argument("--record", help="a record file to time instead (e.g. a four-player game)")
+    s.add_argument("--factors", type=parse_factors, default=parse_factors(None), help=FACTORS)
     s.set_defaults(func=speed)
     c = sub.add_parser("calibration")
     c.add_argument(
@@ -1362,6 +1429,7 @@ def main() -> None:
     n.add_argument("--rollouts", type=int)
     n.add_argument("--bare", action="store_true", help="the rollouts' values alone")
     n.add_argument("--out", help="append one JSON line a game")
+    n.add_argument("--factors", type=parse_factors, default=parse_factors(None), help=FACTORS)
     n.set_defaults(func=noise)
     k = sub.add_parser("skill")
     add_against(k)

@@ -128,6 +128,13 @@ MIN_CARDS: Final = 6
 #: Points variant: determinised worlds per decision judged from the decider's view.
 DEFAULT_WORLDS: Final = 11
 
+
+def analysis_sizes(est: Estimator, rollouts: int | None, worlds: int | None) -> tuple[int, int]:
+    """The rollouts per card and the worlds an analysis with ``est`` uses: those asked for,
+    else the engine's default (:data:`DEFAULT_ROLLOUTS`) and :data:`DEFAULT_WORLDS`."""
+    return rollouts or DEFAULT_ROLLOUTS.get(est.engine, 16), worlds or DEFAULT_WORLDS
+
+
 ZERO: Final = Fraction(0)
 ZEROS: Final[Values] = (ZERO, ZERO, ZERO, ZERO)
 
@@ -452,10 +459,9 @@ def analyse(
     (:func:`~sorry.analysis.calibration.game_model`)."""
     record = checked(source)
     est = estimator or game_model(record)
-    n = rollouts or DEFAULT_ROLLOUTS.get(est.engine, 16)
+    n, w = analysis_sizes(est, rollouts, worlds)
     if n < 1:
         raise AnalysisError(_("rollouts must be at least 1"))
-    w = worlds or DEFAULT_WORLDS
     if w < 1:
         raise AnalysisError(_("worlds must be at least 1"))
     start = start_value(record, est, n, seed)
@@ -1156,6 +1162,7 @@ __all__ = [
     "StartValue",
     "Swing",
     "analyse",
+    "analysis_sizes",
     "assemble",
     "assembled",
     "chance_values",

@@ -32,8 +32,7 @@ Start = tuple[str, str, int, int, account.StartValue, Strengths]
 
 def sizes(est: Estimator, rollouts: int | None) -> tuple[int, int]:
     """The rollouts (``rollouts``, or the engine's default) and worlds an analysis uses."""
-    n = rollouts or account.DEFAULT_ROLLOUTS.get(est.engine, 16)
-    return n, account.DEFAULT_WORLDS
+    return account.analysis_sizes(est, rollouts, None)
 
 
 def models(est: Estimator) -> str:
