@@ -404,7 +404,10 @@ def test_alone_with_bots_leaving_pauses_the_game_and_the_lobby_brings_it_back(
     assert asked and "waits for you" in asked[0], asked
     # the lobby: the game, at the player's turn once the bot has played up to it
     page.wait_for_selector(f'#my-games a[href="/g/{gid}"]', timeout=30000)
-    for _ in range(20):
+    # by the clock, not a count of reloads: under a loaded machine (the suite in two processes)
+    # a bot's move and a reload each take longer
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         if "Your turn" in page.inner_text("#my-games"):
             break
         page.wait_for_timeout(500)
