@@ -155,6 +155,29 @@ def body(page: Any, key: str) -> str | None:
     return value
 
 
+def page_and_server(page: Any, server: ServerProcess) -> str:
+    """What the page and the server say now, for a wait that timed out: the page's marks and
+    status line, its last turn marks (``window.trace`` if the test keeps one), the game as the
+    server has it, and the end of the server's log."""
+    import urllib.request
+
+    marks = page.evaluate(
+        "() => ({...document.body.dataset, status_line:"
+        " (document.getElementById('status') || {}).textContent,"
+        " trace: (window.trace || []).slice(-4), url: location.pathname})"
+    )
+    said = [f"page: {json.dumps(marks)}"]
+    gid = str(marks.get("url", "")).rsplit("/", 1)[-1]
+    try:
+        with urllib.request.urlopen(f"{server.base}/api/games/{gid}", timeout=10) as r:
+            said.append(f"server: {r.read().decode()[:2000]}")
+    except OSError as exc:
+        said.append(f"server: {exc}")
+    server.errors.seek(0)
+    said.append("log: " + server.errors.read().decode(errors="replace")[-3000:])
+    return "\n".join(said)
+
+
 #: Where the chat is a drawer opened from the turn banner (chat_drawer.js's NARROW).
 CHAT_IS_DRAWER = "matchMedia('(orientation: portrait), (max-height: 500px)').matches"
 

@@ -17,10 +17,12 @@ from browser_kit import (
     body,
     check_sizes,
     context,
+    page_and_server,
     shot,
     start_server,
     watch_errors,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from server_helpers import ServerProcess
 
@@ -158,12 +160,15 @@ def test_a_whole_game_no_needless_tap_every_bot_move_shown(
     shot_taken = False
     end = time.monotonic() + 300
     while time.monotonic() < end:
-        page.wait_for_function(
-            "() => document.body.dataset.myTurn === 'yes'"
-            " || document.body.dataset.status === 'over'"
-            " || (document.body.dataset.following === 'yes' && !document.body.dataset.shot)",
-            timeout=60000,
-        )
+        try:
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'yes'"
+                " || document.body.dataset.status === 'over'"
+                " || (document.body.dataset.following === 'yes' && !document.body.dataset.shot)",
+                timeout=60000,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(page_and_server(page, server)) from None
         if body(page, "status") == "over":
             break
         if body(page, "myTurn") != "yes":  # a bot's move on show: once, a picture of it

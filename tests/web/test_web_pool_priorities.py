@@ -76,3 +76,43 @@ def test_bots_come_first_then_hints_and_the_analysis_ahead_never_takes_a_worker(
         assert pool.waiting == 0 and not workers.running() and not background.running()
 
     asyncio.run(scenario())
+
+
+def test_with_two_workers_hints_and_analyses_leave_one_for_the_bots() -> None:
+    """Long low-priority jobs (a finished game's analysis, minutes while numba compiles it)
+    take at most all workers but one: a bot's move starts at once; the waiting hints go on
+    one at a time, and the worker they leave free serves the bots."""
+
+    async def scenario() -> None:
+        pool, workers, _background = _pool(2)
+        low = [asyncio.ensure_future(pool.run(LOW, _job, f"analysis{i}")) for i in range(3)]
+        await _settle()
+        assert workers.running() == ["analysis0"]  # not the second worker
+        bot = asyncio.ensure_future(pool.run(BOT, _job, "bot"))
+        await _settle()
+        assert workers.running() == ["analysis0", "bot"]
+        workers.finish("bot")
+        await _settle()
+        assert workers.running() == ["analysis0"]  # still one: the other is the bots'
+        workers.finish("analysis0")
+        await _settle()
+        assert workers.running() == ["analysis1"]
+        workers.finish("analysis1")
+        await _settle()
+        workers.finish("analysis2")
+        await asyncio.gather(bot, *low)
+        assert pool.waiting == 0 and not workers.running()
+
+    asyncio.run(scenario())
+
+
+def test_with_one_worker_a_hint_may_take_it() -> None:
+    async def scenario() -> None:
+        pool, workers, _background = _pool(1)
+        hint = asyncio.ensure_future(pool.run(LOW, _job, "hint"))
+        await _settle()
+        assert workers.running() == ["hint"]  # nobody else to run it
+        workers.finish("hint")
+        await hint
+
+    asyncio.run(scenario())

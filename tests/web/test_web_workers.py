@@ -74,3 +74,47 @@ def test_a_compile_is_done_by_another_process_then_loaded_from_the_cache(
         assert len(log.read_text().splitlines()) == 2
     finally:
         sys.modules.pop(name, None)
+
+
+def test_the_analysis_warmup_loads_from_the_cache_once_compiled() -> None:
+    """What the workers load beside the search: the after-game analysis' rollouts; once
+    compiled (by this process or another), a cache-only load finds everything it needs."""
+    from sorry.analysis.estimator import warmup
+
+    warmup()
+    warmup(cached_only=True)  # CompileNeeded if the cache lacked a function it calls
+
+
+def test_an_analysis_job_is_asked_again_while_its_worker_loads_the_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker still loading the compiled analysis refuses an analysis job at once (it
+    would compile in the worker, holding it for minutes); the server asks again."""
+    import asyncio
+    import threading
+
+    from sorry.web import analysis, workers
+
+    monkeypatch.setattr(workers, "_ANALYSIS_WARMING", threading.Event())
+    workers._ANALYSIS_WARMING.set()
+    assert workers.analysis_loading()
+    for job, args in (
+        (analysis.start_job, ("(the record: not read)", 4)),
+        (analysis.chunk_job, ("(not read)", 4, 0, 1)),
+        (analysis.final_job, ("(not read)", 4, None, [])),
+        (analysis.ahead_job, ({}, {}, 4, 0, 1, True)),
+    ):
+        with pytest.raises(analysis.AnalysisLoading):  # at once, before any work
+            job(*args)  # type: ignore[operator]
+
+    asked: list[int] = []
+
+    async def run(priority: int, fn: object, *args: object) -> str:
+        asked.append(priority)
+        if len(asked) < 3:
+            raise analysis.AnalysisLoading("still loading")
+        return "valued"
+
+    monkeypatch.setattr(analysis, "ASK_AGAIN_AFTER", 0.01)
+    assert asyncio.run(analysis._retry(run, workers.LOW, analysis.chunk_job)) == "valued"
+    assert asked == [workers.LOW] * 3

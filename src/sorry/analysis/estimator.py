@@ -384,6 +384,28 @@ def default_estimator(reference: str | None = None) -> Estimator:
     return PlayoutEstimator(reference=reference)
 
 
+def warmup(cached_only: bool = False) -> None:
+    """Load the compiled estimator's rollouts from numba's on-disk cache (or compile them:
+    minutes of CPU the first time) by one rollout of a dealt game, now rather than at the first
+    analysis; nothing without the ``fast`` extra. ``cached_only``: raise
+    ``sorry.fast.cache.CompileNeeded`` where it would compile (a server's workers then have
+    another process compile it, see ``sorry.web.workers.load_or_compile``)."""
+    if not compiled_available():
+        return
+    import contextlib
+
+    guard: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if cached_only:
+        from ..fast.cache import cache_only
+
+        guard = cache_only()
+    game = Game(Rules(), 2, seed=1)
+    while game.is_chance():
+        game.draw()
+    with guard:
+        CompiledEstimator().values([game], 1, 0)
+
+
 __all__ = [
     "BATCHES",
     "COMPILED_POLICIES",
@@ -400,4 +422,5 @@ __all__ = [
     "result_values",
     "rollout_seed",
     "sample_values",
+    "warmup",
 ]

@@ -98,15 +98,10 @@ class Warmup:
 
 
 def warm_analysis() -> None:
-    """Load (or compile) the analysis' compiled rollouts: one rollout from a dealt game."""
-    from ..analysis.estimator import CompiledEstimator
-    from ..game import Game
-    from ..rules import Rules
+    """Load (or compile) the analysis' compiled rollouts."""
+    from ..analysis.estimator import warmup
 
-    game = Game(Rules(), 2, seed=1)
-    while game.is_chance():
-        game.draw()
-    CompiledEstimator().values([game], 1, 0)
+    warmup()
 
 
 def missing_note() -> str:

@@ -114,6 +114,22 @@ WAIT_MAX: Final = 10.0
 _rollouts: Estimator | None = None
 
 
+class AnalysisLoading(Exception):
+    """The worker still loads the compiled analysis (minutes on a cold cache, done by another
+    process): the job is asked again a moment later, rather than compile it in the worker."""
+
+
+#: Seconds before a job refused with :class:`AnalysisLoading`, or by a full queue, is asked again.
+ASK_AGAIN_AFTER: Final = 1.0
+
+
+def _loaded() -> None:
+    from .workers import analysis_loading
+
+    if analysis_loading():
+        raise AnalysisLoading("this worker is still loading the compiled analysis")
+
+
 def record_seats(live: Any) -> dict[int, Seat]:
     """Who plays each colour of a game (a ``LiveGame``), as its record says it (a bot with
     its level, else a person): the record's seats, and the players the model is made for."""
@@ -144,6 +160,7 @@ def _start(record: GameRecord, rollouts: int | None) -> Start:
 def start_job(record_json: str, rollouts: int | None) -> Start:
     """The engine, the policy, the rollouts and worlds used, and V at the start, once the
     record is checked (:class:`~sorry.analysis.AnalysisError` if it cannot be analysed)."""
+    _loaded()
     return _start(account.checked(GameRecord.from_json(record_json)), rollouts)
 
 
@@ -151,6 +168,7 @@ def chunk_job(
     record_json: str, rollouts: int | None, first: int, last: int
 ) -> list[account.NodeValues]:
     """Decisions ``first`` to ``last - 1`` valued."""
+    _loaded()
     record = GameRecord.from_json(record_json)
     return pieces.value(record, _est(record), rollouts, first, last)
 
@@ -167,6 +185,7 @@ def ahead_job(
     seats as its record will have them) valued, and V at the start if asked: the engine and
     the strengths they were valued with, the start, the values and the seconds the values
     took."""
+    _loaded()
     # "in progress": nothing checked yet
     record = GameRecord.from_game(Game.from_dict(game), seats)
     if any(step.resign for step in record.steps):  # such a game cannot be analysed
@@ -189,6 +208,7 @@ def final_job(
     checked, the other decisions valued and the account assembled. None if this worker's
     engine, or the players' strengths in the record, are not those they were valued with
     (they are valued again then)."""
+    _loaded()
     record = account.checked(GameRecord.from_json(record_json))
     a = pieces.finish(record, _est(record), rollouts, start, valued)
     return None if a is None else report.to_dict(a, describe_moves=False)
@@ -313,7 +333,8 @@ class AnalysisCache:
                     first = len(ahead.valued)
                     last = min(played, first + ahead.size)
                     seats = record_seats(live)
-                    model, start, values, seconds = await service.pool.run(
+                    model, start, values, seconds = await _retry(
+                        service.pool.run,
                         AHEAD,
                         ahead_job,
                         data,
@@ -516,14 +537,15 @@ def _still_valid(
 
 
 async def _retry(run: Any, priority: int, fn: Any, *args: Any) -> Any:
-    """``run(priority, fn, *args)``, waiting while the pool's queue is full."""
+    """``run(priority, fn, *args)``, waiting while the pool's queue is full or the worker
+    loads the compiled analysis."""
     from .workers import PoolBusy
 
     while True:
         try:
             return await run(priority, fn, *args)
-        except PoolBusy:
-            await asyncio.sleep(1.0)
+        except (PoolBusy, AnalysisLoading):
+            await asyncio.sleep(ASK_AGAIN_AFTER)
 
 
 async def _record(service: Any, live: Any) -> GameRecord:

@@ -12,8 +12,11 @@ waits for them), then hints, replays and records. The analysis of games still pl
 one job at a time: no bot or hint ever queues behind it, and the system gives it only the CPU
 the workers leave. The moves of quick bots
 (no search) waiting together travel in one trip, so that a busy server does not pay a trip
-per move. The low-priority queue is bounded: beyond ``queue_limit`` waiting jobs a new one is
-refused with :class:`PoolBusy` (the client is told to try again).
+per move. With two workers or more, hints, replays and records never hold the last one: a
+bot's move always finds a worker within one bot's move, however long a finished game's
+analysis takes (minutes while numba compiles it on a cold cache). The low-priority queue is
+bounded: beyond ``queue_limit`` waiting jobs a new one is refused with :class:`PoolBusy` (the
+client is told to try again).
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ def _init_worker(server_pid: int, nice: int = WORKER_NICE) -> None:
     # numba's cache is cold, and the quick bots need none of it (a search that does waits
     # for numba's compiler lock)
     _WARMING.set()
+    _ANALYSIS_WARMING.set()
     threading.Thread(target=_warmup, name="sorry-warmup", daemon=True).start()
 
 
@@ -84,21 +88,40 @@ def _init_worker(server_pid: int, nice: int = WORKER_NICE) -> None:
 #: medium bot's choice, the expert plays as the hard bot), so that a search never holds the
 #: worker, and the bots' moves queued behind it, for the minutes a cold compile can take.
 _WARMING = threading.Event()
+#: Set while a worker loads the after-game analysis' compiled rollouts (after the search):
+#: meanwhile an analysis job is refused (:class:`sorry.web.analysis.AnalysisLoading`, asked
+#: again a moment later) rather than compile in the worker, which would hold it, and any bot
+#: queued there, for minutes on a cold cache.
+_ANALYSIS_WARMING = threading.Event()
 
 
 def _warmup() -> None:
-    """Load the compiled search now (the first hint or expert move would pay for it)."""
+    """Load the compiled search now (the first hint or expert move would pay for it), then
+    the compiled analysis (the first finished game's analysis would)."""
     try:
         load_or_compile()
     except Exception:  # pragma: no cover - the searches fall back to Python then
         log.exception("the compiled search could not be loaded")
     finally:
         _WARMING.clear()
+    try:
+        load_or_compile(ANALYSIS_WARMUP)
+    except Exception:  # pragma: no cover - an analysis job then compiles what it needs
+        log.exception("the compiled analysis could not be loaded")
+    finally:
+        _ANALYSIS_WARMING.clear()
+
+
+def analysis_loading() -> bool:
+    """Whether this process, a worker, is still loading the compiled analysis."""
+    return _ANALYSIS_WARMING.is_set()
 
 
 #: What loads (or compiles) the compiled search: ``module:function``, called with
 #: ``cached_only=True`` to load from numba's cache only, or with no argument to compile.
 WARMUP = "sorry.bots.rollouts:warmup"
+#: And the after-game analysis' compiled rollouts.
+ANALYSIS_WARMUP = "sorry.analysis.estimator:warmup"
 
 
 def _target(spec: str) -> Callable[..., Any]:
@@ -299,6 +322,7 @@ class WorkerPool:
             collections.deque(),
         )
         self._busy = 0
+        self._low_busy = 0  # of which hints, replays, records and analyses (LOW)
         self._background: ProcessPoolExecutor | None = None  # the AHEAD jobs' process
         self._ahead_busy = 0  # AHEAD jobs in the background process now (0 or 1)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -405,10 +429,15 @@ class WorkerPool:
                 break
             self._submit(AHEAD, jobs)
         while self._busy < self.workers:
-            priority, jobs = self._take()
+            priority, jobs = self._take((BOT, LOW) if self._low_may_start() else (BOT,))
             if not jobs:
                 return
             self._submit(priority, jobs)
+
+    def _low_may_start(self) -> bool:
+        """Whether a LOW job may take a worker now: always with one worker, else while one
+        worker is left for the bots."""
+        return self.workers == 1 or self._low_busy < self.workers - 1
 
     def _submit(self, priority: int, jobs: list[Any]) -> None:
         futs = [fut for _fn, _args, fut, _quick in jobs]
@@ -428,6 +457,7 @@ class WorkerPool:
             self._ahead_busy += 1
         else:
             self._busy += 1
+            self._low_busy += priority == LOW
         self.trips += 1
         cf.add_done_callback(self._on_done(futs, priority))
 
@@ -450,6 +480,7 @@ class WorkerPool:
             self._ahead_busy -= 1
         else:
             self._busy -= 1
+            self._low_busy -= priority == LOW
         self.done += len(futs)
         exc = cf.exception() if not cf.cancelled() else asyncio.CancelledError()
         if isinstance(exc, BrokenProcessPool):
