@@ -1073,37 +1073,14 @@ def ready(args: argparse.Namespace) -> None:
     compiled rollouts. ``--bots``: both seats bots (the game nobody plays: not analysed
     ahead)."""
     import random
-    import subprocess
-    import tempfile
-    import urllib.error
-    import urllib.request
 
     from websockets.sync.client import connect
 
     from sorry.web.protocol import apply_delta
 
     port = args.port
-    base = f"http://127.0.0.1:{port}"
-    folder = tempfile.mkdtemp(prefix="bench-ready-")
-    cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port)]
-    cmd += ["--database", f"sqlite:///{folder}/ready.db", "--allow-bot-games"]
-    cmd += ["--bot-delay", "0", "--show-moves", "0", "--games-per-minute", "10000"]
-    env = dict(os.environ)
-    if args.server_src:
-        env["PYTHONPATH"] = os.path.abspath(args.server_src)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     rng = random.Random(args.seed)
-
-    def get(path: str, body: Any = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(
-            base + path, data=data, headers={"Content-Type": "application/json"}
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, None
+    get, stop = serve(port, args.server_src)
 
     def play(gid: str, token: str | None) -> None:
         """Watch the game (and play Red's moves, with ``token``) until it is over."""
@@ -1132,17 +1109,8 @@ def ready(args: argparse.Namespace) -> None:
                     ws.send(json.dumps({"type": "move", "seq": sent, "move": move}))
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                get("/api/meta")
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("bench_analysis: the server did not start") from None
-                time.sleep(0.2)
         print(
-            f"server on {base} ({args.server_src or 'this checkout'}); load "
+            f"server on 127.0.0.1:{port} ({args.server_src or 'this checkout'}); load "
             f"{os.getloadavg()[0]:.1f}",
             flush=True,
         )
@@ -1182,11 +1150,164 @@ def ready(args: argparse.Namespace) -> None:
                 flush=True,
             )
     finally:
+        stop()
+
+
+def serve(port: int, server_src: str | None, *extra: str) -> tuple[Any, Any]:
+    """``sorry serve`` in a subprocess on 127.0.0.1 (SQLite in a temporary folder, bot games
+    allowed, bots with no delay unless ``extra`` says, moves not held for show; ``server_src``:
+    the server of another checkout's ``src``), once it answers: ``get(path, body=None)`` ->
+    (HTTP status, JSON or None), and ``stop()``."""
+    import subprocess
+    import tempfile
+    import urllib.error
+    import urllib.request
+
+    base = f"http://127.0.0.1:{port}"
+    folder = tempfile.mkdtemp(prefix="bench-serve-")
+    cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port)]
+    cmd += ["--database", f"sqlite:///{folder}/serve.db", "--allow-bot-games"]
+    cmd += ["--show-moves", "0", "--games-per-minute", "10000"]
+    if "--bot-delay" not in extra:
+        cmd += ["--bot-delay", "0"]
+    cmd += extra
+    env = dict(os.environ)
+    if server_src:
+        env["PYTHONPATH"] = os.path.abspath(server_src)
+    log = Path(folder) / "server.log"  # said when it answers 500
+    with log.open("w") as fh:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=fh, env=env)
+
+    def get(path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            base + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            if exc.code >= 500:
+                print(f"the server answered {exc.code}; its log ends:", file=sys.stderr)
+                print(log.read_text()[-3000:], file=sys.stderr)
+            return exc.code, None
+
+    def stop() -> None:
         proc.terminate()
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            get("/api/meta")
+            return get, stop
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop()
+                raise SystemExit("bench_analysis: the server did not start") from None
+            time.sleep(0.2)
+
+
+def bot_wait(args: argparse.Namespace) -> None:
+    """How long bots wait while a finished game is analysed on the same server: ``sorry serve
+    --workers N`` (``--server-src``: another checkout's server), a game of two random bots
+    played to its end (nobody plays it: not analysed ahead), then its analysis asked for as
+    the end screen asks; meanwhile games of two ``--level`` bots are played one after another
+    and watched over a WebSocket. Prints the gaps between their moves while the analysis
+    runs (median, 95th percentile, longest), the same before it was asked for, and when it
+    was ready."""
+    import threading
+    from statistics import median
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from sorry.web.protocol import apply_delta
+
+    port = args.port
+    extra = ("--workers", str(args.workers), "--bot-delay", str(args.bot_delay))
+    get, stop = serve(port, args.server_src, *extra)
+    seats = [{"colour": c, "kind": "bot", "level": args.level} for c in "RY"]
+    gaps: list[tuple[float, float]] = []  # (when it ended, the gap)
+    done = threading.Event()
+
+    def beside() -> None:
+        with contextlib.suppress(ConnectionClosed):  # the server stopping at the end
+            play_beside()
+
+    def play_beside() -> None:
+        while not done.is_set():
+            status, made = get("/api/games", {"variant": "standard", "seats": seats})
+            if status != 201:
+                raise SystemExit(f"bench_analysis: the game was not created ({status})")
+            url = f"ws://127.0.0.1:{port}/ws/{made['id']}"
+            last = None
+            state: dict[str, Any] | None = None
+            with connect(url, open_timeout=10, max_size=2**24) as ws:
+                ws.send(json.dumps({"type": "hello"}))
+                while not done.is_set():
+                    msg = json.loads(ws.recv(timeout=600))
+                    if msg["type"] == "delta" and state is not None:
+                        msg = apply_delta(state, msg)
+                    if msg["type"] != "state":
+                        continue
+                    if state is not None and msg["seq"] != state["seq"]:  # a move
+                        now = time.monotonic()
+                        if last is not None:
+                            gaps.append((now, now - last))
+                        last = now
+                    state = msg
+                    if state["status"] not in ("playing", "waiting"):
+                        break
+
+    def figures(xs: list[float]) -> str:
+        if not xs:
+            return "no move"
+        xs = sorted(xs)
+        p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+        return (
+            f"{len(xs)} moves, gap median {median(xs):.2f} s, 95th percentile {p95:.2f} s, "
+            f"longest {xs[-1]:.2f} s"
+        )
+
+    try:
+        status, made = get(
+            "/api/games",
+            {"variant": "standard", "seats": [dict(s, level="random") for s in seats]},
+        )
+        if status != 201:
+            raise SystemExit(f"bench_analysis: the game was not created ({status})")
+        gid = made["id"]
+        watcher = threading.Thread(target=beside, daemon=True)
+        watcher.start()
+        while get(f"/api/games/{gid}")[1]["status"] == "playing":
+            time.sleep(0.5)
+        asked = time.monotonic()
+        while True:
+            status, _body = get(f"/api/games/{gid}/analysis?wait=5")
+            if status == 200:
+                break
+            if status not in (202, 429) or time.monotonic() - asked > 1200:
+                raise SystemExit(f"bench_analysis: the analysis answered {status}")
+            time.sleep(0.2)
+        ready = time.monotonic()
+        done.set()
+        turns = get(f"/api/games/{gid}")[1]["turn"]
+        before = [g for t, g in gaps if t < asked]
+        during = [g for t, g in gaps if asked <= t <= ready]
+        print(
+            f"{args.server_src or 'this checkout'}, {args.workers} worker(s), bot delay "
+            f"{args.bot_delay} s: the analysis of {turns} turns ready {ready - asked:.1f} s "
+            f"after it was asked for; the {args.level} bots beside it: before, "
+            f"{figures(before)}; during, {figures(during)}; load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+    finally:
+        done.set()
+        stop()
 
 
 def tui_ready(args: argparse.Namespace) -> None:
@@ -1500,6 +1621,13 @@ def main() -> None:
     r.add_argument("--bots", action="store_true", help="two bots, nobody playing")
     r.add_argument("--server-src", help="another checkout's src folder to run the server of")
     r.set_defaults(func=ready)
+    bw = sub.add_parser("bot-wait")
+    bw.add_argument("--workers", type=int, default=1)
+    bw.add_argument("--level", default="medium", help="the bots of the games beside")
+    bw.add_argument("--bot-delay", type=float, default=0.05)
+    bw.add_argument("--port", type=int, default=18330)
+    bw.add_argument("--server-src", help="another checkout's src folder to run the server of")
+    bw.set_defaults(func=bot_wait)
     tr = sub.add_parser("tui-ready")
     tr.add_argument("--games", type=int, default=3)
     tr.add_argument("--first", type=int, default=1, help="the first game's seed")

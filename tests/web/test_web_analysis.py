@@ -140,3 +140,51 @@ def test_values_made_for_other_seats_are_made_again() -> None:
     assert final_job(text, 2, early, values) is None  # not the record's players
     whole = report.to_dict(account.analyse(rec, rollouts=2, seed=SEED), describe_moves=False)
     assert final_job(text, 2, start, []) == whole
+
+
+def test_a_finished_games_pieces_end_after_half_a_second() -> None:
+    """A piece of a finished game's analysis values decisions one after the other and ends
+    with the one under way after half a second (a decision takes up to seconds: a bot's move
+    waits for one piece at most), giving the same values as the whole range at once; the
+    server asks for the rest until every decision is valued."""
+    import asyncio
+
+    from sorry.analysis import account
+    from sorry.game import Game
+    from sorry.record import GameRecord
+    from sorry.web import analysis
+
+    game = Game(players=[0, 2], seed=3)
+    while not game.is_over() and len(game.move_stack) < 40:
+        if game.is_chance():
+            game.draw()
+        else:
+            game.push(game.legal_moves[-1])
+    record = GameRecord.from_game(game, {c: Seat(c, "human", "P") for c in (0, 2)})
+    text = record.to_json()
+    total = account.decision_count(record)
+    whole = analysis.chunk_job(text, 4, 0, total)
+    assert len(whole) == total >= 10
+    assert analysis.chunk_job(text, 4, 3, total, budget=0.0) == whole[3:4]  # one, at least
+    assert analysis.chunk_job(text, 4, 3, 7, budget=60.0) == whole[3:7]
+
+    asked: list[tuple[int, int, float]] = []
+
+    async def run(_priority: int, fn: Any, *args: Any) -> Any:
+        assert fn is analysis.chunk_job
+        _text, _rollouts, first, last, budget = args
+        asked.append((first, last, budget))
+        return [f"d{i}" for i in range(first, min(last, first + 3))]  # three within budget
+
+    entry = analysis._Entry()
+    entry.total = 10
+
+    async def scenario() -> list[Any]:
+        return await AnalysisCache()._pieces(run, "", entry, ["d0"])
+
+    assert asyncio.run(scenario()) == [f"d{i}" for i in range(10)] and entry.done == 10
+    budget = analysis.PIECE_BUDGET
+    assert asked == [(1, 10, budget), (4, 10, budget), (7, 10, budget)]
+    assert analysis.piece_size("compiled", 2, 0.84, 0.2) == 1  # the advance jobs' sizes
+    assert analysis.piece_size("compiled", 16, 0.11, 0.2) == 16
+    assert analysis.piece_size("python", 1, 0.01, 0.2) == 2

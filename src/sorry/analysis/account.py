@@ -65,7 +65,7 @@ the start is ``R`` of the start itself, from which every deal is equally likely.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Final
@@ -816,9 +816,29 @@ def value_decisions(
     """The decisions ``first`` to ``last - 1`` of a (checked) record valued; each depends only
     on its own node and the seed, so any range gives the same values as the whole game.
     ``progress(index)`` after each."""
+    out: list[NodeValues] = []
+    for index, values in enumerate(
+        decision_values(record, est, rollouts, worlds, seed, first, last), first
+    ):
+        out.append(values)
+        if progress is not None:
+            progress(index)
+    return out
+
+
+def decision_values(
+    record: GameRecord,
+    est: Estimator,
+    rollouts: int,
+    worlds: int,
+    seed: int,
+    first: int = 0,
+    last: int | None = None,
+) -> Iterator[NodeValues]:
+    """:func:`value_decisions`' values one at a time, each computed when it is asked for (a
+    server's worker stops after its piece's time)."""
     end = decision_count(record) if last is None else last
     game = record.start()
-    out: list[NodeValues] = []
     index = 0
     for step in record.steps:
         if index >= end:
@@ -828,12 +848,9 @@ def value_decisions(
             continue
         chosen = _listed(game, Move.parse(_text(step.move)))
         if index >= first:
-            out.append(_value_node(game, chosen, index, est, rollouts, worlds, seed))
-            if progress is not None:
-                progress(index)
+            yield _value_node(game, chosen, index, est, rollouts, worlds, seed)
         game.push(chosen)
         index += 1
-    return out
 
 
 def _value_node(
@@ -1168,6 +1185,7 @@ __all__ = [
     "chance_values",
     "checked",
     "decision_count",
+    "decision_values",
     "determinised_samples",
     "finish",
     "label_of",

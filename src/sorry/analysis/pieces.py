@@ -12,7 +12,7 @@ game's model is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from ..record import GameRecord
@@ -61,6 +61,14 @@ def value(
     return account.value_decisions(record, est, n, w, SEED, first, last)
 
 
+def values(
+    record: GameRecord, est: Estimator, rollouts: int | None, first: int, last: int
+) -> Iterator[account.NodeValues]:
+    """:func:`value`'s values one at a time, each computed when it is asked for."""
+    n, w = sizes(est, rollouts)
+    return account.decision_values(record, est, n, w, SEED, first, last)
+
+
 def finish(
     record: GameRecord,
     est: Estimator,
@@ -98,4 +106,5 @@ __all__ = [
     "sizes",
     "start_of",
     "value",
+    "values",
 ]

@@ -1,8 +1,9 @@
 """The browser's after-game analysis: ``GET /api/games/{id}/analysis`` (docs/analysis.md).
 
 The numbers are computed once per finished game, off the event loop, in the server's worker
-processes (:class:`sorry.web.workers.WorkerPool`), in pieces of a few decisions each
-(:func:`sorry.analysis.account.value_decisions` gives any range what the whole game gives).
+processes (:class:`sorry.web.workers.WorkerPool`), in pieces of about :data:`PIECE_BUDGET`
+seconds of work each (:func:`sorry.analysis.account.value_decisions` gives any range what the
+whole game gives).
 
 **Ahead of the end.** A decision's numbers depend only on the game up to that decision and the
 analysis's seed, so the decisions of a game with a person in it are valued *while it is
@@ -97,8 +98,12 @@ SCRIPT_MESSAGES: Final = (
 #: Rollouts per card that could come (None: the engine's default), from the environment
 #: (``SORRY_ANALYSIS_ROLLOUTS``: a test or a small server can ask for fewer).
 ROLLOUTS_ENV: Final = "SORRY_ANALYSIS_ROLLOUTS"
-#: Decisions per job in a worker, by engine (a piece takes well under a second).
+#: The most decisions per advance job, by engine.
 CHUNK: Final = {"compiled": 16, "python": 2}
+#: Seconds after which a piece of a finished game's analysis ends with the decision under way
+#: (one decision takes 0.01 s to a few seconds of CPU): with one worker, a bot's move that
+#: comes meanwhile waits for the piece under way, no longer.
+PIECE_BUDGET: Final = 0.5
 #: Games analysed ahead of their end at once (per server process).
 AHEAD_GAMES: Final = 8
 #: Seconds a game may go without a move before its advance work is dropped.
@@ -165,12 +170,26 @@ def start_job(record_json: str, rollouts: int | None) -> Start:
 
 
 def chunk_job(
-    record_json: str, rollouts: int | None, first: int, last: int
+    record_json: str, rollouts: int | None, first: int, last: int, budget: float | None = None
 ) -> list[account.NodeValues]:
-    """Decisions ``first`` to ``last - 1`` valued."""
+    """Decisions ``first`` to ``last - 1`` valued, one after the other; with ``budget``, only
+    those begun within that many seconds (at least one)."""
     _loaded()
     record = GameRecord.from_json(record_json)
-    return pieces.value(record, _est(record), rollouts, first, last)
+    t0 = time.perf_counter()
+    out: list[account.NodeValues] = []
+    for values in pieces.values(record, _est(record), rollouts, first, last):
+        out.append(values)
+        if budget is not None and time.perf_counter() - t0 >= budget:
+            break
+    return out
+
+
+def piece_size(engine: str, count: int, seconds: float, budget: float) -> int:
+    """Decisions for the next advance job, from the last one's (``count`` in ``seconds``):
+    about ``budget`` seconds of work, between 1 and the engine's :data:`CHUNK`."""
+    each = max(seconds / max(count, 1), 1e-3)
+    return max(1, min(CHUNK.get(engine, 4), int(budget / each)))
 
 
 def ahead_job(
@@ -351,9 +370,7 @@ class AnalysisCache:
                     ahead.start = start or ahead.start
                     ahead.valued += values
                     if values:
-                        each = max(seconds / len(values), 1e-3)
-                        size = int(AHEAD_BUDGET / each)
-                        ahead.size = max(1, min(CHUNK.get(model[0], 4), size))
+                        ahead.size = piece_size(model[0], len(values), seconds, AHEAD_BUDGET)
                     continue
                 try:
                     await asyncio.wait_for(ahead.wake.wait(), self.CHECK)
@@ -465,14 +482,7 @@ class AnalysisCache:
             entry.done = entry.ahead = len(valued)
             data = None
             if start is not None:  # the rest: a few decisions (in pieces if the work lagged)
-                size = CHUNK.get(start[0], 4)
-                while entry.total - len(valued) > size:
-                    first = len(valued)
-                    last = min(entry.total, first + size)
-                    valued = valued + await _retry(
-                        run, LOW, chunk_job, text, self.rollouts, first, last
-                    )
-                    entry.done = len(valued)
+                valued = await self._pieces(run, text, entry, valued)
                 data = await _retry(run, LOW, final_job, text, self.rollouts, start, valued)
             if data is None:  # the whole game, in pieces, one game at a time
                 entry.done = entry.ahead = 0
@@ -480,15 +490,7 @@ class AnalysisCache:
                     self._one_at_a_time = asyncio.Semaphore(1)
                 async with self._one_at_a_time:
                     start = await _retry(run, LOW, start_job, text, self.rollouts)
-                    size = CHUNK.get(start[0], 4)
-                    valued = []
-                    while entry.total - len(valued) > size:
-                        first = len(valued)
-                        last = min(entry.total, first + size)
-                        valued += await _retry(
-                            run, LOW, chunk_job, text, self.rollouts, first, last
-                        )
-                        entry.done = len(valued)
+                    valued = await self._pieces(run, text, entry, [])
                     data = await _retry(run, LOW, final_job, text, self.rollouts, start, valued)
                 if data is None:  # pragma: no cover - the workers' engines differ
                     raise RuntimeError("the workers do not have the same analysis engine")
@@ -506,6 +508,21 @@ class AnalysisCache:
             entry.retry_at = time.monotonic() + self.RETRY_AFTER
         finally:
             entry.ready.set()
+
+    async def _pieces(
+        self, run: Any, text: str, entry: _Entry, valued: list[account.NodeValues]
+    ) -> list[account.NodeValues]:
+        """The decisions after ``valued`` valued, in pieces of about :data:`PIECE_BUDGET`
+        seconds (the final job assembles them)."""
+        from .workers import LOW
+
+        while len(valued) < entry.total:
+            first = len(valued)
+            valued = valued + await _retry(
+                run, LOW, chunk_job, text, self.rollouts, first, entry.total, PIECE_BUDGET
+            )
+            entry.done = len(valued)
+        return valued
 
     def _forget(self, gid: str, entry: _Entry) -> None:
         if self._games.get(gid) is entry:
@@ -575,5 +592,6 @@ __all__ = [
     "chunk_job",
     "final_job",
     "localised_job",
+    "piece_size",
     "start_job",
 ]
