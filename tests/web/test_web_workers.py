@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("numba")
 
 from sorry.fast.cache import CompileNeeded
+from sorry.web import workers
 from sorry.web.workers import load_or_compile
 
 TINY = '''
@@ -51,6 +52,7 @@ def test_a_compile_is_done_by_another_process_then_loaded_from_the_cache(
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(TINY))
     log = tmp_path / "log"
     monkeypatch.setenv("TINY_LOG", str(log))
+    monkeypatch.setattr(workers, "LOCK_FOLDER", str(tmp_path))  # not the machine's
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
@@ -72,6 +74,45 @@ def test_a_compile_is_done_by_another_process_then_loaded_from_the_cache(
         # loaded now: nothing more to compile or load
         assert load_or_compile(f"{name}:warm") is False
         assert len(log.read_text().splitlines()) == 2
+    finally:
+        sys.modules.pop(name, None)
+
+
+def test_a_worker_waiting_for_a_compile_loads_the_cache_whoever_wrote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another process holds the compile lock (a compile at the lowest priority, which
+    a busy machine may starve for long), a worker waits, looking at the cache; when anyone
+    else writes it (a command compiling the same code at its own priority), it loads it then,
+    without compiling, and without waiting for the lock."""
+    import subprocess
+    import threading
+
+    name = "sorry_tiny_poll_" + os.urandom(4).hex()
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(TINY))
+    log = tmp_path / "log"
+    monkeypatch.setenv("TINY_LOG", str(log))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(workers, "LOCK_FOLDER", str(tmp_path))
+    try:
+        tiny = importlib.import_module(name)
+        outcome: list[bool] = []
+        with workers._compile_lock() as mine:  # another compile under way
+            assert mine
+            waiting = threading.Thread(
+                target=lambda: outcome.append(load_or_compile(f"{name}:warm", poll=0.05))
+            )
+            waiting.start()
+            waiting.join(0.5)
+            assert waiting.is_alive() and not log.exists()  # it waits, compiles nothing
+            subprocess.run([sys.executable, "-c", f"import {name}; {name}.warm()"], check=True)
+            waiting.join(60)
+            assert not waiting.is_alive() and outcome == [False]  # loaded, the lock still held
+        ((child, misses, _hits),) = (line.split() for line in log.read_text().splitlines())
+        assert int(child) != os.getpid() and int(misses) == 1  # the other process compiled it
+        assert sum(tiny.double.stats.cache_hits.values()) == 1  # this one loaded it
+        assert tiny.double(4) == 8
     finally:
         sys.modules.pop(name, None)
 

@@ -130,52 +130,93 @@ def _target(spec: str) -> Callable[..., Any]:
     return fn
 
 
-def load_or_compile(spec: str = WARMUP) -> bool:
+#: Seconds between looks at numba's cache while a compile is under way.
+CACHE_POLL = 1.0
+#: The folder of the machine's compile lock (None: the system's temporary folder).
+LOCK_FOLDER: str | None = None
+
+
+def load_or_compile(spec: str = WARMUP, poll: float = CACHE_POLL) -> bool:
     """Load the compiled search from numba's cache into this process; if the cache lacks it
     (a new version, a first start), have it compiled by a process of its own at the lowest
     priority, then load it. Compiling in a worker itself (minutes of CPU, holding its
     interpreter lock) made the bots' moves queued there wait up to a second; and every worker
     compiled the same code. One compile at a time on the machine (a lock file): the other
-    workers wait for it, then load. Returns whether a compile was needed."""
+    workers wait for it. Meanwhile every one of them looks at the cache every ``poll`` seconds
+    and loads it as soon as it is there, whoever wrote it (at the lowest priority a compile can
+    take very long on a busy machine, while a command or a test compiles the same code at its
+    own); a compile no longer needed is stopped. Returns whether this process had it
+    compiled."""
     warm = _target(spec)
     try:
         from ..fast.cache import CompileNeeded
     except ImportError:  # no fast extra: nothing is compiled
         warm()
         return False
-    try:
-        warm(cached_only=True)
-        return False
-    except CompileNeeded:
-        pass
-    with _compile_lock():
+
+    def cached() -> bool:
         try:
-            warm(cached_only=True)  # another process compiled it meanwhile
-            return False
+            warm(cached_only=True)
+            return True
         except CompileNeeded:
-            pass
-        subprocess.run(
-            [sys.executable, "-c", f"from sorry.web.workers import _compile; _compile({spec!r})"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            check=False,
-        )
+            return False
+
+    if cached():
+        return False
+    while True:
+        with _compile_lock() as mine:
+            if mine:
+                if cached():  # written meanwhile
+                    return False
+                _compile_elsewhere(spec, cached, poll)
+                break
+        time.sleep(poll)  # another process compiles it
+        if cached():
+            return False
     warm()  # from the cache now (it compiles here only if numba could not write its cache)
     return True
 
 
+def _compile_elsewhere(spec: str, cached: Callable[[], bool], poll: float) -> None:
+    """Compile ``spec`` in a process of its own (:func:`_compile`) until it is done or the
+    cache has what it needs (another process wrote it)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", f"from sorry.web.workers import _compile; _compile({spec!r})"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        while True:
+            try:
+                proc.wait(poll)
+                return
+            except subprocess.TimeoutExpired:
+                if cached():
+                    return
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
 @contextlib.contextmanager
-def _compile_lock() -> Iterator[None]:
+def _compile_lock() -> Iterator[bool]:
+    """The machine's compile lock, if free: whether it was taken."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock
-        yield
+        yield True
         return
-    path = os.path.join(tempfile.gettempdir(), f"sorry-compile-{os.getuid()}.lock")
+    folder = LOCK_FOLDER or tempfile.gettempdir()
+    path = os.path.join(folder, f"sorry-compile-{os.getuid()}.lock")
     with open(path, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
