@@ -8,6 +8,7 @@ import importlib
 import os
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -129,16 +130,19 @@ def test_the_analysis_warmup_loads_from_the_cache_once_compiled() -> None:
 def test_an_analysis_job_is_asked_again_while_its_worker_loads_the_analysis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A worker still loading the compiled analysis refuses an analysis job at once (it
-    would compile in the worker, holding it for minutes); the server asks again."""
+    """A worker's first analysis job begins its loading of the compiled analysis; until it
+    is loaded a job is refused at once (it would compile in the worker, holding it for
+    minutes); the server asks again."""
     import asyncio
-    import threading
 
     from sorry.web import analysis, workers
 
-    monkeypatch.setattr(workers, "_ANALYSIS_WARMING", threading.Event())
-    workers._ANALYSIS_WARMING.set()
-    assert workers.analysis_loading()
+    loads: list[str] = []
+    load = workers._AnalysisLoad()
+    load.worker = True
+    monkeypatch.setattr(load, "_load", lambda: loads.append("begun"))
+    monkeypatch.setattr(workers, "_ANALYSIS", load)
+    assert loads == []  # nothing loaded before an analysis is asked for
     for job, args in (
         (analysis.start_job, ("(the record: not read)", 4)),
         (analysis.chunk_job, ("(not read)", 4, 0, 1)),
@@ -147,6 +151,12 @@ def test_an_analysis_job_is_asked_again_while_its_worker_loads_the_analysis(
     ):
         with pytest.raises(analysis.AnalysisLoading):  # at once, before any work
             job(*args)  # type: ignore[operator]
+    deadline = time.monotonic() + 10
+    while not loads and time.monotonic() < deadline:  # the loading's thread
+        time.sleep(0.01)
+    assert loads == ["begun"]  # by the first job, once
+    load.ready.set()
+    assert not workers.analysis_loading()
 
     asked: list[int] = []
 

@@ -80,7 +80,7 @@ def _init_worker(server_pid: int, nice: int = WORKER_NICE) -> None:
     # numba's cache is cold, and the quick bots need none of it (a search that does waits
     # for numba's compiler lock)
     _WARMING.set()
-    _ANALYSIS_WARMING.set()
+    _ANALYSIS.worker = True
     threading.Thread(target=_warmup, name="sorry-warmup", daemon=True).start()
 
 
@@ -88,33 +88,56 @@ def _init_worker(server_pid: int, nice: int = WORKER_NICE) -> None:
 #: medium bot's choice, the expert plays as the hard bot), so that a search never holds the
 #: worker, and the bots' moves queued behind it, for the minutes a cold compile can take.
 _WARMING = threading.Event()
-#: Set while a worker loads the after-game analysis' compiled rollouts (after the search):
-#: meanwhile an analysis job is refused (:class:`sorry.web.analysis.AnalysisLoading`, asked
-#: again a moment later) rather than compile in the worker, which would hold it, and any bot
-#: queued there, for minutes on a cold cache.
-_ANALYSIS_WARMING = threading.Event()
+
+
+class _AnalysisLoad:
+    """A worker's loading of the after-game analysis' compiled rollouts: begun by its first
+    analysis job (a worker that never analyses pays nothing), beside its jobs; until it is
+    done analysis jobs are refused (:class:`sorry.web.analysis.AnalysisLoading`, asked again a
+    moment later) rather than compile in the worker, which would hold it, and any bot queued
+    there, for minutes on a cold cache."""
+
+    def __init__(self) -> None:
+        self.worker = False  # set in the worker processes (elsewhere a job loads as it goes)
+        self.ready = threading.Event()
+        self._begun = threading.Lock()
+        self._started = False
+
+    def pending(self) -> bool:
+        if not self.worker or self.ready.is_set():
+            return False
+        with self._begun:
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._load, name="sorry-analysis-load", daemon=True).start()
+        return True
+
+    def _load(self) -> None:
+        try:
+            load_or_compile(ANALYSIS_WARMUP)
+        except Exception:  # pragma: no cover - an analysis job then compiles what it needs
+            log.exception("the compiled analysis could not be loaded")
+        finally:
+            self.ready.set()
+
+
+_ANALYSIS = _AnalysisLoad()
 
 
 def _warmup() -> None:
-    """Load the compiled search now (the first hint or expert move would pay for it), then
-    the compiled analysis (the first finished game's analysis would)."""
+    """Load the compiled search now (the first hint or expert move would pay for it)."""
     try:
         load_or_compile()
     except Exception:  # pragma: no cover - the searches fall back to Python then
         log.exception("the compiled search could not be loaded")
     finally:
         _WARMING.clear()
-    try:
-        load_or_compile(ANALYSIS_WARMUP)
-    except Exception:  # pragma: no cover - an analysis job then compiles what it needs
-        log.exception("the compiled analysis could not be loaded")
-    finally:
-        _ANALYSIS_WARMING.clear()
 
 
 def analysis_loading() -> bool:
-    """Whether this process, a worker, is still loading the compiled analysis."""
-    return _ANALYSIS_WARMING.is_set()
+    """Whether this process, a worker, must still load the compiled analysis before it
+    analyses (the first time it is asked, the loading begins)."""
+    return _ANALYSIS.pending()
 
 
 #: What loads (or compiles) the compiled search: ``module:function``, called with
