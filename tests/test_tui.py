@@ -622,6 +622,44 @@ def test_new_game_screen_reports_errors() -> None:
     run(app, body, size=(100, 40))
 
 
+def test_quitting_while_numba_compiles_leaves_without_tearing_llvm_down(tmp_path: Path) -> None:
+    """Quitting while the background loading still runs (the first run's numba compile:
+    minutes) leaves at once, without the interpreter's exit (its teardown of LLVM under the
+    compile aborted the process: "DAG root value is not a chain!"): the exit code is the
+    game's, what was printed is there, the exit handlers do not run. Otherwise the usual exit."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import atexit, sys, threading, time
+import sorry.tui as tui
+from sorry.tui.app import SorryApp
+
+def run(self, *args, **kw):
+    if sys.argv[1] == "busy":
+        self.warmup.thread = threading.Thread(target=time.sleep, args=(60,), daemon=True)
+        self.warmup.thread.start()
+    self.farewell = "farewell"
+    return 0
+
+SorryApp.run = run
+atexit.register(lambda: print("interpreter exit"))
+sys.exit(tui.run_app())
+"""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))
+    for state, expected in (("busy", ["farewell"]), ("done", ["farewell", "interpreter exit"])):
+        done = subprocess.run(
+            [sys.executable, "-c", script, state],
+            capture_output=True,
+            text=True,
+            timeout=50,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split("\n")[:-1] == expected
+
+
 def test_run_app_entry_points(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import sorry.tui as tui
     from sorry.cli import main

@@ -11,6 +11,8 @@ with :mod:`sorry.tui.session`); :func:`run_app` needs it (ask
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -82,8 +84,6 @@ def run_app(
         learn=learn,
     )
     if load is not None and session is not None:  # its own file: saving over it asks nothing
-        import os
-
         app.saved_files[os.path.abspath(load)] = session
     try:
         result = app.run()
@@ -91,6 +91,13 @@ def run_app(
         app.ahead.close()  # the process valuing the game ahead of its end
     if app.farewell:
         print(app.farewell)
+    if app.warmup.busy():
+        # numba is loading or compiling in the background thread (the first run: minutes). The
+        # interpreter's exit would tear LLVM down under its code generation, which then aborts
+        # ("DAG root value is not a chain!"); the game is over and saved: leave at once.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(result or 0))
     return int(result or 0)
 
 

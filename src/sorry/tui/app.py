@@ -1990,7 +1990,8 @@ class SorryApp(App[int]):
 
             # A daemon thread, not a worker: asyncio joins its workers' threads when the app
             # ends, and the first run's numba compile takes minutes: quitting must not wait.
-            threading.Thread(target=warm, name="sorry-warmup", daemon=True).start()
+            self.warmup.thread = threading.Thread(target=warm, name="sorry-warmup", daemon=True)
+            self.warmup.thread.start()
         else:
             self.warmup.done()
         missing = missing_note()

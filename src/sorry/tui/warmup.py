@@ -39,6 +39,11 @@ class Warmup:
         self.analysis = threading.Event()
         self.compiling: str | None = None
         self.since = 0.0
+        self.thread: threading.Thread | None = None  # the loading's, once begun
+
+    def busy(self) -> bool:
+        """Whether the background loading is still under way."""
+        return self.thread is not None and self.thread.is_alive()
 
     def done(self) -> None:
         """Nothing to load (the hints and analysis use what there is at once)."""
