@@ -12,9 +12,9 @@ waits for them), then hints, replays and records. The analysis of games still pl
 one job at a time: no bot or hint ever queues behind it, and the system gives it only the CPU
 the workers leave. The moves of quick bots
 (no search) waiting together travel in one trip, so that a busy server does not pay a trip
-per move. With two workers or more, hints, replays and records never hold the last one: a
-bot's move always finds a worker within one bot's move, however long a finished game's
-analysis takes (minutes while numba compiles it on a cold cache). The low-priority queue is
+per move. With two workers or more, hints, replays, records and finished games' analyses
+never hold the last one: a bot's move always finds a worker within one bot's move, however
+long the low-priority work takes. The low-priority queue is
 bounded: beyond ``queue_limit`` waiting jobs a new one is refused with :class:`PoolBusy` (the
 client is told to try again).
 """
