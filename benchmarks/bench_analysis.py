@@ -1163,6 +1163,8 @@ def serve(port: int, server_src: str | None, *extra: str) -> tuple[Any, Any]:
     import urllib.error
     import urllib.request
 
+    if server_src and not (Path(server_src) / "sorry" / "__init__.py").is_file():
+        raise SystemExit(f"bench_analysis: --server-src {server_src}: not a checkout's src folder")
     base = f"http://127.0.0.1:{port}"
     folder = tempfile.mkdtemp(prefix="bench-serve-")
     cmd = [sys.executable, "-m", "sorry", "serve", "--port", str(port)]
