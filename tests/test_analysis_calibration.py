@@ -38,6 +38,16 @@ def test_every_level_has_a_strength_ordered_as_the_ladder() -> None:
     assert LEVEL_STRENGTH["medium"] == 0.0  # the model's own level
 
 
+def test_the_strengths_are_the_ladders_win_rates_against_medium() -> None:
+    """Each level measured against the medium bot (the ratings' ladder, which a test compares
+    with docs/strength.md) has the log-odds of that win rate as its strength."""
+    ratings = pytest.importorskip("sorry.web.ratings")
+    against_medium = [row for row in ratings.LADDER["standard"] if row[1] == "medium"]
+    assert {row[0] for row in against_medium} >= {"hard", "learned", "expert"}
+    for strong, _medium, wins, games in against_medium:
+        assert LEVEL_STRENGTH[strong] == pytest.approx(math.log(wins / (games - wins)), abs=6e-4)
+
+
 def test_a_strength_gap_at_the_start_is_the_head_to_head_win_rate() -> None:
     # the expert against the medium bot from an even start: its measured 62.9%
     got = with_strengths([0.5, 0.0, 0.5, 0.0], 1.0, [0.528, 0, 0, 0], [(0,), (2,)])

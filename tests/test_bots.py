@@ -27,7 +27,7 @@ def test_make_bot_levels_follow_protocol() -> None:
         bot = make_bot(level)
         assert isinstance(bot, Bot)
         assert bot.name == level
-    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
+    assert LEVELS == ("random", "easy", "medium", "hard", "learned", "expert")
     with pytest.raises(SorryError):
         make_bot("grandmaster")
 
@@ -268,3 +268,30 @@ def test_every_level_says_how_strong_it_is_in_every_language() -> None:
             assert not set(texts) & set(english), lang
             assert level_label("medium") != "medium"
     assert level_strength("grandmaster") == "" and level_label("grandmaster") == "grandmaster"
+
+
+def test_the_learned_level_needs_the_compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the fast extra the learned level is refused in one line naming the extra, and
+    the new-game screens (terminal and browser) leave it out; with it, both offer it."""
+    import sorry.features
+    from sorry.bots import COMPILED_LEVELS
+    from sorry.tui import players as tui_players
+
+    web_players = pytest.importorskip("sorry.web.players")
+    assert set(COMPILED_LEVELS) == {"learned"}
+    for cache in (tui_players.bot_levels, web_players._bot_levels):
+        cache.cache_clear()
+    assert "learned" in tui_players.bot_levels() and "learned" in web_players.bot_levels()
+    missing = sorry.features.Feature("compiled_engine", "the compiled engine", False, "no numba")
+    monkeypatch.setattr(sorry.features, "compiled_engine", lambda: missing)
+    try:
+        with pytest.raises(SorryError, match=r"^the learned level needs the fast extra: pip"):
+            make_bot("learned")
+        for cache in (tui_players.bot_levels, web_players._bot_levels):
+            cache.cache_clear()
+        without = ("random", "easy", "medium", "hard", "expert")
+        assert tui_players.bot_levels() == without
+        assert tuple(web_players.bot_levels()) == without
+    finally:
+        for cache in (tui_players.bot_levels, web_players._bot_levels):
+            cache.cache_clear()

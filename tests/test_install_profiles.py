@@ -51,8 +51,10 @@ PROFILES: dict[str, tuple[str | None, set[str]]] = {
     "i18n": ("i18n", set()),
     "all": ("all", {"terminal_game", "compiled_engine", "web_server", "plots", "ray", "rl"}),
 }
-#: The bot levels, each seated in a game played a few moves on the terminal.
+#: The bot levels, each seated in a game played a few moves on the terminal (the learned one
+#: where the compiled engine is installed: elsewhere it is refused in one line).
 LEVEL_GAMES = ("human,random,easy,medium", "human,hard,expert")
+COMPILED_LEVEL_GAMES = ("human,learned",)
 
 
 def _pip_cache() -> str:
@@ -277,7 +279,7 @@ def test_an_install_offers_what_it_says_with_no_traceback(
     # the full-screen game: each bot level a few moves; sorry tui's new-game screen
     term = terminal(env)
     if tui:
-        for seats in LEVEL_GAMES:
+        for seats in LEVEL_GAMES + (COMPILED_LEVEL_GAMES if compiled else ()):
             term = terminal(env)
             term.start(f"sorry play --seats {seats} --seed 5 --speed 0", work)
             play_full_screen(term, rounds=2, players=len(seats.split(",")))
@@ -294,6 +296,14 @@ def test_an_install_offers_what_it_says_with_no_traceback(
             term.keys("1", "Enter", pause=0.6)
         term.keys("q", "Enter")
         assert "[exit 0]" in term.wait(lambda s: "[exit " in s, 60, "exit")
+
+    if not compiled:
+        done = run(venv, env, "tournament", "--bots", "learned,easy", "--games", "2", cwd=work)
+        assert done.returncode == 2, done.stdout
+        assert done.stderr.strip().splitlines() == [
+            "sorry: error: the learned level needs the fast extra: "
+            "pip install 'sorry-engine[fast]'"
+        ]
 
     # the commands
     done = run(venv, env, "hint", POSITION, "7", cwd=work)

@@ -103,6 +103,17 @@ def test_each_level_says_how_strong_it_is(server: ServerProcess, browser: Any, l
     # Yellow is a medium bot by default: its sentence under it; Blue's appears when chosen
     assert page.inner_text("#level-note-Y") == tr.gettext(SENTENCE["medium"])
     assert page.locator("#level-note-B").is_hidden()
+    # every level is offered, weakest first, the learned one too (the server has the fast extra)
+    seat_bots = page.eval_on_selector_all("#seat-B option", "os => os.map(o => o.value)")
+    assert [v for v in seat_bots if v.startswith("bot:")] == [f"bot:{lv}" for lv in SENTENCE]
+    quick = page.eval_on_selector_all("#quick-level option", "os => os.map(o => o.value)")
+    assert quick == list(SENTENCE)
+    page.select_option("#seat-B", "bot:learned")
+    assert page.inner_text("#level-note-B") == tr.gettext(SENTENCE["learned"])
+    on_screen(page, "#level-note-B")
+    page.select_option("#quick-level", "learned")
+    assert page.inner_text("#quick-level-note") == tr.gettext(SENTENCE["learned"])
+    on_screen(page, "#quick-level-note")
     page.select_option("#seat-B", "bot:expert")
     assert page.inner_text("#level-note-B") == tr.gettext(SENTENCE["expert"])
     on_screen(page, "#level-note-B")

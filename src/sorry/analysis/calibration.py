@@ -184,13 +184,14 @@ def brier(pairs: Sequence[tuple[float, int]]) -> float:
 
 #: The strength of each bot level in the standard game: the log-odds of its win rate against
 #: the medium bot, the model (``docs/strength.md``, thousands of games each: expert vs medium
-#: 62.9%, hard vs medium 53.7%, medium vs easy 56.5%, easy vs random 76.0%, the last two
-#: chained). The model's own level, and a player of unknown strength, is 0.
+#: 62.9%, learned vs medium 60.1%, hard vs medium 53.7%, medium vs easy 56.5%, easy vs random
+#: 76.0%, the last two chained). The model's own level, and a player of unknown strength, is 0.
 LEVEL_STRENGTH: Final[dict[str, float]] = {
     "random": -1.415,
     "easy": -0.262,
     "medium": 0.0,
     "hard": 0.148,
+    "learned": 0.410,
     "expert": 0.528,
 }
 

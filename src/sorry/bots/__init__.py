@@ -1,15 +1,14 @@
-"""Computer players: the :class:`Bot` protocol and five levels.
+"""Computer players: the :class:`Bot` protocol and six levels.
 
 ===========  ===================================================================================
 ``random``   a uniformly random legal move
 ``easy``     greedy one-ply on progress
 ``medium``   greedy one-ply on a hand-tuned evaluation (progress, safety, threats, START, slides)
 ``hard``     expectimax over the next draw with the exact remaining-deck probabilities
+``learned``  greedy one-ply on an evaluation learned by self-play (:mod:`sorry.bots.learned`;
+             it needs the ``fast`` extra, :data:`COMPILED_LEVELS`)
 ``expert``   determinised Monte-Carlo search with rollouts over the hard bot's best moves
 ===========  ===================================================================================
-
-``learned`` (:mod:`sorry.bots.learned`, the ``fast`` extra) plays on an evaluation learned by
-self-play; it is not on the ladder above (:data:`LEVELS`) until it is measured to belong there.
 
 Every bot sees only a :class:`~sorry.view.PlayerView` and is deterministic given the generator
 it is handed:
@@ -51,8 +50,9 @@ BOT_CLASSES: dict[str, type[Bot]] = {
     "learned": LearnedBot,
 }
 
-#: Levels that exist beside the ladder (made by :func:`make_bot`, not on the new-game screens).
-EXTRA_LEVELS = ("learned",)
+#: Levels that need the compiled engine (the ``fast`` extra: numpy and numba); without it
+#: :func:`make_bot` refuses them with a one-line error and the new-game screens leave them out.
+COMPILED_LEVELS = frozenset({"learned"})
 
 #: The kinds of value a parameter given as text can have, as an error names them.
 _KINDS = {int: "a whole number", float: "a number", str: "a word", bool: "true or false"}
@@ -82,7 +82,7 @@ def make_bot(level: str, **kw: Any) -> Bot:
     from ..errors import SorryError
 
     if level not in BOT_CLASSES:
-        known = ", ".join(LEVELS + EXTRA_LEVELS)
+        known = ", ".join(LEVELS)
         raise SorryError(f"unknown bot level {level!r} (levels: {known})")
     params = bot_parameters(level)
     for key, value in kw.items():
@@ -103,7 +103,7 @@ def make_bot(level: str, **kw: Any) -> Bot:
 
 __all__ = [
     "BOT_CLASSES",
-    "EXTRA_LEVELS",
+    "COMPILED_LEVELS",
     "LEVELS",
     "LEVEL_TABLE",
     "Bot",

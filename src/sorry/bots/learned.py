@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Card
+from ..i18n import _
 from ..movegen import card_moves
 from ..moves import DISCARD, Move
 from ..rng import Rng
@@ -30,6 +31,7 @@ from ..view import PlayerView
 from .base import next_colour, state_of
 from .hard import HardBot, best_in_hand
 from .levels import _argmax
+from .table import level_label
 
 SEARCHES = ("ply", "draw")
 
@@ -52,9 +54,14 @@ class LearnedBot:
     def __init__(self, search: str = "ply", model: str = "") -> None:
         if search not in SEARCHES:
             raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
-        from ..features import compiled_engine
+        from ..features import FeatureMissing, compiled_engine
 
-        compiled_engine().require()  # numpy and numba: a one-line error without them
+        if not compiled_engine():  # numpy and numba: a one-line error without them
+            raise FeatureMissing(
+                _(
+                    "the {level} level needs the fast extra: pip install 'sorry-engine[fast]'"
+                ).format(level=level_label(self.name))
+            )
         from ..learned.model import Model
 
         self.search = search

@@ -59,6 +59,14 @@ LEVEL_TABLE: tuple[LevelInfo, ...] = (
         ),
     ),
     LevelInfo(
+        "learned",
+        N_("learned"),
+        N_(
+            "Taught itself by playing thousands of games against itself, and moves at once: "
+            "nearly as hard to beat as the expert."
+        ),
+    ),
+    LevelInfo(
         "expert",
         N_("expert"),
         N_(
@@ -70,10 +78,6 @@ LEVEL_TABLE: tuple[LevelInfo, ...] = (
 
 _BY_LEVEL = {info.level: info for info in LEVEL_TABLE}
 
-#: The names of the levels outside the table (not offered on the new-game screens) where a
-#: player reads them: the analysis judges moves against the learned bot's on request.
-EXTRA_NAMES: dict[str, str] = {"learned": N_("learned")}
-
 
 def level_info(level: str) -> LevelInfo | None:
     """The table's entry of ``level`` (None for a level it does not know)."""
@@ -84,8 +88,7 @@ def level_label(level: str) -> Word:
     """The level's name in the current language (the key itself for an unknown level), a
     :class:`~sorry.i18n.Word` that knows its other forms (``{level:acc}``)."""
     info = _BY_LEVEL.get(level)
-    name = info.name if info is not None else EXTRA_NAMES.get(level)
-    return word(level, name) if name is not None else Word(level, level)
+    return word(level, info.name) if info is not None else Word(level, level)
 
 
 def level_strength(level: str) -> str:

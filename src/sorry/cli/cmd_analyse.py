@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..bots import EXTRA_LEVELS, LEVELS
+from ..bots import COMPILED_LEVELS, LEVELS
 from ..i18n import _
 from ..record import GameRecord
 
@@ -28,7 +28,7 @@ from ..features import compiled_engine, python_engine_note
 from . import CliError, note
 
 #: The bots a move can be judged against (``--against``): every level but random.
-REFERENCE_LEVELS = tuple(level for level in LEVELS + EXTRA_LEVELS if level != "random")
+REFERENCE_LEVELS = tuple(level for level in LEVELS if level != "random")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,7 +98,7 @@ def _estimator(name: str, against: str | None = None) -> Estimator:
             raise CliError(
                 _("the compiled engine needs the fast extra: pip install 'sorry-engine[fast]'")
             )
-        if against in EXTRA_LEVELS:
+        if against in COMPILED_LEVELS:
             raise CliError(
                 _(
                     "--against {level} needs the fast extra: pip install 'sorry-engine[fast]'"

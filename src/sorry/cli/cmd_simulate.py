@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="random",
         help=_(
             "comma-separated bot per seat in colour order, or one for every seat "
-            "(random easy medium hard expert; parameters as expert:simulations=100)"
+            "(random easy medium hard learned expert; parameters as expert:simulations=100)"
         ),
     )
     p.add_argument("--backend", choices=BACKENDS, default="process", help=_("process or ray"))

@@ -225,7 +225,7 @@ SCRIPT_MESSAGES = (
     N_("medium"),
     N_("hard"),
     N_("expert"),
-    N_("learned"),  # the bot an analysis may judge moves against
+    N_("learned"),
     # playing on the board, the waiting room, chat, timers, notifications
     N_(" (bot, time ran out)"),
     N_(" against "),

@@ -3,6 +3,7 @@ behind the same call (``make_bot(level).choose(view, rng)``)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any, NotRequired, Protocol, TypedDict
 
@@ -67,12 +68,24 @@ def _bots_module() -> Any:
 
 
 def bot_levels() -> list[str]:
-    """Levels a seat may be given, weakest first."""
+    """Levels a seat may be given, weakest first: those that need the compiled engine
+    (``sorry.bots.COMPILED_LEVELS``) only when it is installed."""
+    return list(_bot_levels())
+
+
+@functools.cache
+def _bot_levels() -> tuple[str, ...]:
     mod = _bots_module()
     levels = getattr(mod, "LEVELS", None) if mod is not None else None
-    if levels:
-        return [str(x) for x in levels]
-    return ["random"]
+    if not levels:
+        return ("random",)
+    needs_compiled: frozenset[str] = getattr(mod, "COMPILED_LEVELS", frozenset())
+    if needs_compiled:
+        from ..features import compiled_engine
+
+        if not compiled_engine():
+            return tuple(str(x) for x in levels if x not in needs_compiled)
+    return tuple(str(x) for x in levels)
 
 
 def level_sentences() -> dict[str, str]:

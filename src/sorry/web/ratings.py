@@ -27,7 +27,7 @@ account ids, so two games finishing at once for one player update it one after t
 never lose an update, and never deadlock.
 
 >>> r = bot_ratings("standard")
->>> r["random"].mu < r["easy"].mu < r["medium"].mu < r["hard"].mu < r["expert"].mu
+>>> r["random"].mu < r["easy"].mu < r["medium"].mu < r["hard"].mu < r["learned"].mu < r["expert"].mu
 True
 >>> display(25.0), display_interval(25 / 3)
 (1500, 1000)
@@ -53,7 +53,7 @@ SIGMA = MU / 3
 BETA = MU / 6
 DISPLAY_SCALE = 60.0
 PROVISIONAL_SIGMA = 5.0
-LEVELS = ("random", "easy", "medium", "hard", "expert")
+LEVELS = ("random", "easy", "medium", "hard", "learned", "expert")
 ANCHOR = "medium"
 
 #: The bot ladder, heads-up on paired deals (docs/strength.md, "The ladder"):
@@ -65,18 +65,23 @@ LADDER: dict[str, tuple[tuple[str, str, int, int], ...]] = {
         ("hard", "medium", 1718, 3200),
         ("expert", "hard", 1163, 2000),
         ("expert", "medium", 1258, 2000),
+        ("learned", "hard", 1108, 2000),
+        ("learned", "medium", 1202, 2000),
+        ("expert", "learned", 1032, 2000),
     ),
     "points": (
         ("easy", "random", 1984, 2000),
         ("medium", "easy", 1282, 2000),
         ("hard", "medium", 3162, 6000),
         ("expert", "hard", 1539, 2000),
+        ("learned", "hard", 1046, 2000),
     ),
     "teams": (
         ("easy", "random", 1938, 2000),
         ("medium", "easy", 1342, 2000),
         ("hard", "medium", 1196, 2000),
         ("expert", "hard", 1348, 2000),
+        ("learned", "hard", 1178, 2000),
     ),
 }
 
