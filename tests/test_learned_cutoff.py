@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("numba")
 
 from sorry import Game, Rules
-from sorry.bots import make_bot
+from sorry.bots import make_bot, play_game
 from sorry.bots.learned import LearnedBot, cutoff_root
 from sorry.errors import SorryError
 from sorry.learned import _cutoff
@@ -112,3 +112,52 @@ def test_an_unknown_cut_off_evaluation_is_refused() -> None:
         make_bot("expert", evaluation="neural")
     with pytest.raises(SorryError, match="compiled engine"):
         make_bot("expert", evaluation="learned", engine="python")
+
+
+def test_learned_rollouts_are_the_learned_bot_at_every_seat() -> None:
+    """``rollout="learned"``: each rollout is the game the learned level plays at every seat
+    in that world (the Python engine, ``Game.from_view(view, seed=world)``), and its cut-off
+    the network's value of the position it reaches, for the viewer."""
+    from sorry.learned import evaluator
+    from sorry.state import PawnState
+
+    for view in sampled_views("standard", 2, 3):
+        moves = list(view.legal_moves)
+        root = cutoff_root(view, policy="learned")
+        assert root.policy == "learned"
+        for depth in (1, 12):
+            out = root.scores(list(range(len(moves))), [5, 6], depth)
+            for w, world in enumerate((5, 6)):
+                for j, move in enumerate(moves):
+                    g = Game.from_view(view, seed=world)
+                    g.push(move)
+                    played = 0
+                    while played < depth and not g.is_over():
+                        if g.is_chance():
+                            g.draw()
+                            continue
+                        v = g.view(g.to_move)
+                        scores = LearnedBot().scores(v, list(v.legal_moves))
+                        g.push(v.legal_moves[int(np.argmax(scores))])
+                        played += 1
+                    if g.is_over():
+                        want = 1.0 if g.winner == view.viewer else 0.0
+                    else:
+                        end = g.view(view.viewer)
+                        state = PawnState(end.pawns, end.rules)
+                        values = evaluator(end).seat_values([state], [g.to_move], view.viewer)
+                        want = float(values[0, 0])
+                    assert out[w, j] == pytest.approx(want, abs=1e-9), (depth, world, move)
+
+
+def test_the_expert_with_learned_rollouts_plays_whole_games_the_same_way() -> None:
+    bots = [make_bot("expert", rollout="learned", simulations=64, depth=8), make_bot("medium")]
+    g = play_game(Rules(), bots, seed=4)
+    again = play_game(
+        Rules(),
+        [make_bot("expert", rollout="learned", simulations=64, depth=8), make_bot("medium")],
+        seed=4,
+    )
+    assert g.is_over() and again.to_dict() == g.to_dict()
+    with pytest.raises(SorryError, match="rollout must be one of medium, learned"):
+        make_bot("expert", rollout="neural")

@@ -203,7 +203,7 @@ def test_record_and_replay_refused_while_playing(client: TestClient) -> None:
 
 @pytest.mark.parametrize("variant", ["standard", "teams", "points"])
 def test_bot_game_runs_to_the_end_and_spectator_follows(client: TestClient, variant: str) -> None:
-    g = new_game(client, {"R": "bot", "B": "bot:easy", "Y": "bot", "G": "bot:easy"}, variant)
+    g = new_game(client, {"R": "bot", "B": "bot:learned", "Y": "bot", "G": "bot:easy"}, variant)
     with client.websocket_connect(f"/ws/{g['id']}") as ws:
         state = hello(ws)
         assert state["view"]["viewer"] is None and state["view"]["legal_moves"] == []

@@ -76,6 +76,10 @@ RANKERS = ("hard", "learned")
 #: What scores a rollout cut off after ``depth`` moves: the hand-tuned evaluation squashed, or
 #: the learned network's chance of winning (:mod:`sorry.learned._cutoff`, the fast extra).
 EVALUATIONS = ("tuned", "learned")
+#: Who plays every seat of the compiled rollouts: the compiled ``medium`` bot, or the learned
+#: network greedily (:func:`sorry.learned._cutoff.evaluate_worlds_learned`; its cut-offs are
+#: then scored by the network too).
+ROLLOUTS = ("medium", "learned")
 #: Worlds per round on the compiled engine (between rounds: the time and the dropped moves).
 ROUND = 32
 
@@ -101,7 +105,12 @@ class ExpertBot:
         expand_after: int = 1,
         ranker: str = "hard",
         evaluation: str = "tuned",
+        rollout: str = "medium",
     ) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if rollout == "learned":
+            evaluation = "learned"  # the network's rollouts are cut off by the network
         if evaluation not in EVALUATIONS:
             raise ValueError(
                 f"evaluation must be one of {', '.join(EVALUATIONS)}, not {evaluation!r}"
@@ -128,6 +137,7 @@ class ExpertBot:
 
                 raise SorryError("the learned cut-off needs the compiled engine (the fast extra)")
         self.evaluation = evaluation
+        self.rollout = rollout
         self.batched = False  # the learned cut-off's forward passes batched (measured slower)
         if search == "mcts" and self.engine != "compiled":
             from ..errors import SorryError
@@ -251,7 +261,7 @@ class ExpertBot:
             from .learned import cutoff_root, trained_for
 
             if trained_for(view):
-                root: Root = cutoff_root(view, self.batched)
+                root: Root = cutoff_root(view, self.batched, self.rollout)
                 return root
         return root_of(view, self.engine, self.scale)
 

@@ -288,15 +288,15 @@ def _hidden_hand(
     return best_in_hand(order, total, h)
 
 
-def cutoff_root(view: PlayerView, batched: bool = False) -> Any:
+def cutoff_root(view: PlayerView, batched: bool = False, policy: str = "medium") -> Any:
     """The root of the expert's search from ``view`` whose rollouts cut off are scored by the
     network of the view's variant (:class:`sorry.learned._cutoff.NetRoot`; ``batched``: one
     numpy forward pass per round of worlds instead of one inside the compiled loop per
-    cut-off)."""
+    cut-off; ``policy="learned"``: every seat of the rollouts played by the network)."""
     from ..learned._cutoff import NetRoot
     from ..learned.model import shipped
 
-    return NetRoot(view, shipped(view.rules.variant), batched=batched)
+    return NetRoot(view, shipped(view.rules.variant), batched=batched, policy=policy)
 
 
 __all__ = ["SEARCHES", "LearnedBot", "cutoff_root", "hard_scores", "trained_for"]

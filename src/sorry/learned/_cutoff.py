@@ -108,6 +108,69 @@ def evaluate_worlds_net(
 
 
 @jit
+def play_out_learned(
+    T: K.Table, B: K.Book, M: K.Work, mv0: K.Moves, idx: int, depth: int, net: Any,
+    F: N.Scratch, xb: Arr, pb: Arr,
+) -> int:  # fmt: skip
+    """:func:`play_out` with every seat played by the network greedily (B: every seat
+    ``POLICY_OUTSIDE``, so the loop stops at each decision; :func:`sorry.learned._net.
+    choose_learned` picks it, a forced move costs nothing); returns the viewer."""
+    viewer = T.G[K.G_TO_MOVE]
+    if L.play_choice(T, B, mv0, idx):
+        return int(viewer)
+    G = T.G
+    for _ in range(depth):
+        if L.play_on(T, B, M, -1) != L.STOP_DECISION:
+            break  # over
+        n = G[K.G_N]
+        choice = 0
+        if n > 1:
+            to_move = G[K.G_TO_MOVE]
+            N.next_probs(T, B, to_move, F.probs)
+            choice = N.choose_learned(T, B, M, to_move, n, net, F, xb, pb)
+        if L.play_choice(T, B, M.mv, choice):
+            break
+    return int(viewer)
+
+
+@jit
+def evaluate_worlds_learned(
+    R: Arr,
+    S0: Arr,
+    slide: Arr,
+    P: Arr,
+    cols: Arr,
+    cands: Arr,
+    worlds: Arr,
+    depth: int,
+    hitm: Arr,
+    E: Arr,
+    net: Any,
+    out: Arr,
+) -> None:
+    """out[w, j] as :func:`evaluate_worlds_net` (the same worlds, a cut-off scored by the
+    network), but every seat of the rollouts plays the network's greedy move instead of the
+    compiled medium bot's."""
+    pols = np.full(4, K.POLICY_OUTSIDE, dtype=np.int64)
+    B = N.outside_book(P, slide, cols, hitm, E, pols)
+    M = K.new_work()
+    mv0 = np.empty((K.MAX_MOVES, K.M_COLS), dtype=np.int16)
+    SR.root_moves(S0, slide, P, R, K.with_moves(M, mv0))
+    T = K.new_table()
+    Tw = K.new_table()
+    F = N.new_scratch(net)
+    xb = np.empty(net[0].shape[0])
+    pb = np.empty(N.N_OUT)
+    for w in range(worlds.shape[0]):
+        SR.deal_world(worlds[w], R, B, S0, Tw)
+        for j in range(cands.shape[0]):
+            K.copy_table(T, Tw)
+            viewer = play_out_learned(T, B, M, mv0, cands[j], depth, net, F, xb, pb)
+            v = won_or_lost(T, B, viewer)
+            out[w, j] = v if v >= 0.0 else net_value(T, B, viewer, net, F)
+
+
+@jit
 def cutoff_features(
     R: Arr,
     S0: Arr,
@@ -164,12 +227,15 @@ class NetRoot:
 
     engine = "compiled"
 
-    def __init__(self, view: Any, model: Any, batched: bool = False) -> None:
+    def __init__(
+        self, view: Any, model: Any, batched: bool = False, policy: str = "medium"
+    ) -> None:
         from ..compiled.arrays import ViewArrays
 
         self.arrays = ViewArrays(view)
         self.net = model.net
         self.batched = batched
+        self.policy = policy
         self.teams = bool(view.rules.teams)
 
     def scores(self, cands: Any, worlds: Any, depth: int) -> Arr:
@@ -179,6 +245,9 @@ class NetRoot:
         c = np.asarray(cands, dtype=np.int64)
         out = np.empty((w.shape[0], c.shape[0]), dtype=np.float64)
         args = (a.R, a.S0, a.slide, a.P, a.cols, c, w, depth, a.hitm, a.E, self.net)
+        if self.policy == "learned":
+            evaluate_worlds_learned(*args, out)
+            return out
         if not self.batched:
             evaluate_worlds_net(*args, out)
             return out
@@ -191,4 +260,11 @@ class NetRoot:
         return out
 
 
-__all__ = ["NetRoot", "cutoff_features", "evaluate_worlds_net", "forward_batch", "net_value"]
+__all__ = [
+    "NetRoot",
+    "cutoff_features",
+    "evaluate_worlds_learned",
+    "evaluate_worlds_net",
+    "forward_batch",
+    "net_value",
+]
