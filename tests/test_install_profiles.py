@@ -301,8 +301,7 @@ def test_an_install_offers_what_it_says_with_no_traceback(
         done = run(venv, env, "tournament", "--bots", "learned,easy", "--games", "2", cwd=work)
         assert done.returncode == 2, done.stdout
         assert done.stderr.strip().splitlines() == [
-            "sorry: error: the learned level needs the fast extra: "
-            "pip install 'sorry-engine[fast]'"
+            "sorry: error: the learned level needs the fast extra: pip install 'sorry-engine[fast]'"
         ]
 
     # the commands
