@@ -157,7 +157,7 @@ def test_hint_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> 
             "expert:foo=1",
             "sorry: error: bot 'expert:foo=1': the expert bot has no parameter 'foo' "
             "(its parameters: simulations, time_limit, candidates, depth, scale, confidence, "
-            "drop, engine, search, exploration, expand_after, ranker, evaluation)",
+            "drop, engine, search, exploration, expand_after, ranker, evaluation, rollout)",
         ),
         (
             "random:x=1",
