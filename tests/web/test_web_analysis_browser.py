@@ -182,6 +182,15 @@ def test_the_graph_the_table_and_the_replay(
     page.wait_for_function(f"() => document.body.dataset.replayAt === '{turn}'")
     assert page.locator("#replay-panel").is_visible()
     assert page.locator(f"{GRAPH} .ag-replay").get_attribute("visibility") == "visible"
+    # under the decisions, what their points are measured against (the table's mistakes are
+    # measured against the best move)
+    note = page.locator("#analysis-swings-note")
+    assert note.is_visible()
+    policy = data["estimator"].get("reference") or data["estimator"]["policy"]
+    assert note.inner_text() == (
+        f"Each against the move the {policy} bot would have made; mistakes and blunders"
+        " count what a move lost against the best move."
+    )
     # a decision that mattered opens the replay at its turn
     first = data["key_decisions"][0]
     page.locator(".ag-swing").first.click()
@@ -348,6 +357,10 @@ def test_the_words_in_every_language(
         assert page.locator("#analysis-table thead th").nth(1).inner_text() == table
         if lang != "en":
             assert title != "After the game" and head != "Decisions that mattered"
+        note = page.locator("#analysis-swings-note").inner_text()
+        assert note and "{" not in note and "[" not in note, (lang, note)
+        if lang != "en":
+            assert not note.startswith("Each against"), (lang, note)
         swing = page.locator(".ag-swing").first.inner_text()
         assert (
             swing

@@ -89,6 +89,10 @@ SCRIPT_MESSAGES: Final = (
         "and the others' apart. Start + luck + own moves + others' moves = the result (win "
         "100%, loss 0%), for every player."
     ),
+    N_(
+        "Each against the move the {policy} bot would have made; mistakes and blunders count "
+        "what a move lost against the best move."
+    ),
     N_("Thresholds (points of win probability lost): {limits}."),
     N_("{label} from {points}"),
     N_("inaccuracy"),

@@ -81,6 +81,7 @@ export class EndAnalysis {
     this.turnText.append(el("span", { class: "ag-hint", text: hint }));
     this.legend = el("ul", { class: "ag-legend" });
     this.swings = el("ol", { id: "analysis-swings", class: "ag-swings" });
+    this.swingsNote = el("p", { id: "analysis-swings-note", class: "ag-note" });
     this.draws = el("ol", { id: "analysis-draws", class: "ag-swings" });
     this.table = el("table", { id: "analysis-table", class: "ag-table" });
     this.words = el("ul", { id: "analysis-words", class: "ag-words" });
@@ -97,6 +98,7 @@ export class EndAnalysis {
       this.words,
       el("h3", { text: t("Decisions that mattered") }),
       this.swings,
+      this.swingsNote,
       el("h3", { text: t("The luckiest and unluckiest draws") }),
       this.draws,
       el("details", { class: "ag-how" }, el("summary", { text: t("How is this worked out?") }), this.method),
@@ -327,6 +329,10 @@ export class EndAnalysis {
         el("li", {}, el("button", { type: "button", class: "ag-swing", "data-turn": s.turn + 1, text: s.short || s.text, onclick: () => this.open(s.turn) })),
       );
     this.swings.replaceChildren(...buttons(d.key_decisions.slice(0, 3)));
+    // a decision here is worth what it changed against the reference bot's move; the table's
+    // mistakes count what a move lost against the best move: two numbers for one move
+    this.swingsNote.hidden = !d.key_decisions.length;
+    this.swingsNote.textContent = t("Each against the move the {policy} bot would have made; mistakes and blunders count what a move lost against the best move.", { policy: t(d.estimator.reference || d.estimator.policy) });
     this.draws.replaceChildren(...buttons(d.luckiest_draws.slice(0, 2).concat(d.unluckiest_draws.slice(0, 2))));
     this.words.replaceChildren(...d.players.flatMap((/** @type {any} */ p) => p.words.map((/** @type {string} */ w) => el("li", { text: w }))));
   }
