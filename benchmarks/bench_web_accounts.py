@@ -36,7 +36,7 @@ import statistics
 import time
 from typing import Any
 
-import httpx
+import httpx2
 
 from bench_web_abuse import Server
 from bench_web_load import client_address
@@ -44,13 +44,13 @@ from bench_web_load import client_address
 PASSWORD = "correct horse battery"
 
 
-def client(base: str, address: str = "127.0.0.1") -> httpx.Client:
+def client(base: str, address: str = "127.0.0.1") -> httpx2.Client:
     """An HTTP client whose connections come from ``address`` (a loopback address)."""
-    transport = httpx.HTTPTransport(local_address=address)
-    return httpx.Client(base_url=base, transport=transport, timeout=120)
+    transport = httpx2.HTTPTransport(local_address=address)
+    return httpx2.Client(base_url=base, transport=transport, timeout=120)
 
 
-def register(base: str, name: str, address: str = "127.0.0.1") -> httpx.Client:
+def register(base: str, name: str, address: str = "127.0.0.1") -> httpx2.Client:
     c = client(base, address)
     r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
     if r.status_code != 201:
@@ -59,7 +59,7 @@ def register(base: str, name: str, address: str = "127.0.0.1") -> httpx.Client:
     return c
 
 
-def login(c: httpx.Client, name: str, password: str) -> httpx.Response:
+def login(c: httpx2.Client, name: str, password: str) -> httpx2.Response:
     return c.post("/api/session", json={"name": name, "password": password})
 
 
@@ -240,7 +240,7 @@ def seat(args: argparse.Namespace, base: str) -> dict[str, Any]:
     ann.post(f"/api/games/{gid}/join", json={"seat": "R", "token": tokens["R"]})
     ws_url = base.replace("http://", "ws://") + f"/ws/{gid}"
 
-    def hello(c: httpx.Client) -> str:
+    def hello(c: httpx2.Client) -> str:
         cookie = f"sorry_session={c.cookies['sorry_session']}"
         with connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
             ws.send(json.dumps({"type": "hello", "seat": "R"}))

@@ -4,9 +4,9 @@
 set -euo pipefail
 PY=${1:-.venv/bin/python}
 "$PY" -m pip install --quiet -e ".[all,test]"
-# Web server tests: the Starlette TestClient's HTTP client, Playwright's Python package (its own
-# browser download does not work here) and Debian's chromium for the browser tests.
-"$PY" -m pip install --quiet "httpx>=0.27" "playwright>=1.45" "pytest-timeout>=2.3"
+# Web server tests: the Starlette TestClient's HTTP client (httpx2), Playwright's Python package
+# (its own browser download does not work here) and Debian's chromium for the browser tests.
+"$PY" -m pip install --quiet "httpx2>=2" "playwright>=1.45" "pytest-timeout>=2.3"
 # The hints' rollouts compiled ahead of time (sorry.compiled.aot; tests/test_compiled_aot.py builds
 # them again if the sources changed since).
 "$PY" -m sorry compile

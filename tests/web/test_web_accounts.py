@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 
@@ -39,25 +39,25 @@ class Browser:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        self.cookies = httpx.Cookies()
+        self.cookies = httpx2.Cookies()
         self.headers: dict[str, str] = {}
 
-    def request(self, method: str, url: str, **kw: Any) -> httpx.Response:
+    def request(self, method: str, url: str, **kw: Any) -> httpx2.Response:
         self.client.cookies = self.cookies
         kw["headers"] = {**self.headers, **kw.get("headers", {})}
         try:
             return self.client.request(method, url, **kw)
         finally:
-            self.cookies = httpx.Cookies(self.client.cookies)
-            self.client.cookies = httpx.Cookies()
+            self.cookies = httpx2.Cookies(self.client.cookies)
+            self.client.cookies = httpx2.Cookies()
 
-    def get(self, url: str, **kw: Any) -> httpx.Response:
+    def get(self, url: str, **kw: Any) -> httpx2.Response:
         return self.request("GET", url, **kw)
 
-    def post(self, url: str, **kw: Any) -> httpx.Response:
+    def post(self, url: str, **kw: Any) -> httpx2.Response:
         return self.request("POST", url, **kw)
 
-    def delete(self, url: str, **kw: Any) -> httpx.Response:
+    def delete(self, url: str, **kw: Any) -> httpx2.Response:
         return self.request("DELETE", url, **kw)
 
     @contextlib.contextmanager
@@ -67,7 +67,7 @@ class Browser:
             with self.client.websocket_connect(url) as ws:
                 yield ws
         finally:
-            self.client.cookies = httpx.Cookies()
+            self.client.cookies = httpx2.Cookies()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -593,7 +593,7 @@ def test_a_game_that_ended_while_no_process_could_rate_it_is_rated_at_start_up_o
         # the leaderboard reads the ratings alone (it opens no game): the sweep rated it
         for srv in servers:
             for _ in range(300):
-                board = httpx.get(f"{srv.base}/api/leaderboard?variant=standard", timeout=30)
+                board = httpx2.get(f"{srv.base}/api/leaderboard?variant=standard", timeout=30)
                 if board.json()["provisional"]:
                     break
                 time.sleep(0.1)
@@ -601,7 +601,7 @@ def test_a_game_that_ended_while_no_process_could_rate_it_is_rated_at_start_up_o
                 "Ann": 1,
                 "Bob": 1,
             }
-            rated = httpx.get(f"{srv.base}/api/games/{gid}/ratings", timeout=30).json()
+            rated = httpx2.get(f"{srv.base}/api/games/{gid}/ratings", timeout=30).json()
             changes = {c["colour"]: c["delta"] for c in rated["changes"]}
             assert not rated["pending"] and set(changes) == {"R", "B"}
             assert winner not in changes or changes[winner] > 0

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import sqlalchemy as sa
 from receivers import Receiver, smtp_receiver
@@ -32,7 +32,7 @@ class Player:
 
     def __init__(self, base: str, name: str) -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=30)
+        self.http = httpx2.Client(base_url=base, timeout=30)
         r = self.http.post("/api/accounts", json={"name": name, "password": PASSWORD})
         if r.status_code == 409:  # after a restart: log in again
             r = self.http.post("/api/session", json={"name": name, "password": PASSWORD})
@@ -160,7 +160,7 @@ def test_your_turn_reaches_the_webhook_and_smtp_once_even_across_a_restart(
         assert len(hook.posts) == 1 and len(mails) == 1
 
         def summary() -> dict[str, Any]:
-            got: dict[str, Any] = httpx.get(f"{srv.base}/api/games/{gid}", timeout=60).json()
+            got: dict[str, Any] = httpx2.get(f"{srv.base}/api/games/{gid}", timeout=60).json()
             return got
 
         wait_for(lambda: summary()["room"]["deadline_in"] is not None, 10)  # read once loaded
@@ -202,7 +202,7 @@ def test_a_move_whose_time_ran_out(tmp_path: Path, on_timeout: str) -> None:
         # Ann on the page, Bob away: the takeover after 0 s does not apply to this game
         state = ann.until(gid, "R", lambda s: s["view"]["to_move"] == "B")
         time.sleep(2)
-        assert httpx.get(f"{srv.base}/api/games/{gid}", timeout=60).json()["seq"] == state["seq"]
+        assert httpx2.get(f"{srv.base}/api/games/{gid}", timeout=60).json()["seq"] == state["seq"]
         expire(db, gid)
     finally:
         srv.stop()
@@ -214,7 +214,7 @@ def test_a_move_whose_time_ran_out(tmp_path: Path, on_timeout: str) -> None:
         moved = False
         while time.monotonic() < deadline and not moved:
             moved = (
-                httpx.get(f"{srv.base}/api/games/{gid}", timeout=60).json()["seq"] > state["seq"]
+                httpx2.get(f"{srv.base}/api/games/{gid}", timeout=60).json()["seq"] > state["seq"]
             )
             time.sleep(0.5)
         assert moved == (on_timeout == "bot")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from browser_kit import (
     Tapper,
@@ -53,7 +53,7 @@ def bot_game(server: ServerProcess) -> str:
             {"colour": "Y", "kind": "bot", "level": "easy"},
         ],
     }
-    r = httpx.post(server.base + "/api/games", json=body_, timeout=30)
+    r = httpx2.post(server.base + "/api/games", json=body_, timeout=30)
     assert r.status_code == 201, r.text
     link: str = next(s["link"] for s in r.json()["seats"] if s["colour"] == "R")
     return link
@@ -148,7 +148,7 @@ def resigned_game(server: ServerProcess, name: str, bots: str = "Y") -> None:
 
     bot_seats = [{"colour": c, "kind": "bot", "level": "easy"} for c in bots]
     body_ = {"name": name, "public": True, "seats": [{"colour": "R", "kind": "invite"}, *bot_seats]}
-    r = httpx.post(server.base + "/api/games", json=body_, timeout=30)
+    r = httpx2.post(server.base + "/api/games", json=body_, timeout=30)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     token = next(s["token"] for s in r.json()["seats"] if s["colour"] == "R")
@@ -161,7 +161,7 @@ def resigned_game(server: ServerProcess, name: str, bots: str = "Y") -> None:
             if m["type"] == "resigned":
                 break
     if len(bots) == 1:  # a game of two ends; in a game of three the bots play on
-        assert httpx.get(f"{server.base}/api/games/{gid}", timeout=30).json()["status"] == "over"
+        assert httpx2.get(f"{server.base}/api/games/{gid}", timeout=30).json()["status"] == "over"
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [("phone", "en"), ("desktop", "el")])
