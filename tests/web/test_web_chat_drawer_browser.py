@@ -9,6 +9,7 @@ and open. Set SORRY_SCREENSHOTS=DIR to keep a screenshot of each."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,7 @@ from browser_kit import (
 )
 
 from server_helpers import ServerProcess
+from sorry.web.limits import LimitSettings
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,6 +41,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield s
     finally:
         s.stop()
+
+
+#: When the last test on this module's server ended (monotonic seconds).
+_LAST_END = [float("-inf")]
+
+
+@pytest.fixture(autouse=True)
+def full_chat_allowance() -> Iterator[None]:
+    """Every page of these tests writes from 127.0.0.1, whose chat lines the server lets
+    through at ``chat_rate`` a second in bursts of ``chat_burst`` (limits.LimitSettings): a
+    test starts once the lines of the one before are paid back, as they would be between
+    two people's games, so that its lines are not refused (the drawer's test writes six)."""
+    settings = LimitSettings()
+    refill = settings.chat_burst / settings.chat_rate
+    time.sleep(max(0.0, refill - (time.monotonic() - _LAST_END[0])))
+    try:
+        yield
+    finally:
+        _LAST_END[0] = time.monotonic()
 
 
 def join(page: Any, link: str, name: str) -> None:
@@ -66,10 +87,23 @@ def say(page: Any, text: str) -> None:
     page.click("#chat-send")
 
 
-def seen(page: Any, text: str) -> None:
-    page.wait_for_function(
-        f"() => document.querySelector('#chat-log').textContent.includes({text!r})", timeout=WAIT
-    )
+def seen(page: Any, text: str, writer: Any = None) -> None:
+    """``text`` arrives in ``page``'s chat; if not, what the writer's page says (a refusal
+    puts the words back in its field with a notice)."""
+    try:
+        page.wait_for_function(
+            f"() => document.querySelector('#chat-log').textContent.includes({text!r})",
+            timeout=WAIT,
+        )
+    except Exception:
+        if writer is None:
+            raise
+        said = writer.evaluate(
+            "({notice: document.getElementById('notice').textContent,"
+            " field: document.getElementById('chat-input').value,"
+            " log: document.getElementById('chat-log').textContent})"
+        )
+        raise AssertionError(f"{text!r} never arrived; the writer's page: {said}") from None
 
 
 OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth"
@@ -169,7 +203,7 @@ def test_the_chat_next_to_the_board(
     say(red, "thanks")
     seen(yellow, "thanks")
     say(yellow, "welcome")
-    seen(red, "welcome")
+    seen(red, "welcome", yellow)
     assert body(red, "chatUnread") == "0"
     # closed by its button: the focus back on the chat button; a new message counts again
     press("#chat-panel .chat-close")
