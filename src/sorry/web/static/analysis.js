@@ -190,6 +190,11 @@ export class EndAnalysis {
     return series(side.map((c) => colourName(c)));
   }
 
+  /** The level of the bot every move is measured against, in the page's language. */
+  referenceName() {
+    return t(this.data.estimator.reference || this.data.estimator.policy);
+  }
+
   // ---------------------------------------------------------------------------- the graph
   drawGraph() {
     const d = this.data;
@@ -332,7 +337,7 @@ export class EndAnalysis {
     // a decision here is worth what it changed against the reference bot's move; the table's
     // mistakes count what a move lost against the best move: two numbers for one move
     this.swingsNote.hidden = !d.key_decisions.length;
-    this.swingsNote.textContent = t("Each against the move the {policy} bot would have made; mistakes and blunders count what a move lost against the best move.", { policy: t(d.estimator.reference || d.estimator.policy) });
+    this.swingsNote.textContent = t("Each against the move the {policy} bot would have made; mistakes and blunders count what a move lost against the best move.", { policy: this.referenceName() });
     this.draws.replaceChildren(...buttons(d.luckiest_draws.slice(0, 2).concat(d.unluckiest_draws.slice(0, 2))));
     this.words.replaceChildren(...d.players.flatMap((/** @type {any} */ p) => p.words.map((/** @type {string} */ w) => el("li", { text: w }))));
   }
@@ -372,7 +377,7 @@ export class EndAnalysis {
       .map(([name, v]) => t("{label} from {points}", { label: t(name), points: String(Math.round(Number(v) * 100)) }))
       .join(", ");
     this.method.replaceChildren(
-      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Moves: every move against the move the {policy} bot would have made, a player's own moves and the others' apart. Start + luck + own moves + others' moves = the result (win 100%, loss 0%), for every player.", { policy: t(d.estimator.reference || d.estimator.policy) }) }),
+      el("p", { text: t("Luck: what the cards did, against the average card that could have come. Moves: every move against the move the {policy} bot would have made, a player's own moves and the others' apart. Start + luck + own moves + others' moves = the result (win 100%, loss 0%), for every player.", { policy: this.referenceName() }) }),
       el("p", { text: d.method }),
       el("p", { text: t("Thresholds (points of win probability lost): {limits}.", { limits }) }),
     );
