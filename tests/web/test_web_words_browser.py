@@ -139,6 +139,7 @@ def test_the_rules_page(server: ServerProcess, browser: Any, lang: str, scheme: 
     page.wait_for_selector("#quick-level option", state="attached")
     page.tap("#quick .rules-link a")
     page.wait_for_selector("#rules-page h2")
+    page.wait_for_load_state("load")  # its stylesheets too: sizes before them are wrong
     with using(lang):
         said = blocks()
     assert page.inner_text("#rules-page h2 >> nth=0") == said[0][1]
